@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// Fetchplay: download a video, watch it fill a ring, play it.
+//
+// Layers never reach up: FetchCore (downloads, cache) and FetchPlayer (playbin) import no GTK;
+// FetchUI wires them to widgets; the `fetchplay` executable only parses the command line.
+import PackageDescription
+
+let package = Package(
+    name: "Fetchplay",
+    products: [
+        .executable(name: "fetchplay", targets: ["fetchplay"]),
+    ],
+    targets: [
+        // C libraries, each behind one module map and one shim header.
+        .systemLibrary(name: "CGLib", pkgConfig: "gio-2.0",
+                       providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4",
+                       providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0 gstreamer-app-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+
+        .target(name: "GLibSupport", dependencies: ["CGLib"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib"]),
+        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer"]),
+        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport"]),
+
+        // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
+        .target(name: "TestSupport", dependencies: ["CGLib"], path: "Tests/TestSupport"),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport"]),
+        .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
+        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "TestSupport", "CGtk"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

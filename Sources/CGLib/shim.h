@@ -1,0 +1,5 @@
+#pragma once
+#include <glib.h>
+#include <glib-unix.h>
+#include <glib-object.h>
+#include <gio/gio.h>

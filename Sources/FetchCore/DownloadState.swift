@@ -1,0 +1,63 @@
+// FetchCore: getting a video from a URL onto the disk, whole and exact.
+//
+//   DownloadTask        one URL's download: start, pause, continue, cancel; emits DownloadEvent
+//   ├─ Transfer         one HTTP attempt on a worker thread (libcurl easy interface)
+//   ├─ ResumePlan       what a server's answer to `Range`/`If-Range` means (the resume table)
+//   ├─ PartialFile      the partial bytes, their durable count, checkpoints and the lock
+//   └─ SpeedMeter       bytes per second averaged over a few seconds
+//   Cache               folders, names from a hash of the URL, metadata, listing
+//   CurlError           the one place a CURLcode becomes a DownloadError
+//
+// No GTK and no GStreamer here: the window and the command line drive the same engine.
+
+/// Where one download stands.
+public enum DownloadState: Sendable, Equatable {
+    /// Nothing is running; nothing or a partial may be on disk.
+    case idle
+    case downloading
+    /// Stopped by the user; the partial is kept and can be continued.
+    case paused
+    /// Stopped by an error after the automatic retries; a partial, if any, is kept.
+    case failed(DownloadError)
+    /// The whole file is in the cache at `path`.
+    case completed(path: String)
+
+    /// True when Continue makes sense: a stopped task whose partial can be resumed or retried.
+    public var canContinue: Bool {
+        switch self {
+        case .paused, .failed: true
+        default: false
+        }
+    }
+}
+
+/// How far one download is.
+public struct DownloadProgress: Sendable, Equatable {
+    /// Bytes of the file on disk so far.
+    public var bytesDone: Int64
+    /// The file's length, when the server told it.
+    public var total: Int64?
+    /// Bytes per second, averaged over the last few seconds.
+    public var bytesPerSecond: Double
+    /// Seconds until done at the current speed, when both are known.
+    public var secondsLeft: Double?
+
+    public init(bytesDone: Int64, total: Int64?, bytesPerSecond: Double = 0, secondsLeft: Double? = nil) {
+        self.bytesDone = bytesDone
+        self.total = total
+        self.bytesPerSecond = bytesPerSecond
+        self.secondsLeft = secondsLeft
+    }
+
+    /// 0…1, or nil when the total is unknown.
+    public var fraction: Double? {
+        guard let total, total > 0 else { return total == 0 ? 1 : nil }
+        return min(1, Double(bytesDone) / Double(total))
+    }
+}
+
+/// What a `DownloadTask` tells its observer, on the task's worker thread.
+public enum DownloadEvent: Sendable, Equatable {
+    case state(DownloadState)
+    case progress(DownloadProgress)
+}

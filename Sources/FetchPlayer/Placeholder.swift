@@ -1,0 +1,2 @@
+import CGStreamer
+import CGLib

@@ -1,0 +1,3 @@
+import CGtk
+import CGLib
+import FetchPlayer
