@@ -1,0 +1,154 @@
+import CGLib
+import Foundation
+
+/// The folders where partial and finished videos live, and what is in them.
+///
+/// ```
+/// ROOT/partial/KEY.part   bytes so far        ROOT/videos/KEY.EXT   finished video
+/// ROOT/partial/KEY.json   their record        ROOT/videos/KEY.json  its record
+/// ROOT/partial/KEY.lock   one writer at a time
+/// ROOT/partial/KEY.new    a restarted download until it passes the old partial
+/// ```
+/// KEY is the SHA-256 of the URL; names on disk never come from the server.
+public final class Cache: Sendable {
+    public let root: String
+    let partialDirectory: String
+    let videosDirectory: String
+
+    /// Opens (and creates) the cache at `root`.
+    public init(root: String) throws(DownloadError) {
+        self.root = root
+        partialDirectory = root + "/partial"
+        videosDirectory = root + "/videos"
+        for directory in [root, partialDirectory, videosDirectory] {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .fileSystem("cannot create the folder \(directory)")
+            }
+        }
+    }
+
+    /// `FETCHPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/fetchplay`, else `~/.cache/fetchplay`.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment["FETCHPLAY_CACHE_DIR"], !dir.isEmpty { return dir }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/fetchplay" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.cache/fetchplay"
+    }
+
+    /// The cache key of a URL: its SHA-256 in hex.
+    static func key(for url: String) -> String {
+        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, url, -1)!
+        defer { g_free(digest) }
+        return String(cString: digest)
+    }
+
+    func partialPath(_ key: String, _ suffix: String) -> String { "\(partialDirectory)/\(key).\(suffix)" }
+    func videoRecordPath(_ key: String) -> String { "\(videosDirectory)/\(key).json" }
+
+    /// The finished file's path: the key plus the URL's extension when it looks like one, so
+    /// file managers recognise the video. The extension comes from the URL the person entered.
+    func videoPath(_ key: String, url: String) -> String {
+        "\(videosDirectory)/\(key)" + (Self.fileExtension(of: url).map { ".\($0)" } ?? "")
+    }
+
+    static func fileExtension(of url: String) -> String? {
+        guard let name = WebAddress.lastPathSegment(of: url), let dot = name.lastIndex(of: ".") else { return nil }
+        let ext = name[name.index(after: dot)...].lowercased()
+        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        return ext
+    }
+
+    // MARK: Records
+
+    func loadRecord(at path: String) -> DownloadRecord? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(DownloadRecord.self, from: data)
+        } catch {
+            Log.warning("skipping unreadable record \(path): \(error)")
+            return nil
+        }
+    }
+
+    /// Replaces the record at `path` atomically and durably.
+    func saveRecord(_ record: DownloadRecord, at path: String) throws(DownloadError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data: Data
+        do { data = try encoder.encode(record) } catch { throw .fileSystem("cannot encode a record") }
+        try FileIO.replaceAtomically(path: path, contents: data)
+    }
+
+    // MARK: Listing
+
+    /// Every finished and partial video, newest first. Unreadable records are skipped and logged.
+    public func entries() -> [CacheEntry] {
+        var result: [CacheEntry] = []
+        var finishedKeys = Set<String>()
+        for name in Self.recordNames(in: videosDirectory) {
+            let key = String(name.dropLast(5))
+            guard let entry = finishedEntry(key: key) else { continue }
+            finishedKeys.insert(key)
+            result.append(entry)
+        }
+        for name in Self.recordNames(in: partialDirectory) {
+            let key = String(name.dropLast(5))
+            guard !finishedKeys.contains(key), let entry = partialEntry(key: key) else { continue }
+            result.append(entry)
+        }
+        return result.sorted { $0.modified > $1.modified }
+    }
+
+    /// What the cache holds for `url`: finished, partial, or nothing.
+    public func entry(for url: String) -> CacheEntry? {
+        let key = Self.key(for: url)
+        return finishedEntry(key: key) ?? partialEntry(key: key)
+    }
+
+    private static func recordNames(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".json") && $0.count == 64 + 5 }
+    }
+
+    /// A finished video counts only when its record and its file agree on the length.
+    func finishedEntry(key: String) -> CacheEntry? {
+        guard let record = loadRecord(at: videoRecordPath(key)), record.completed != nil else { return nil }
+        let path = videoPath(key, url: record.url)
+        guard let size = FileIO.size(of: path), size == record.total ?? size else { return nil }
+        return CacheEntry(record: record, isComplete: true, bytesDone: size, path: path)
+    }
+
+    func partialEntry(key: String) -> CacheEntry? {
+        guard let record = loadRecord(at: partialPath(key, "json")) else { return nil }
+        return CacheEntry(record: record, isComplete: false, bytesDone: record.durableBytes,
+                          path: partialPath(key, "part"))
+    }
+}
+
+/// One finished or partial video in the cache, as the library and `--list` show it.
+public struct CacheEntry: Sendable, Equatable {
+    public var url: String
+    /// A name for people (from the URL or the server's suggestion, sanitized); never a path.
+    public var displayName: String
+    public var isComplete: Bool
+    public var bytesDone: Int64
+    public var total: Int64?
+    /// The finished video, or the partial file.
+    public var path: String
+    public var modified: Date
+
+    init(record: DownloadRecord, isComplete: Bool, bytesDone: Int64, path: String) {
+        url = record.url
+        displayName = record.displayName
+        self.isComplete = isComplete
+        self.bytesDone = bytesDone
+        total = record.total
+        self.path = path
+        modified = record.completed ?? FileIO.modificationDate(of: path) ?? record.created
+    }
+}

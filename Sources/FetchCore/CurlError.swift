@@ -1,0 +1,53 @@
+import CCurl
+
+/// The one place where a libcurl result becomes a `DownloadError`.
+enum CurlError {
+    /// Translates `code` for a transfer of `url`; `detail` is libcurl's error buffer.
+    static func error(_ code: CURLcode, url: String, detail: String) -> DownloadError {
+        let host = WebAddress.host(of: url)
+        let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .hostNotFound(host)
+        case CURLE_COULDNT_CONNECT:
+            return .connectionRefused(host)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .stalled
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
+             CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return .connectionLost(words)
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // libcurl says: Protocol "ftp" not supported or disabled in libcurl
+            let quoted = words.split(separator: "\"")
+            return .unsupportedScheme(quoted.count >= 2 ? String(quoted[1]) : "this kind of link")
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL(url)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR:
+            return .tls(words)
+        case CURLE_WRITE_ERROR:
+            return .fileSystem(words)
+        default:
+            return .other(words)
+        }
+    }
+
+    /// Whether an error is worth retrying automatically from the durable offset.
+    ///
+    /// A refused or unresolvable host is retried only once the server had been reached, so a
+    /// mistyped link fails in a second while a restarting server is waited for.
+    static func isTransient(_ error: DownloadError, serverWasReached: Bool) -> Bool {
+        switch error {
+        case .connectionLost, .stalled:
+            true
+        case .connectionRefused, .hostNotFound:
+            serverWasReached
+        case .httpStatus(let code, _):
+            serverWasReached && (code == 502 || code == 503 || code == 504)
+        default:
+            false
+        }
+    }
+}

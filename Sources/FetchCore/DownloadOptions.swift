@@ -1,0 +1,19 @@
+/// Limits of one download; the defaults suit people, tests shorten them.
+public struct DownloadOptions: Sendable {
+    /// Attempts in a row without new bytes before the task fails (the first one not counted).
+    public var maxRetries = 5
+    /// Seconds before the first retry; doubles up to `maxBackoff`.
+    public var initialBackoff = 0.5
+    public var maxBackoff = 8.0
+    /// Seconds without a single byte before a connection counts as stalled.
+    public var stallSeconds = 30
+    /// Seconds to wait for a connection.
+    public var connectTimeoutSeconds = 15
+    /// Seconds between checkpoints (fsync, then the record): what a power cut can lose.
+    public var checkpointInterval = 1.0
+    /// Seconds between progress events (about 30 a second).
+    public var progressInterval = 1.0 / 30
+    public var maxRedirects = 10
+
+    public init() {}
+}

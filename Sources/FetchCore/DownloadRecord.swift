@@ -1,0 +1,36 @@
+import Foundation
+
+/// What Fetchplay keeps beside each partial or finished video: enough to resume it correctly.
+///
+/// Written atomically (temporary file, fsync, rename) and only after the bytes it counts are on
+/// disk, so after a crash the file always holds at least `durableBytes` valid bytes.
+struct DownloadRecord: Codable, Sendable, Equatable {
+    /// The URL the person entered; the cache key is its hash.
+    var url: String
+    /// Where the redirects ended, for information.
+    var finalURL: String?
+    /// A strong ETag (never one starting with `W/`).
+    var etag: String?
+    var lastModified: String?
+    /// The whole file's length, when the server told it.
+    var total: Int64?
+    /// Bytes of the partial that are known to be on disk (fsynced).
+    var durableBytes: Int64
+    /// For people only: never used as a file name.
+    var displayName: String
+    var created: Date
+    var completed: Date?
+
+    init(url: String, displayName: String) {
+        self.url = url
+        self.durableBytes = 0
+        self.displayName = displayName
+        self.created = Date()
+    }
+
+    /// The value for `If-Range`: the strong ETag, else Last-Modified.
+    var validator: String? { etag ?? lastModified }
+
+    /// A partial can be continued with `Range` only when its length and identity are known.
+    var isResumable: Bool { durableBytes > 0 && total != nil && validator != nil }
+}

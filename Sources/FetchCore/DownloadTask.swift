@@ -1,0 +1,199 @@
+import Foundation
+import Synchronization
+
+/// One URL's download: start, pause, continue and cancel, from any thread.
+///
+/// The work runs on a worker thread of its own; everything the task observes comes back as
+/// `DownloadEvent`s on that thread, in order, progress at most every `progressInterval`. The
+/// observer hops to its own thread (the window uses `LatestValueRelay`).
+public final class DownloadTask: Sendable {
+    public let url: String
+    private let cache: Cache
+    private let options: DownloadOptions
+    private let onEvent: @Sendable (DownloadEvent) -> Void
+    private let stop = StopSignal()
+    private let shared: Mutex<Shared>
+
+    private struct Shared {
+        var state: DownloadState
+        var progress: DownloadProgress
+        var workerRunning = false
+        /// Start was asked for while a stopping worker was still winding down.
+        var startAgain = false
+        var finished: DispatchSemaphore?
+    }
+
+    /// Prepares a download of `url` into `cache`; nothing happens before `start()`.
+    ///
+    /// The state reflects the cache at once: `.completed` when the video is there, `.idle` with
+    /// the partial's progress when part of it is.
+    public init(url text: String, cache: Cache, options: DownloadOptions = .init(),
+                onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
+        url = try WebAddress.validate(text)
+        self.cache = cache
+        self.options = options
+        self.onEvent = onEvent
+        let entry = cache.entry(for: url)
+        let progress = DownloadProgress(bytesDone: entry?.bytesDone ?? 0, total: entry?.total)
+        let state: DownloadState = entry.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
+        shared = Mutex(Shared(state: state, progress: progress))
+    }
+
+    public var state: DownloadState { shared.withLock { $0.state } }
+    public var progress: DownloadProgress { shared.withLock { $0.progress } }
+
+    /// Starts or continues the download. Does nothing while it runs or once it is complete.
+    public func start() {
+        let launch = shared.withLock { shared -> Bool in
+            if case .completed = shared.state { return false }
+            if shared.workerRunning {
+                if stop.isRaised { shared.startAgain = true }
+                return false
+            }
+            shared.workerRunning = true
+            shared.finished = DispatchSemaphore(value: 0)
+            return true
+        }
+        guard launch else { return }
+        stop.lower()
+        let thread = Thread { [self] in work() }
+        thread.name = "fetchplay download"
+        thread.start()
+    }
+
+    /// Stops the transfer within a second; the partial stays, ready to continue.
+    public func pause() {
+        shared.withLock { $0.startAgain = false }
+        stop.raise()
+    }
+
+    /// Stops like `pause()`; for callers that are going away (quit, SIGINT).
+    public func cancel() { pause() }
+
+    /// Blocks until the worker has stopped, and returns the state then. Never on the main thread.
+    @discardableResult
+    public func wait() -> DownloadState {
+        let semaphore = shared.withLock { $0.finished }
+        semaphore?.wait()
+        semaphore?.signal()
+        return state
+    }
+
+    // MARK: The worker
+
+    private func work() {
+        while true {
+            let end = run()
+            let again = shared.withLock { shared -> Bool in
+                shared.state = end
+                if shared.startAgain, end.canContinue {
+                    shared.startAgain = false
+                    return true
+                }
+                shared.workerRunning = false
+                return false
+            }
+            onEvent(.state(end))
+            if !again { break }
+            stop.lower()
+        }
+        shared.withLock { $0.finished }?.signal()
+    }
+
+    private func publish(_ state: DownloadState) {
+        shared.withLock { $0.state = state }
+        onEvent(.state(state))
+    }
+
+    /// One run from start to a stopping state: attempts, retries with backoff, completion.
+    private func run() -> DownloadState {
+        let partial: PartialFile
+        do {
+            if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+            partial = try PartialFile(cache: cache, url: url, displayName: DisplayName.fromURL(url))
+            // Another process may have finished it while we waited for nothing.
+            if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+        } catch {
+            return .failed(error)
+        }
+        partial.checkpointInterval = options.checkpointInterval
+        publish(.downloading)
+
+        var meter = SpeedMeter()
+        var failures = 0
+        var backoff = options.initialBackoff
+        var forceFromZero = false
+        var serverWasReached = false
+        while true {
+            let record = partial.record
+            if !forceFromZero, record.durableBytes > 0, record.durableBytes == record.total {
+                // Everything is on disk already (a crash hit just before the final rename).
+                return finish(partial, finalURL: nil)
+            }
+            let offset = !forceFromZero && record.isResumable ? record.durableBytes : 0
+            report(bytes: offset > 0 ? offset : record.durableBytes, total: record.total, meter: &meter)
+            let transfer = Transfer(url: url, offset: offset, partial: partial, options: options, stop: stop) {
+                [self] bytes, total in report(bytes: bytes, total: total, meter: &meter)
+            }
+            let outcome = transfer.perform()
+            switch outcome {
+            case .finished(_, let finalURL):
+                return finish(partial, finalURL: finalURL)
+            case .alreadyComplete:
+                return finish(partial, finalURL: nil)
+            case .restartFromZero(let reason):
+                Log.warning("\(url): \(reason); starting over")
+                if forceFromZero { return keep(partial, .failed(.badResponse(reason))) }
+                forceFromZero = true
+                serverWasReached = true
+            case .stopped:
+                return keep(partial, .paused)
+            case .failed(let error, let gotBytes):
+                serverWasReached = serverWasReached || gotBytes
+                if gotBytes { failures = 0; backoff = options.initialBackoff }
+                failures += 1
+                guard CurlError.isTransient(error, serverWasReached: serverWasReached),
+                      failures <= options.maxRetries else {
+                    return keep(partial, .failed(error))
+                }
+                try? partial.flush()
+                Log.warning("\(url): \(error.message) Retrying in \(backoff) s.")
+                if stop.wait(seconds: backoff) { return keep(partial, .paused) }
+                backoff = min(backoff * 2, options.maxBackoff)
+                forceFromZero = false
+            }
+            if case .failed = outcome {} else { failures = 0 }
+        }
+    }
+
+    /// Makes the partial durable and ends in `state` (a disk error wins over it).
+    private func keep(_ partial: PartialFile, _ state: DownloadState) -> DownloadState {
+        do {
+            try partial.flush()
+        } catch {
+            return .failed(error)
+        }
+        return state
+    }
+
+    private func finish(_ partial: PartialFile, finalURL: String?) -> DownloadState {
+        do {
+            let (record, path) = try partial.complete(finalURL: finalURL)
+            let progress = DownloadProgress(bytesDone: record.durableBytes, total: record.total)
+            shared.withLock { $0.progress = progress }
+            onEvent(.progress(progress))
+            return .completed(path: path)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    private func report(bytes: Int64, total: Int64?, meter: inout SpeedMeter) {
+        meter.add(bytes: bytes, at: monotonicSeconds())
+        let speed = meter.bytesPerSecond
+        let left = total.flatMap { speed > 0 ? Double($0 - bytes) / speed : nil }
+        let progress = DownloadProgress(bytesDone: bytes, total: total, bytesPerSecond: speed, secondsLeft: left)
+        shared.withLock { $0.progress = progress }
+        onEvent(.progress(progress))
+    }
+}

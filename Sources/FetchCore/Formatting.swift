@@ -1,0 +1,27 @@
+import Foundation
+
+/// Sizes for people: "12.3 MB" (decimal units, as GNOME shows them).
+public enum ByteFormat {
+    public static func string(_ bytes: Int64) -> String {
+        let units = ["bytes", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) bytes" }
+        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    }
+}
+
+/// Durations for people: "42 s", "3 min 5 s", "1 h 2 min".
+public enum TimeFormat {
+    public static func string(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "—" }
+        let total = Int(seconds.rounded(.up))
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return "\(total / 60) min \(total % 60) s" }
+        return "\(total / 3600) h \(total % 3600 / 60) min"
+    }
+}

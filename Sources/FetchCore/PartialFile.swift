@@ -1,0 +1,228 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// One URL's partial download on disk: the lock, the bytes, and the record that vouches for them.
+///
+/// The writer (the transfer's thread) only appends. Every `checkpointInterval` a checkpoint on
+/// a queue of its own syncs the bytes written so far and only then records their count, so the
+/// record never claims bytes the disk may not have, and the transfer never waits for the disk.
+///
+/// A download that starts over while an older partial exists writes into `KEY.new`; the first
+/// checkpoint past the old partial's length renames it over `KEY.part`. Until then a crash
+/// leaves the old partial, whole and still resumable.
+final class PartialFile: @unchecked Sendable {
+    let cache: Cache
+    let key: String
+    private let lockDescriptor: Int32
+    private let checkpoints = DispatchQueue(label: "fetchplay.checkpoint")
+    /// Guards everything below that the checkpoint queue also touches.
+    private let guarded: Mutex<Guarded>
+
+    private struct Guarded {
+        var record: DownloadRecord
+        /// The identity of a restarted download still writing to `KEY.new`.
+        var pendingRecord: DownloadRecord?
+        var checkpointError: DownloadError?
+        var checkpointInFlight = false
+    }
+
+    // Writer-thread state.
+    private var descriptor: Int32 = -1
+    private var writingPath = ""
+    /// Bytes in the file being written (from byte 0 of that file).
+    private(set) var length: Int64 = 0
+    private var lastCheckpoint = 0.0
+
+    /// Takes the lock on `url`'s partial, or throws `.busy` when another writer holds it.
+    init(cache: Cache, url: String, displayName: String) throws(DownloadError) {
+        self.cache = cache
+        key = Cache.key(for: url)
+        let lockPath = cache.partialPath(key, "lock")
+        lockDescriptor = try FileIO.open(lockPath, O_RDWR | O_CREAT)
+        if flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0 {
+            close(lockDescriptor)
+            throw errno == EWOULDBLOCK ? .busy : FileIO.error("flock", lockPath)
+        }
+        let record = cache.loadRecord(at: cache.partialPath(key, "json"))
+            ?? DownloadRecord(url: url, displayName: displayName)
+        guarded = Mutex(Guarded(record: record))
+        // A restart that never passed the old partial is worthless now.
+        FileIO.remove(cache.partialPath(key, "new"))
+    }
+
+    deinit {
+        closeDescriptor()
+        flock(lockDescriptor, LOCK_UN)
+        close(lockDescriptor)
+    }
+
+    var record: DownloadRecord { guarded.withLock { $0.record } }
+
+    func updateRecord(_ change: (inout DownloadRecord) -> Void) {
+        guarded.withLock { change(&$0.record) }
+    }
+
+    /// Bytes of the current download identity that are on disk, vouched for by the record.
+    var durableBytes: Int64 { record.durableBytes }
+
+    // MARK: Starting an attempt
+
+    /// Opens `KEY.part` to append after its durable bytes; anything past them (written after the
+    /// last checkpoint) is cut, since a power cut may have left it unwritten. Returns the offset.
+    func openForAppend() throws(DownloadError) -> Int64 {
+        closeDescriptor()
+        let path = cache.partialPath(key, "part")
+        let fd = try FileIO.open(path, O_RDWR | O_CREAT)
+        var durable = durableBytes
+        if (FileIO.size(of: path) ?? 0) < durable {
+            // The file lost bytes its record vouched for: it cannot be trusted at all.
+            Log.warning("partial \(path) is shorter than its record; starting over")
+            durable = 0
+            updateRecord { $0.durableBytes = 0 }
+        }
+        do {
+            try FileIO.truncate(fd, to: durable, path: path)
+            try FileIO.seek(fd, to: durable, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        descriptor = fd
+        writingPath = path
+        length = durable
+        lastCheckpoint = monotonicSeconds()
+        return durable
+    }
+
+    /// Prepares for a body that is the whole file from byte 0, with a new identity.
+    func openFresh(_ identity: DownloadRecord) throws(DownloadError) {
+        closeDescriptor()
+        let keepOld = durableBytes > 0
+        let path = cache.partialPath(key, keepOld ? "new" : "part")
+        descriptor = try FileIO.open(path, O_RDWR | O_CREAT | O_TRUNC)
+        writingPath = path
+        length = 0
+        lastCheckpoint = monotonicSeconds()
+        guarded.withLock {
+            if keepOld {
+                $0.pendingRecord = identity
+            } else {
+                $0.record = identity
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Appends `bytes`; starts a checkpoint when one is due and none is running.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(DownloadError) {
+        if let error = guarded.withLock({ $0.checkpointError }) { throw error }
+        try FileIO.writeAll(descriptor, bytes, path: writingPath)
+        length += Int64(bytes.count)
+        let now = monotonicSeconds()
+        if now - lastCheckpoint >= checkpointInterval {
+            lastCheckpoint = now
+            scheduleCheckpoint()
+        }
+    }
+
+    var checkpointInterval = 1.0
+
+    private func scheduleCheckpoint() {
+        let start = guarded.withLock { state -> Bool in
+            if state.checkpointInFlight { return false }
+            state.checkpointInFlight = true
+            return true
+        }
+        guard start else { return }
+        let fd = descriptor, count = length, path = writingPath
+        checkpoints.async { [self] in
+            do {
+                try checkpoint(fd: fd, count: count, path: path)
+            } catch {
+                guarded.withLock { $0.checkpointError = error as? DownloadError ?? .fileSystem("\(error)") }
+            }
+            guarded.withLock { $0.checkpointInFlight = false }
+        }
+    }
+
+    /// Syncs the first `count` bytes, then records them (swapping in a restarted download once
+    /// it has passed the old partial).
+    private func checkpoint(fd: Int32, count: Int64, path: String) throws(DownloadError) {
+        try FileIO.dataSync(fd, path: path)
+        let record: DownloadRecord? = try guarded.withLock { (state) throws(DownloadError) -> DownloadRecord? in
+            if var pending = state.pendingRecord {
+                guard count > state.record.durableBytes else { return nil }
+                try FileIO.rename(cache.partialPath(key, "new"), cache.partialPath(key, "part"))
+                pending.durableBytes = count
+                state.pendingRecord = nil
+                state.record = pending
+                return pending
+            }
+            guard count > state.record.durableBytes || count == 0 else { return nil }
+            state.record.durableBytes = count
+            return state.record
+        }
+        if let record {
+            try cache.saveRecord(record, at: cache.partialPath(key, "json"))
+        }
+    }
+
+    /// Waits for a running checkpoint, then makes everything written so far durable.
+    func flush() throws(DownloadError) {
+        checkpoints.sync {}
+        guard descriptor >= 0 else { return }
+        if let error = guarded.withLock({ $0.checkpointError }) {
+            guarded.withLock { $0.checkpointError = nil }
+            throw error
+        }
+        try checkpoint(fd: descriptor, count: length, path: writingPath)
+    }
+
+    /// Moves the whole file into the videos folder; the partial and its record go. Returns the
+    /// finished record and the video's path.
+    ///
+    /// Order matters for crashes: the finished record first (it counts only once a file of its
+    /// length exists), then the rename, then the folder sync, then the partial's record.
+    func complete(finalURL: String?) throws(DownloadError) -> (DownloadRecord, String) {
+        if descriptor < 0 {
+            // Completed without a body (a 416, or all bytes already durable): cut anything
+            // past the durable bytes, which no checkpoint vouched for.
+            _ = try openForAppend()
+        }
+        checkpoints.sync {}
+        try FileIO.dataSync(descriptor, path: writingPath)
+        let count = length
+        closeDescriptor()
+        let pending = guarded.withLock { state -> DownloadRecord? in
+            defer { state.pendingRecord = nil }
+            return state.pendingRecord
+        }
+        if pending != nil {
+            try FileIO.rename(cache.partialPath(key, "new"), cache.partialPath(key, "part"))
+        }
+        var final = pending ?? record
+        final.durableBytes = count
+        final.total = final.total ?? count
+        final.finalURL = finalURL ?? final.finalURL
+        final.completed = Date()
+        let destination = cache.videoPath(key, url: final.url)
+        try cache.saveRecord(final, at: cache.videoRecordPath(key))
+        try FileIO.rename(cache.partialPath(key, "part"), destination)
+        try FileIO.syncDirectory(cache.videosDirectory)
+        FileIO.remove(cache.partialPath(key, "json"))
+        try FileIO.syncDirectory(cache.partialDirectory)
+        guarded.withLock { $0.record = final }
+        return (final, destination)
+    }
+
+    private func closeDescriptor() {
+        if descriptor >= 0 {
+            checkpoints.sync {}
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import CGStreamer
-import CGLib

@@ -1,0 +1,99 @@
+import Dispatch
+import FetchCore
+import Foundation
+import Glibc
+import Synchronization
+
+/// The command line without a window: `--download URL` and `--list`. Needs no display.
+///
+/// The contract other tools rely on: on success the cached file's absolute path is the last
+/// line of stdout and the exit code is 0; on failure one error line on stderr, nothing on
+/// stdout, and an exit code from 1 to 127 (see `ExitCode`).
+enum Headless {
+    static func download(url text: String, cacheRoot: String) -> Int32 {
+        let cache: Cache
+        let task: DownloadTask
+        let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
+        do {
+            cache = try Cache(root: cacheRoot)
+            task = try DownloadTask(url: text, cache: cache) { event in
+                if case .progress(let progress) = event { printer.show(progress) }
+            }
+        } catch {
+            return fail(error)
+        }
+        let interruption = Interruption { task.cancel() }
+        task.start()
+        let end = task.wait()
+        printer.finish()
+        switch end {
+        case .completed(let path):
+            print(path)
+            return ExitCode.success
+        case .failed(let error):
+            return fail(error)
+        default:
+            let signal = interruption.received
+            FileHandle.standardError.write(Data("fetchplay: stopped; run the same command again to continue.\n".utf8))
+            return signal == 0 ? ExitCode.interrupted(SIGINT) : ExitCode.interrupted(signal)
+        }
+    }
+
+    static func list(cacheRoot: String) -> Int32 {
+        let cache: Cache
+        do { cache = try Cache(root: cacheRoot) } catch { return fail(error) }
+        for entry in cache.entries() {
+            let total = entry.total.map(String.init) ?? "?"
+            print([entry.isComplete ? "complete" : "partial", "\(entry.bytesDone)/\(total)", entry.path, entry.url]
+                .joined(separator: "\t"))
+        }
+        return ExitCode.success
+    }
+
+    private static func fail(_ error: DownloadError) -> Int32 {
+        FileHandle.standardError.write(Data("fetchplay: \(error.message)\n".utf8))
+        return ExitCode.of(error)
+    }
+}
+
+/// Exit codes of `--download`, so scripts can tell a bad link from a bad network.
+enum ExitCode {
+    static let success: Int32 = 0
+
+    static func of(_ error: DownloadError) -> Int32 {
+        switch error {
+        case .invalidURL, .unsupportedScheme: 2
+        case .httpStatus: 3
+        case .hostNotFound, .connectionRefused, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
+        case .diskFull, .fileSystem: 5
+        case .busy: 6
+        case .badResponse, .other: 1
+        }
+    }
+
+    static func interrupted(_ signal: Int32) -> Int32 { 128 + signal }
+}
+
+/// SIGINT and SIGTERM stop the download cleanly instead of killing the process mid-write.
+final class Interruption: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+    private let last = Atomic<Int32>(0)
+
+    /// Runs `action` on a background queue when either signal arrives.
+    init(_ action: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "fetchplay.signals")
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [unowned self] in
+                last.store(number, ordering: .relaxed)
+                action()
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The last signal received, or 0.
+    var received: Int32 { last.load(ordering: .relaxed) }
+}

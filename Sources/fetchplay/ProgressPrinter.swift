@@ -1,0 +1,53 @@
+import FetchCore
+import Foundation
+import Synchronization
+
+/// Download progress on stderr: a bar redrawn in place on a terminal, a plain line every few
+/// seconds when stderr is a file or a pipe.
+final class ProgressPrinter: Sendable {
+    private let terminal: Bool
+    /// Seconds between lines when not on a terminal.
+    private let lineInterval = 3.0
+    private let state = Mutex<(lastDraw: Double, drawn: Bool, latest: DownloadProgress?)>((0, false, nil))
+
+    init(terminal: Bool) { self.terminal = terminal }
+
+    func show(_ progress: DownloadProgress) {
+        let now = Date().timeIntervalSince1970
+        let line: String? = state.withLock { state in
+            state.latest = progress
+            let interval = terminal ? 0.1 : lineInterval
+            guard now - state.lastDraw >= interval else { return nil }
+            state.lastDraw = now
+            state.drawn = true
+            return Self.describe(progress, bar: terminal)
+        }
+        guard let line else { return }
+        write(terminal ? "\r\u{1B}[K" + line : line + "\n")
+    }
+
+    /// Ends the bar's line so the next output starts on a fresh one.
+    func finish() {
+        let (drawn, latest) = state.withLock { ($0.drawn, $0.latest) }
+        if terminal, drawn { write("\r\u{1B}[K" + (latest.map { Self.describe($0, bar: true) } ?? "") + "\n") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static func describe(_ progress: DownloadProgress, bar: Bool) -> String {
+        var parts: [String] = []
+        if let fraction = progress.fraction {
+            let width = 24
+            let filled = Int((fraction * Double(width)).rounded(.down))
+            let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
+            parts.append(bar ? "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + percent : percent)
+        }
+        let total = progress.total.map { " of " + ByteFormat.string($0) } ?? ""
+        parts.append(ByteFormat.string(progress.bytesDone) + total)
+        if progress.bytesPerSecond > 0 { parts.append(ByteFormat.string(Int64(progress.bytesPerSecond)) + "/s") }
+        if let left = progress.secondsLeft { parts.append(TimeFormat.string(left) + " left") }
+        return parts.joined(separator: "  ")
+    }
+}
