@@ -1,0 +1,88 @@
+import Glibc
+
+extension FaultServer.Core {
+    /// Answers requests on one connection until the client closes it, a fault ends it, or the
+    /// server stops. The caller closes `fd`.
+    func serveConnection(_ fd: Int32, number: Int) {
+        var parser = HTTPRequestParser()
+        while !isStopping {
+            switch parser.next(connection: number) {
+            case .failure(.needMoreBytes):
+                guard let bytes = Socket.receive(fd) else { return }
+                parser.append(bytes)
+            case .failure(.malformed):
+                _ = send(.text(status: 400), on: fd, closing: true)
+                return
+            case .success(let request):
+                let plan = state.withLock { state in
+                    state.requests.append(request)
+                    let faults = state.resources[request.path]?.takeFaults() ?? []
+                    let plan = ResponsePlan.make(for: request, resource: state.resources[request.path], faults: faults)
+                    if let change = plan.contentChange {
+                        state.resources[request.path]?.body = change.body
+                        state.resources[request.path]?.etag = change.etag
+                        state.resources[request.path]?.lastModified = change.lastModified
+                    }
+                    return plan
+                }
+                let completed = send(plan, on: fd, closing: request.wantsClose)
+                if !completed || plan.endsConnection || request.wantsClose { return }
+            }
+        }
+    }
+
+    /// Sends the head and the body as `plan` says; false when the answer was cut short (a
+    /// fault, the client leaving, or the server stopping).
+    private func send(_ plan: ResponsePlan, on fd: Int32, closing: Bool) -> Bool {
+        var head = "HTTP/1.1 \(plan.status) \(ResponsePlan.reasonPhrase(plan.status))\r\n"
+        for header in plan.headers { head += "\(header.name): \(header.value)\r\n" }
+        if closing { head += "Connection: close\r\n" }
+        head += "\r\n"
+        guard Socket.sendAll(fd, Array(head.utf8)) else { return false }
+
+        let body = plan.body
+        let stop = min(plan.dropAfter ?? .max, plan.stallAfter ?? .max, body.count)
+        // Small pieces when throttled keep the rate smooth: about 20 sends a second.
+        let pieceSize = plan.throttle.map { max(1, min(16 * 1024, $0 / 20)) } ?? 64 * 1024
+        let clock = ContinuousClock()
+        let started = clock.now
+        var sent = 0
+        while sent < stop {
+            if let rate = plan.throttle,
+               !sleep(until: started + .seconds(Double(sent) / Double(rate)), clock: clock) {
+                return false
+            }
+            let piece = body.dropFirst(sent).prefix(min(pieceSize, stop - sent))
+            let ok = plan.chunked
+                ? Socket.sendAll(fd, Array("\(String(piece.count, radix: 16))\r\n".utf8) + piece + [13, 10])
+                : Socket.sendAll(fd, piece)
+            guard ok else { return false }
+            sent += piece.count
+        }
+        if sent == body.count {
+            return plan.chunked ? Socket.sendAll(fd, Array("0\r\n\r\n".utf8)) : true
+        }
+        if let stall = plan.stallAfter, stall == sent { waitForClientToLeave(fd) }
+        return false
+    }
+
+    /// Sleeps until `deadline` in short steps so `stop()` is noticed; false when stopping.
+    private func sleep(until deadline: ContinuousClock.Instant, clock: ContinuousClock) -> Bool {
+        while clock.now < deadline {
+            if isStopping { return false }
+            let left = clock.now.duration(to: deadline)
+            usleep(UInt32(max(1, min(left, .milliseconds(50)).microseconds)))
+        }
+        return !isStopping
+    }
+
+    /// A stall: sends nothing and returns once the client closes or the server stops (which
+    /// shuts the socket down and so wakes the poll).
+    private func waitForClientToLeave(_ fd: Int32) {
+        while !isStopping {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 1000)
+            if ready > 0 && Socket.receive(fd) == nil { return }
+        }
+    }
+}
