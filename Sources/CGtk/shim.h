@@ -1,2 +1,57 @@
 #pragma once
 #include <gtk/gtk.h>
+#include <pango/pangocairo.h>
+
+// What Swift cannot import from GTK (variadic functions, macros, construct-only properties) as
+// small typed functions, all prefixed `fp_`.
+
+/// A GtkDrawingArea created with an accessible role (the role is a construct-only property).
+static inline GtkWidget *fp_drawing_area_new_with_role(GtkAccessibleRole role) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", role, NULL));
+}
+
+/// Sets the value range of a range-like accessible (progress bar, slider) in one call.
+static inline void fp_accessible_update_value(GtkAccessible *accessible, double min, double max,
+                                              double now, const char *text) {
+    gtk_accessible_update_property(accessible,
+                                   GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, min,
+                                   GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, max,
+                                   GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, now,
+                                   GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text,
+                                   -1);
+}
+
+/// Sets the accessible label (what a screen reader announces for the widget).
+static inline void fp_accessible_update_label(GtkAccessible *accessible, const char *label) {
+    gtk_accessible_update_property(accessible, GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+/// Sets the accessible description (read after the label).
+static inline void fp_accessible_update_description(GtkAccessible *accessible, const char *text) {
+    gtk_accessible_update_property(accessible, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+/// Marks an accessible busy or not (a progress bar while the download runs).
+static inline void fp_accessible_update_busy(GtkAccessible *accessible, gboolean busy) {
+    gtk_accessible_update_state(accessible, GTK_ACCESSIBLE_STATE_BUSY, busy, -1);
+}
+
+/// Whether the person's settings allow animations (`gtk-enable-animations`).
+static inline gboolean fp_widget_animations_enabled(GtkWidget *widget) {
+    gboolean enabled = TRUE;
+    g_object_get(gtk_widget_get_settings(widget), "gtk-enable-animations", &enabled, NULL);
+    return enabled;
+}
+
+/// Asks for the dark variant of the theme (the `gtk-application-prefer-dark-theme` setting).
+static inline void fp_settings_set_prefer_dark(gboolean dark) {
+    g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+/// A file filter that accepts videos (any `video/*` MIME type).
+static inline GtkFileFilter *fp_video_file_filter(const char *name) {
+    GtkFileFilter *filter = gtk_file_filter_new();
+    gtk_file_filter_set_name(filter, name);
+    gtk_file_filter_add_mime_type(filter, "video/*");
+    return filter;
+}

@@ -1,12 +1,73 @@
+// fetchplay: the command line, and nothing else.
+//
+//   fetchplay [URL|FILE…]          the window (a URL downloads at once, a file opens)
+//   fetchplay --download URL       headless download with progress on the terminal
+//   fetchplay --list               what the cache holds
+//   --cache-dir DIR                the cache folder (else $FETCHPLAY_CACHE_DIR, else
+//                                  $XDG_CACHE_HOME/fetchplay), for the window and headless alike
+//
+// Options are parsed the GLib way on the GtkApplication, so `--help` lists them with GTK's own.
+// The headless modes return from `handle-local-options`, before the application registers or GTK
+// opens a display.
 import CGtk
-import GLibSupport
+import FetchCore
+import FetchUI
 import Foundation
+import GLibSupport
 
-let app = gtk_application_new("io.github.fetchplay.Test", G_APPLICATION_DEFAULT_FLAGS)!
-nonisolated(unsafe) let appRef = app
-let t = Thread {
-    MainContext.post { print("posted ran on main:", Thread.isMainThread); g_application_quit(appRef.as(GApplication.self)) }
+/// One command-line option: GLib stores its value in the `GVariantDict` under `name`.
+struct Option {
+    let name: String
+    let argument: GOptionArg
+    let description: String
+    let argumentName: String?
 }
-t.start()
-let status = g_application_run(app.as(GApplication.self), CommandLine.argc, CommandLine.unsafeArgv)
-print("exit", status)
+
+let options = [
+    Option(name: "download", argument: G_OPTION_ARG_STRING,
+           description: "Download URL into the cache without opening a window, then exit", argumentName: "URL"),
+    Option(name: "list", argument: G_OPTION_ARG_NONE,
+           description: "List the videos in the cache, finished and partial, then exit", argumentName: nil),
+    Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
+           description: "Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)",
+           argumentName: "DIR"),
+]
+
+/// The `GOptionEntry` array for `options`, zero-terminated. GLib copies the array but not its
+/// strings, so the strings are strdup'd and live as long as the process.
+func optionEntries(_ options: [Option]) -> UnsafeMutablePointer<GOptionEntry> {
+    let entries = UnsafeMutablePointer<GOptionEntry>.allocate(capacity: options.count + 1)
+    for (index, option) in options.enumerated() {
+        entries[index] = GOptionEntry(long_name: strdup(option.name), short_name: 0, flags: 0,
+                                      arg: option.argument, arg_data: nil,
+                                      description: strdup(option.description),
+                                      arg_description: option.argumentName.map { UnsafePointer(strdup($0)) })
+    }
+    entries[options.count] = GOptionEntry()
+    return entries
+}
+
+let app = FetchplayApplication()
+let gApplication = app.application.as(GApplication.self)
+g_application_add_main_option_entries(gApplication, optionEntries(options))
+g_application_set_option_context_parameter_string(gApplication, "[URL|FILE…]")
+g_application_set_option_context_summary(gApplication,
+    "Download a video with a progress ring, pause and continue it, then play it.")
+
+gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer?) -> Int32 in
+    let dict = rawDict?.assumingMemoryBound(to: GVariantDict.self)
+    func value(_ name: String) -> String? {
+        guard let variant = g_variant_dict_lookup_value(dict, name, nil) else { return nil }
+        defer { g_variant_unref(variant) }
+        let isBytes = String(cString: g_variant_get_type_string(variant)) == "ay"
+        let text = isBytes ? g_variant_get_bytestring(variant) : g_variant_get_string(variant, nil)
+        return text.map { String(cString: $0) }
+    }
+    let root = value("cache-dir") ?? Cache.defaultRoot()
+    if let url = value("download") { return Headless.download(url: url, cacheRoot: root) }
+    if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root) }
+    app.cacheRoot = root
+    return -1
+}
+
+exit(app.run())

@@ -1,0 +1,51 @@
+import FetchCore
+
+/// What the window's controls show for a download state: a pure value, testable without GTK.
+public struct ControlState: Sendable, Equatable {
+    public var canStart: Bool
+    public var canPause: Bool
+    public var canContinue: Bool
+    public var canPlay: Bool
+    public var ringTone: RingFrame.Tone
+    /// Nil when the total is unknown.
+    public var ringFraction: Double?
+    /// The error sentence in the failed state.
+    public var errorMessage: String?
+
+    /// - Parameters:
+    ///   - hasPartial: bytes of this URL are on disk.
+    ///   - entryIsNew: the entry holds another URL than the loaded one (Start would switch to it).
+    public init(state: DownloadState, progress: DownloadProgress?, hasPartial: Bool, entryIsNew: Bool = false) {
+        let running = state == .downloading
+        canPause = running
+        canStart = !running && (entryIsNew || state == .idle || state.isFailed)
+        canContinue = !entryIsNew && (state == .paused || (hasPartial && (state == .idle || state.isFailed)))
+        errorMessage = nil
+        // No progress at all (nothing loaded): an empty ring without a percentage.
+        ringFraction = progress.map { $0.fraction ?? 0 }
+        switch state {
+        case .completed:
+            canPlay = true
+            ringTone = .done
+            ringFraction = 1
+        case .failed(let error):
+            canPlay = false
+            ringTone = .failed
+            errorMessage = error.message
+        case .downloading:
+            canPlay = false
+            ringTone = .running
+            ringFraction = progress?.fraction
+        case .idle, .paused:
+            canPlay = false
+            ringTone = .paused
+        }
+    }
+}
+
+extension DownloadState {
+    var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,192 @@
+// FetchUI: the window that wires the download engine (FetchCore) to GTK 4 widgets.
+//
+//   FetchplayApplication   the GtkApplication: startup (CSS, icons, app actions), activate, open
+//   MainWindow             actions → DownloadSession calls; session state → widgets (refresh)
+//   ├─ MainWindowLayout    the widget tree, built once, no logic
+//   ├─ DownloadSession     one URL's DownloadTask; events hop to the main thread, newest only
+//   ├─ ControlState        state → which buttons work, the ring's tone (pure)
+//   ├─ StatusText          bytes, speed, time left in words (pure)
+//   └─ RingView            GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   FetchplayAction        every command in one table: scope, name, accelerators
+//   DataDirectory          finds data/ (CSS, icons) so the app runs from the build folder
+//
+// Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
+// GLibSupport's `MainContext.post` / `LatestValueRelay`. C callbacks hold retained boxes released
+// by GLib's destroy notifies and reach their Swift owner through weak references.
+import CGtk
+import FetchCore
+import Foundation
+import GLibSupport
+
+/// The `GtkApplication`: one window, command-line URLs and files arrive through `open`.
+@MainActor
+public final class FetchplayApplication {
+    public static let id = "io.github.fetchplay.Fetchplay"
+
+    nonisolated(unsafe) public let application: UnsafeMutablePointer<GtkApplication>
+    /// The cache folder; nil means `Cache.defaultRoot()`. Set before the app starts.
+    public var cacheRoot: String?
+    public let dataDirectory: DataDirectory?
+    /// The window, once activated; nil again after it is closed.
+    public private(set) var window: MainWindow?
+    /// Passed on to the window: where a video goes to play.
+    public var onPlay: (@MainActor (String) -> Void)? {
+        didSet { window?.onPlay = onPlay }
+    }
+
+    private var fileChooser: OpaquePointer?
+
+    /// - Parameter nonUnique: run without a session bus name (tests, several instances).
+    public init(nonUnique: Bool = false, dataDirectory: DataDirectory? = DataDirectory.locate()) {
+        var flags = G_APPLICATION_HANDLES_OPEN
+        if nonUnique { flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_NON_UNIQUE.rawValue) }
+        application = gtk_application_new(Self.id, flags)!
+        self.dataDirectory = dataDirectory
+        let app = application.as(GApplication.self)
+        app.connect("startup") { [weak self] in self?.startup() }
+        app.connect("activate") { [weak self] in self?.presentWindow() }
+        connectOpen()
+    }
+
+    deinit { g_object_unref(application.rawObject) }
+
+    /// Runs the main loop until the last window closes; returns the exit status.
+    public func run(arguments: [String] = CommandLine.arguments) -> Int32 {
+        var cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        return cStrings.withUnsafeMutableBufferPointer { argv in
+            g_application_run(application.as(GApplication.self), Int32(argv.count), argv.baseAddress)
+        }
+    }
+
+    /// The window, made on first use, shown and raised.
+    @discardableResult
+    public func presentWindow() -> MainWindow {
+        let window = self.window ?? makeWindow()
+        window.present()
+        return window
+    }
+
+    private func makeWindow() -> MainWindow {
+        let cache: Result<Cache, DownloadError>
+        do throws(DownloadError) {
+            cache = .success(try Cache(root: cacheRoot ?? Cache.defaultRoot()))
+        } catch {
+            cache = .failure(error)
+        }
+        let window = MainWindow(application: application, cache: cache)
+        window.onPlay = onPlay
+        window.widget.connect("destroy") { [weak self, weak window] in
+            if let self, self.window === window { self.window = nil }
+        }
+        self.window = window
+        return window
+    }
+
+    private func startup() {
+        if let data = dataDirectory, let display = gdk_display_get_default() {
+            let provider = gtk_css_provider_new()!
+            gtk_css_provider_load_from_path(provider, data.styleSheet)
+            gtk_style_context_add_provider_for_display(display, provider.opaque,
+                                                       UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+            g_object_unref(provider.rawObject)
+            gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), data.icons)
+        }
+        gtk_window_set_default_icon_name(Self.id)
+        installActions()
+    }
+
+    /// The `app.*` actions and every accelerator of the table.
+    private func installActions() {
+        for action in FetchplayAction.allCases {
+            if action.scope == .app {
+                let gaction = g_simple_action_new(action.name, nil)!
+                gaction.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in self?.perform(action) }
+                g_action_map_add_action(application.opaque, gaction)
+                g_object_unref(gaction.rawObject)
+            }
+            var accels: [UnsafeMutablePointer<CChar>?] = action.accelerators.map { strdup($0) } + [nil]
+            accels.withUnsafeMutableBufferPointer { buffer in
+                buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
+                    gtk_application_set_accels_for_action(application, action.detailedName, $0.baseAddress)
+                }
+            }
+            accels.forEach { free($0) }
+        }
+    }
+
+    private func perform(_ action: FetchplayAction) {
+        switch action {
+        case .open: chooseFile()
+        case .quit:
+            if let window { gtk_window_close(window.widget.as(GtkWindow.self)) } else {
+                g_application_quit(application.as(GApplication.self))
+            }
+        default: break
+        }
+    }
+
+    /// Ctrl+O: a native file chooser for videos (GTK 4.8 has no GtkFileDialog).
+    private func chooseFile() {
+        guard fileChooser == nil else { return }
+        let parent = presentWindow().widget.as(GtkWindow.self)
+        guard let chooser = gtk_file_chooser_native_new("Open Video", parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                        "_Open", "_Cancel") else { return }
+        gtk_file_chooser_add_filter(chooser, fp_video_file_filter("Videos"))
+        fileChooser = chooser
+        chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
+            self?.fileChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
+        }
+        gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
+    }
+
+    private func fileChosen(response: Int32) {
+        guard let chooser = fileChooser else { return }
+        fileChooser = nil
+        defer { g_object_unref(chooser.rawObject) }
+        guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
+        defer { g_object_unref(file.rawObject) }
+        if let path = g_file_get_path(file) {
+            presentWindow().openFile(path: String(cString: path))
+            g_free(path)
+        }
+    }
+
+    // MARK: open
+
+    /// `fetchplay URL…` / `fetchplay FILE…`: http(s) URIs download, local files open.
+    func open(uris: [String], paths: [String?]) {
+        let window = presentWindow()
+        for (uri, path) in zip(uris, paths) {
+            if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
+                window.download(url: uri)
+            } else if let path {
+                window.openFile(path: path)
+            }
+        }
+    }
+
+    private func connectOpen() {
+        typealias OpenHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<OpaquePointer?>?,
+                                                Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+        let handler: OpenHandler = { _, files, count, _, data in
+            var uris: [String] = [], paths: [String?] = []
+            for index in 0..<Int(count) {
+                guard let file = files?[index] else { continue }
+                let uri = g_file_get_uri(file), path = g_file_get_path(file)
+                uris.append(uri.map { String(cString: $0) } ?? "")
+                paths.append(path.map { String(cString: $0) })
+                g_free(uri); g_free(path)
+            }
+            let box = CallbackBox<WeakApplication>.from(data)
+            MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths) }
+        }
+        application.connect("open", box: CallbackBox(WeakApplication(self)),
+                            handler: unsafeBitCast(handler, to: GCallback.self))
+    }
+}
+
+private final class WeakApplication {
+    weak var app: FetchplayApplication?
+    init(_ app: FetchplayApplication) { self.app = app }
+}

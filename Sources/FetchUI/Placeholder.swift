@@ -1,3 +1,0 @@
-import CGtk
-import CGLib
-import FetchPlayer

@@ -1,0 +1,51 @@
+import FetchCore
+import Testing
+@testable import FetchUI
+
+@Suite struct ControlStateTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let state: DownloadState
+        let hasPartial: Bool
+        let start, pause, resume, play: Bool
+        let tone: RingFrame.Tone
+        var description: String { "\(state) partial=\(hasPartial)" }
+    }
+
+    /// Start when idle or failed, Pause while downloading, Continue when paused or stopped with a
+    /// partial, Play once complete.
+    static let table: [Case] = [
+        Case(state: .idle, hasPartial: false, start: true, pause: false, resume: false, play: false, tone: .paused),
+        Case(state: .idle, hasPartial: true, start: true, pause: false, resume: true, play: false, tone: .paused),
+        Case(state: .downloading, hasPartial: true, start: false, pause: true, resume: false, play: false, tone: .running),
+        Case(state: .paused, hasPartial: true, start: false, pause: false, resume: true, play: false, tone: .paused),
+        Case(state: .failed(.stalled), hasPartial: true, start: true, pause: false, resume: true, play: false, tone: .failed),
+        Case(state: .failed(.httpStatus(code: 404, reason: "Not Found")), hasPartial: false,
+             start: true, pause: false, resume: false, play: false, tone: .failed),
+        Case(state: .completed(path: "/v.webm"), hasPartial: false, start: false, pause: false, resume: false, play: true, tone: .done),
+    ]
+
+    @Test(arguments: table)
+    func sensitivityFollowsTheState(_ c: Case) {
+        let controls = ControlState(state: c.state, progress: .init(bytesDone: c.hasPartial ? 10 : 0, total: 100),
+                                    hasPartial: c.hasPartial)
+        #expect(controls.canStart == c.start)
+        #expect(controls.canPause == c.pause)
+        #expect(controls.canContinue == c.resume)
+        #expect(controls.canPlay == c.play)
+        #expect(controls.ringTone == c.tone)
+        #expect((controls.errorMessage != nil) == (c.tone == .failed))
+    }
+
+    @Test func anotherURLInTheEntryCanStartButNotContinue() {
+        let controls = ControlState(state: .paused, progress: .init(bytesDone: 10, total: 100), hasPartial: true,
+                                    entryIsNew: true)
+        #expect(controls.canStart)
+        #expect(!controls.canContinue)
+    }
+
+    @Test func unknownTotalSpinsOnlyWhileDownloading() {
+        let progress = DownloadProgress(bytesDone: 10, total: nil)
+        #expect(ControlState(state: .downloading, progress: progress, hasPartial: true).ringFraction == nil)
+        #expect(ControlState(state: .paused, progress: progress, hasPartial: true).ringFraction == 0)
+    }
+}

@@ -1,0 +1,140 @@
+import CGtk
+import FetchCore
+@testable import FetchUI
+import Foundation
+import GLibSupport
+
+/// The GTK side of the UI tests: one registered `FetchplayApplication` for the process, a main
+/// loop the test turns itself, and PNG snapshots saved under `artifacts/ui/`.
+@MainActor
+enum GtkHarness {
+    /// The application, started (GTK initialised, CSS and actions installed) on first use.
+    static let app: FetchplayApplication = {
+        setenv("GSK_RENDERER", "cairo", 0)
+        setenv("GDK_BACKEND", "x11", 0)
+        let app = FetchplayApplication(nonUnique: true)
+        var error: UnsafeMutablePointer<GError>?
+        let registered = g_application_register(app.application.as(GApplication.self), nil, &error)
+        precondition(registered != 0, "GApplication did not register: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+        return app
+    }()
+
+    /// A new window on a cache at `cacheRoot`, shown.
+    static func window(cacheRoot: String) throws -> MainWindow {
+        let window = MainWindow(application: app.application, cache: .success(try Cache(root: cacheRoot)))
+        window.present()
+        _ = iterate(until: { gtk_widget_get_mapped(window.ring.widget) != 0 }, timeout: 5)
+        return window
+    }
+
+    static func close(_ window: MainWindow) {
+        gtk_window_destroy(window.widget.as(GtkWindow.self))
+        _ = iterate(until: { false }, timeout: 0.05)
+    }
+
+    /// Turns the GLib main loop until `condition` holds or `timeout` seconds pass.
+    ///
+    /// Blocks in `g_main_context_iteration` (so it sleeps when nothing happens) with a 10 ms timer
+    /// as a wake-up, and checks `condition` after every dispatch: no fixed sleeps.
+    @discardableResult
+    static func iterate(until condition: () -> Bool, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        let wakeUp = g_timeout_add_full(G_PRIORITY_DEFAULT, 10, { _ in 1 }, nil, nil)
+        defer { g_source_remove(wakeUp) }
+        while true {
+            if condition() { return true }
+            if Date() >= deadline { return false }
+            g_main_context_iteration(nil, 1)
+        }
+    }
+
+    /// Turns the loop for `seconds`, for checks that something does *not* happen.
+    static func iterate(for seconds: Double) {
+        iterate(until: { false }, timeout: seconds)
+    }
+
+    /// `artifacts/ui/` at the package root (created).
+    static let artifacts: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        url.appendPathComponent("artifacts/ui")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// Renders `widget` as it is now, through its window's renderer.
+    static func texture(of widget: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
+        let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
+        guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
+              let renderer = gtk_native_get_renderer(native) else { return nil }
+        let paintable = gtk_widget_paintable_new(widget)!
+        defer { g_object_unref(paintable.rawObject) }
+        let snapshot = gtk_snapshot_new()!
+        gdk_paintable_snapshot(paintable, snapshot.opaque, Double(width), Double(height))
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
+        defer { gsk_render_node_unref(node) }
+        return gsk_renderer_render_texture(renderer, node, nil)
+    }
+
+    /// Saves `widget` as `artifacts/ui/<name>.png`; returns the texture's pixels for assertions.
+    @discardableResult
+    static func screenshot(_ widget: UnsafeMutablePointer<GtkWidget>, _ name: String) -> Pixels? {
+        // Let pending layout and drawing happen first.
+        iterate(for: 0.1)
+        guard let texture = texture(of: widget) else { return nil }
+        defer { g_object_unref(texture.rawObject) }
+        gdk_texture_save_to_png(texture, artifacts.appendingPathComponent("\(name).png").path)
+        return Pixels(texture: texture)
+    }
+}
+
+/// The pixels of a texture or an image surface, premultiplied BGRA in memory (cairo's ARGB32).
+struct Pixels {
+    let width: Int
+    let height: Int
+    let stride: Int
+    let bytes: [UInt8]
+
+    init(texture: OpaquePointer) {
+        width = Int(gdk_texture_get_width(texture))
+        height = Int(gdk_texture_get_height(texture))
+        stride = width * 4
+        var bytes = [UInt8](repeating: 0, count: width * 4 * height)
+        let rowBytes = gsize(width * 4)
+        bytes.withUnsafeMutableBufferPointer { gdk_texture_download(texture, $0.baseAddress, rowBytes) }
+        self.bytes = bytes
+    }
+
+    init(surface: OpaquePointer) {
+        cairo_surface_flush(surface)
+        width = Int(cairo_image_surface_get_width(surface))
+        height = Int(cairo_image_surface_get_height(surface))
+        stride = Int(cairo_image_surface_get_stride(surface))
+        bytes = Array(UnsafeBufferPointer(start: cairo_image_surface_get_data(surface), count: stride * height))
+    }
+
+    /// The colour at (x, y), un-premultiplied; nil outside the image.
+    subscript(x: Double, y: Double) -> RGBAColor? {
+        let x = Int(x.rounded(.down)), y = Int(y.rounded(.down))
+        guard (0..<width).contains(x), (0..<height).contains(y) else { return nil }
+        let offset = y * stride + x * 4
+        let alpha = Double(bytes[offset + 3]) / 255
+        guard alpha > 0 else { return RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) }
+        return RGBAColor(red: Double(bytes[offset + 2]) / 255 / alpha, green: Double(bytes[offset + 1]) / 255 / alpha,
+                         blue: Double(bytes[offset]) / 255 / alpha, alpha: alpha)
+    }
+}
+
+extension RGBAColor {
+    /// True when every channel is within `tolerance` of `other`'s.
+    func isClose(to other: RGBAColor, tolerance: Double = 0.06) -> Bool {
+        abs(red - other.red) <= tolerance && abs(green - other.green) <= tolerance
+            && abs(blue - other.blue) <= tolerance
+    }
+
+    /// `self` (straight alpha) composited over an opaque `base`.
+    func over(_ base: RGBAColor) -> RGBAColor {
+        RGBAColor(red: red * alpha + base.red * (1 - alpha), green: green * alpha + base.green * (1 - alpha),
+                  blue: blue * alpha + base.blue * (1 - alpha))
+    }
+}

@@ -1,0 +1,183 @@
+import CGtk
+import FetchCore
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// The window driven through its actions against the test HTTP server, in a real GTK window
+/// under Xvfb. Screenshots of each state go to `artifacts/ui/window-*.png`.
+@Suite(.serialized) @MainActor
+struct MainWindowTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+    let body = TestData.bytes(count: 2_000_000)
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-ui")
+    }
+
+    func fileSize(_ path: String?) -> Int64? {
+        guard let path, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        else { return nil }
+        return size.int64Value
+    }
+
+    /// The partial file's size on disk for `url`.
+    func partialSize(_ window: MainWindow, _ url: String) -> Int64? {
+        guard let entry = window.session?.cache.entry(for: url), !entry.isComplete else { return nil }
+        return fileSize(entry.path)
+    }
+
+    func fraction(_ window: MainWindow) -> Double { window.session?.progress?.fraction ?? 0 }
+
+    @Test func startPauseContinueCompletePlay() throws {
+        server.serve("/clip.webm", body: body, etag: "\"v1\"", faults: [.throttle(bytesPerSecond: 400_000)])
+        let url = server.url("/clip.webm")
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+
+        #expect(window.isEnabled(.start))
+        #expect(!window.isEnabled(.pause) && !window.isEnabled(.continue) && !window.isEnabled(.play))
+        #expect(!window.isPlayVisible)
+
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { fraction(window) > 0.05 }, timeout: 10), "the fraction never grew")
+        let early = fraction(window)
+        #expect(GtkHarness.iterate(until: { fraction(window) > early + 0.05 }, timeout: 10), "the fraction stopped")
+        #expect(window.session?.state == .downloading)
+        #expect(window.isEnabled(.pause) && !window.isEnabled(.start) && !window.isEnabled(.continue))
+        #expect(window.ring.tone == .running)
+        #expect(window.statusText.contains(" of "))
+        GtkHarness.screenshot(window.widget, "window-downloading")
+
+        window.activate(.pause)
+        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
+        #expect(window.isEnabled(.continue) && !window.isEnabled(.pause))
+        #expect(window.ring.tone == .paused)
+        let pausedBytes = window.session?.progress?.bytesDone
+        let pausedSize = partialSize(window, url)
+        #expect(pausedSize != nil && pausedSize! > 0)
+        let requestsWhilePaused = server.requests(to: "/clip.webm").count
+        // No bytes arrive while paused: the file stays the same size over many loop turns.
+        for _ in 0..<10 {
+            GtkHarness.iterate(for: 0.1)
+            #expect(partialSize(window, url) == pausedSize)
+        }
+        #expect(window.session?.progress?.bytesDone == pausedBytes)
+        #expect(server.requests(to: "/clip.webm").count == requestsWhilePaused)
+        GtkHarness.screenshot(window.widget, "window-paused")
+
+        window.activate(.continue)
+        #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { true } else { false } },
+                                   timeout: 30), "the download did not complete")
+        #expect(server.requests(to: "/clip.webm").last?["range"] != nil)
+        #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
+                                   timeout: 5), "the checkmark did not finish drawing")
+        #expect(window.ring.tone == .done)
+        #expect(window.isPlayVisible && window.isEnabled(.play))
+        #expect(!window.isEnabled(.pause) && !window.isEnabled(.continue))
+        if case .completed(let path) = window.session?.state {
+            #expect(fileSize(path) == Int64(body.count))
+        }
+        GtkHarness.iterate(until: { false }, timeout: 0.4) // let the Play button slide in
+        let pixels = GtkHarness.screenshot(window.widget, "window-done")
+        #expect(pixels != nil)
+
+        var played: String?
+        window.onPlay = { played = $0 }
+        window.activate(.play)
+        #expect(played != nil)
+        #expect(window.visiblePage == "video")
+        GtkHarness.iterate(for: 0.4) // the cross-fade
+        GtkHarness.screenshot(window.widget, "window-video-page")
+        window.activate(.back)
+        #expect(window.visiblePage == "download")
+    }
+
+    @Test func badURLShowsAnInlineMessageAndTheAppLivesOn() throws {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.urlText = "not a link"
+        window.activate(.start)
+        #expect(window.urlMessage?.contains("not a web address") == true)
+        #expect(window.session?.url == nil)
+        GtkHarness.screenshot(window.widget, "window-bad-url")
+
+        window.urlText = "ftp://example.com/video.webm"
+        #expect(window.urlMessage == nil, "typing clears the message")
+        window.activate(.start)
+        #expect(window.urlMessage?.contains("http") == true)
+
+        // Still alive: a good URL works after that.
+        server.serve("/ok.webm", body: Array(body.prefix(50_000)), etag: "\"ok\"")
+        window.urlText = server.url("/ok.webm")
+        window.activate(.start)
+        #expect(window.urlMessage == nil)
+        #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 10))
+    }
+
+    @Test func serverErrorShowsTheErrorStateAndKeepsThePartial() throws {
+        server.serve("/flaky.webm", body: body, etag: "\"v1\"", faults: [.throttle(bytesPerSecond: 400_000)],
+                     faultyRequests: 1)
+        server.addFaults([.status(500)], to: "/flaky.webm", requests: nil)
+        let url = server.url("/flaky.webm")
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { fraction(window) > 0.1 }, timeout: 10))
+        window.activate(.pause)
+        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
+        let kept = try #require(partialSize(window, url))
+
+        window.activate(.continue)
+        #expect(GtkHarness.iterate(until: { window.session?.state.isFailed == true }, timeout: 30))
+        #expect(window.errorMessage?.contains("500") == true)
+        #expect(window.ring.tone == .failed)
+        #expect(window.isEnabled(.start) && window.isEnabled(.continue) && !window.isEnabled(.pause))
+        #expect(!window.isPlayVisible)
+        #expect(partialSize(window, url) == kept, "the partial changed")
+        GtkHarness.screenshot(window.widget, "window-failed")
+    }
+
+    @Test func notFoundWithoutPartialOffersStartOnly() throws {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.urlText = server.url("/missing.webm")
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.session?.state.isFailed == true }, timeout: 20))
+        #expect(window.errorMessage?.contains("404") == true)
+        #expect(window.isEnabled(.start) && !window.isEnabled(.continue))
+    }
+
+    @Test func reopeningShowsThePartialReadyToContinue() throws {
+        server.serve("/resume.webm", body: body, etag: "\"v1\"", faults: [.throttle(bytesPerSecond: 400_000)],
+                     faultyRequests: 1)
+        let url = server.url("/resume.webm")
+        let first = try GtkHarness.window(cacheRoot: cache.path)
+        first.urlText = url
+        first.activate(.start)
+        #expect(GtkHarness.iterate(until: { fraction(first) > 0.1 }, timeout: 10))
+        // Closing mid-download hides the window, stops the task, then destroys the window.
+        gtk_window_close(first.widget.as(GtkWindow.self))
+        #expect(GtkHarness.iterate(until: { first.session?.isRunning == false }, timeout: 5))
+        let kept = try #require(partialSize(first, url))
+
+        let second = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(second) }
+        second.urlText = url
+        #expect(GtkHarness.iterate(until: { second.isEnabled(.continue) }, timeout: 5), "the partial was not shown")
+        #expect(second.session?.progress?.bytesDone ?? 0 > 0)
+        #expect(second.ring.fraction ?? 0 > 0)
+        #expect(second.statusText.contains("ready to continue"))
+        GtkHarness.screenshot(second.widget, "window-partial-ready")
+        second.activate(.continue)
+        #expect(GtkHarness.iterate(until: { second.isEnabled(.play) }, timeout: 30))
+        #expect(server.requests(to: "/resume.webm").last?["range"] != nil, "it did not resume")
+        #expect(kept > 0)
+    }
+}
