@@ -154,14 +154,18 @@ public final class FetchplayApplication {
 
     // MARK: open
 
-    /// `fetchplay URL…` / `fetchplay FILE…`: http(s) URIs download, local files open.
+    /// `fetchplay URL…` / `fetchplay FILE…`: http(s) URIs download, local files open; anything
+    /// else lands in the entry with a message saying why it cannot be used.
     func open(uris: [String], paths: [String?]) {
         let window = presentWindow()
         for (uri, path) in zip(uris, paths) {
-            if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
-                window.download(url: uri)
-            } else if let path {
+            if let path, FileManager.default.fileExists(atPath: path) {
                 window.openFile(path: path)
+            } else if let path {
+                window.urlText = URL(fileURLWithPath: path).lastPathComponent
+                window.showURLMessage("There is no file at “\(path)”, and it is not a web address.")
+            } else {
+                window.download(url: uri) // http(s) starts; other schemes explain themselves inline
             }
         }
     }

@@ -113,7 +113,8 @@ public final class MainWindow {
         gtk_stack_set_visible_child_name(ui.stack.opaque, "download")
     }
 
-    private func showURLMessage(_ message: String?) {
+    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
+    public func showURLMessage(_ message: String?) {
         if let message { Widgets.setText(ui.urlMessage, message) }
         Widgets.setVisible(ui.urlMessage, message != nil)
         if message != nil { gtk_widget_add_css_class(ui.entry, "error") } else { gtk_widget_remove_css_class(ui.entry, "error") }

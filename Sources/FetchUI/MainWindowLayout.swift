@@ -63,11 +63,18 @@ struct MainWindowLayout {
         statusLabel = Widgets.label("", classes: ["dim-label", "numeric", "status"])
         gtk_label_set_ellipsize(statusLabel.opaque, PANGO_ELLIPSIZE_END)
 
-        errorLabel = Widgets.label("", classes: ["error"], wrap: true)
+        let errorIcon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
+        gtk_widget_add_css_class(errorIcon, "error")
+        gtk_widget_set_valign(errorIcon, GTK_ALIGN_START)
+        errorLabel = Widgets.label("", wrap: true)
+        gtk_label_set_justify(errorLabel.opaque, GTK_JUSTIFY_LEFT)
+        gtk_label_set_xalign(errorLabel.opaque, 0)
+        gtk_widget_set_hexpand(errorLabel, 1)
+        let errorRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 10, [errorIcon, errorLabel])
         retryButton = Widgets.button("_Try Again", icon: "view-refresh-symbolic", action: .start,
                                      tooltip: "Try the download again", classes: ["pill"])
         gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
-        errorBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["error-box"], [errorLabel, retryButton])
+        errorBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["error-box"], [errorRow, retryButton])
         gtk_widget_set_visible(errorBox, 0)
 
         let pause = Widgets.button("_Pause", icon: "media-playback-pause-symbolic", action: .pause,

@@ -22,7 +22,7 @@ public enum RingDrawing {
         // The track: a faint full circle.
         cairo_new_path(cr)
         cairo_arc(cr, geometry.center.x, geometry.center.y, geometry.radius, 0, 2 * .pi)
-        setSource(cr, palette.track)
+        setSource(cr, palette.track(for: frame.tone))
         cairo_stroke(cr)
 
         drawArc(cr, geometry: geometry, frame: frame, color: palette.arc(for: frame.tone))

@@ -16,6 +16,12 @@ public struct RingPalette: Sendable, Equatable {
     /// The unfilled part of the ring.
     public var track: RGBAColor { foreground.withAlpha(foreground.alpha * 0.12) }
 
+    /// The unfilled part for a tone: tinted with the error colour once failed, so the state shows
+    /// even when nothing was downloaded.
+    public func track(for tone: RingFrame.Tone) -> RGBAColor {
+        tone == .failed ? error.withAlpha(error.alpha * 0.22) : track
+    }
+
     /// The arc's colour for a tone.
     public func arc(for tone: RingFrame.Tone) -> RGBAColor {
         switch tone {

@@ -180,4 +180,28 @@ struct MainWindowTests {
         #expect(server.requests(to: "/resume.webm").last?["range"] != nil, "it did not resume")
         #expect(kept > 0)
     }
+
+    func accelerators(_ action: FetchplayAction) -> [String] {
+        guard let list = gtk_application_get_accels_for_action(GtkHarness.app.application, action.detailedName)
+        else { return [] }
+        defer { g_strfreev(list) }
+        var result: [String] = []
+        var index = 0
+        while let item = list[index] { result.append(String(cString: item)); index += 1 }
+        return result
+    }
+
+    @Test func actionsCarryTheirKeysAndTheRingIsAProgressBar() throws {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        #expect(accelerators(.focusURL) == ["<Control>l"])
+        #expect(accelerators(.open) == ["<Control>o"])
+        #expect(accelerators(.quit) == ["<Control>q"])
+        #expect(gtk_accessible_get_accessible_role(window.ring.widget.opaque) == GTK_ACCESSIBLE_ROLE_PROGRESS_BAR)
+
+        gtk_widget_grab_focus(window.ui.playRevealer)
+        window.activate(.focusURL)
+        let focus = gtk_root_get_focus(window.widget.opaque)
+        #expect(focus != nil && (focus == window.ui.entry || gtk_widget_is_ancestor(focus, window.ui.entry) != 0))
+    }
 }

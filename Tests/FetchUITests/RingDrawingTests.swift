@@ -27,10 +27,10 @@ struct RingDrawingTests {
 
     /// The colour expected where the arc of `tone` covers the track.
     func arcColor(_ tone: RingFrame.Tone) -> RGBAColor {
-        Self.palette.arc(for: tone).over(Self.palette.track.over(Self.white))
+        Self.palette.arc(for: tone).over(trackColor(tone))
     }
 
-    var trackColor: RGBAColor { Self.palette.track.over(Self.white) }
+    func trackColor(_ tone: RingFrame.Tone = .running) -> RGBAColor { Self.palette.track(for: tone).over(Self.white) }
 
     /// Fractions of a turn to sample, clear of the round caps at both ends of an arc ending at `f`.
     func samples(coveredBy f: Double) -> (covered: [Double], uncovered: [Double]) {
@@ -55,7 +55,7 @@ struct RingDrawingTests {
                 #expect(color(pixels, atFraction: f).isClose(to: arcColor(tone)), "\(tone) \(fraction): arc missing at \(f)")
             }
             for f in uncovered {
-                #expect(color(pixels, atFraction: f).isClose(to: trackColor), "\(tone) \(fraction): arc found at \(f)")
+                #expect(color(pixels, atFraction: f).isClose(to: trackColor(tone)), "\(tone) \(fraction): arc found at \(f)")
             }
         }
     }
@@ -67,6 +67,14 @@ struct RingDrawingTests {
         #expect(!r.isClose(to: f, tolerance: 0.2))
         #expect(f.isClose(to: Self.palette.error))
         #expect(f.red > f.blue && f.red > f.green)
+    }
+
+    @Test func failedWithNothingDownloadedStillShowsTheErrorColour() {
+        let failed = render(RingFrame(tone: .failed, fraction: 0, label: "0%"), name: "failed-empty")
+        let paused = render(RingFrame(tone: .paused, fraction: 0, label: "0%"), name: "paused-empty")
+        let f = color(failed, atFraction: 0.3), p = color(paused, atFraction: 0.3)
+        #expect(f.red > f.green + 0.05 && f.red > f.blue + 0.05)
+        #expect(!f.isClose(to: p, tolerance: 0.04))
     }
 
     /// Points along the checkmark's two strokes (midpoints and near the corner).
@@ -122,6 +130,6 @@ struct RingDrawingTests {
     @Test func indeterminateArcStartsWhereTheSpinIs() {
         let pixels = render(RingFrame(tone: .running, fraction: 0.25, spinStart: 0.5), name: "spinning")
         #expect(color(pixels, atFraction: 0.625).isClose(to: arcColor(.running)))
-        #expect(color(pixels, atFraction: 0.125).isClose(to: trackColor))
+        #expect(color(pixels, atFraction: 0.125).isClose(to: trackColor()))
     }
 }

@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (0.2, "1 second left"), (5, "5 seconds left"), (59.5, "60 seconds left"), (61, "2 minutes left"),
+        (0.2, "1 second left"), (5, "5 seconds left"), (59.5, "1 minute left"), (61, "2 minutes left"),
         (3600, "1 hour left"), (3900, "1 hour 5 minutes left"),
     ])
     func timeLeft(seconds: Double, text: String) {
