@@ -2,3 +2,36 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
+
+// What Swift cannot import from GStreamer and GObject (macros, variadics), as small typed
+// functions. Prefix: `fetchplay_`.
+
+/// Stores `v` in `value`, already initialised to the property's type, when that type is an
+/// integer, boolean, enum, flags or floating-point type. Returns FALSE for any other type.
+static inline gboolean fetchplay_value_set_number(GValue *value, gint64 v, gdouble d, gboolean is_double) {
+    switch (G_TYPE_FUNDAMENTAL(G_VALUE_TYPE(value))) {
+    case G_TYPE_BOOLEAN: g_value_set_boolean(value, is_double ? d != 0 : v != 0); return TRUE;
+    case G_TYPE_INT:     g_value_set_int(value, is_double ? (gint)d : (gint)v); return TRUE;
+    case G_TYPE_UINT:    g_value_set_uint(value, is_double ? (guint)d : (guint)v); return TRUE;
+    case G_TYPE_LONG:    g_value_set_long(value, is_double ? (glong)d : (glong)v); return TRUE;
+    case G_TYPE_ULONG:   g_value_set_ulong(value, is_double ? (gulong)d : (gulong)v); return TRUE;
+    case G_TYPE_INT64:   g_value_set_int64(value, is_double ? (gint64)d : v); return TRUE;
+    case G_TYPE_UINT64:  g_value_set_uint64(value, is_double ? (guint64)d : (guint64)v); return TRUE;
+    case G_TYPE_ENUM:    g_value_set_enum(value, is_double ? (gint)d : (gint)v); return TRUE;
+    case G_TYPE_FLAGS:   g_value_set_flags(value, is_double ? (guint)d : (guint)v); return TRUE;
+    case G_TYPE_FLOAT:   g_value_set_float(value, is_double ? (gfloat)d : (gfloat)v); return TRUE;
+    case G_TYPE_DOUBLE:  g_value_set_double(value, is_double ? d : (gdouble)v); return TRUE;
+    default: return FALSE;
+    }
+}
+
+/// The GObject class of `object` (`G_OBJECT_GET_CLASS`).
+static inline GObjectClass *fetchplay_object_get_class(gpointer object) {
+    return G_OBJECT_GET_CLASS(object);
+}
+
+/// The name of an element's factory ("fakesink"), or NULL.
+static inline const gchar *fetchplay_element_factory_name(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    return factory ? GST_OBJECT_NAME(factory) : NULL;
+}

@@ -1,0 +1,110 @@
+import CGLib
+import CGStreamer
+import GLibSupport
+
+/// The few GStreamer helpers every part of the player shares: initialisation, elements,
+/// properties and time units.
+enum GStreamer {
+    /// Nanoseconds in one second (`GST_SECOND`).
+    static let second: Double = 1_000_000_000
+
+    /// `GST_CLOCK_TIME_NONE`.
+    static let clockTimeNone = GstClockTime.max
+
+    private static let initialized: Void = { gst_init(nil, nil) }()
+
+    /// Initialises GStreamer once per process; later calls do nothing.
+    static func initialize() { _ = initialized }
+
+    /// A new element from `factory`, or nil when the plug-in providing it is not installed.
+    static func make(_ factory: String, name: String? = nil) -> UnsafeMutablePointer<GstElement>? {
+        initialize()
+        return gst_element_factory_make(factory, name)
+    }
+
+    /// A value for `setProperty`, converted to the property's own type (int, uint, enum, flags…).
+    enum PropertyValue {
+        case bool(Bool)
+        case int(Int64)
+        case double(Double)
+        case string(String)
+        /// A GObject (an element, for `video-sink`); the property takes its own reference.
+        case object(UnsafeMutableRawPointer?)
+        /// A boxed value such as `GstCaps`.
+        case boxed(UnsafeRawPointer?)
+    }
+
+    /// Sets a GObject property through a `GValue` of the property's declared type.
+    ///
+    /// `g_object_set` is variadic and unavailable in Swift; this is the one place that replaces it.
+    static func setProperty(_ object: some GObjectPointer, _ name: String, _ value: PropertyValue) {
+        let gobject = object.as(GObject.self)
+        guard let spec = g_object_class_find_property(fetchplay_object_get_class(gobject), name) else {
+            preconditionFailure("no property \(name)")
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, spec.pointee.value_type)
+        defer { g_value_unset(&gvalue) }
+        switch value {
+        case .bool(let flag):
+            precondition(fetchplay_value_set_number(&gvalue, flag ? 1 : 0, 0, 0) != 0, name)
+        case .int(let number):
+            precondition(fetchplay_value_set_number(&gvalue, gint64(number), 0, 0) != 0, name)
+        case .double(let number):
+            precondition(fetchplay_value_set_number(&gvalue, 0, number, 1) != 0, name)
+        case .string(let text):
+            g_value_set_string(&gvalue, text)
+        case .object(let pointer):
+            g_value_set_object(&gvalue, pointer)
+        case .boxed(let pointer):
+            g_value_set_boxed(&gvalue, pointer)
+        }
+        g_object_set_property(gobject, name, &gvalue)
+    }
+
+    /// Seconds from a GStreamer time in nanoseconds.
+    static func seconds(_ nanoseconds: gint64) -> Double { Double(nanoseconds) / second }
+
+    /// A GStreamer time in nanoseconds from seconds (never negative).
+    static func nanoseconds(_ seconds: Double) -> gint64 { gint64(max(0, seconds) * second) }
+
+    /// The element's duration in seconds, when it knows it.
+    static func duration(of element: UnsafeMutablePointer<GstElement>) -> Double? {
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_duration(element, GST_FORMAT_TIME, &nanoseconds) != 0,
+              nanoseconds >= 0 else { return nil }
+        return seconds(nanoseconds)
+    }
+
+    /// The element's position in seconds, when it knows it.
+    static func position(of element: UnsafeMutablePointer<GstElement>) -> Double? {
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_position(element, GST_FORMAT_TIME, &nanoseconds) != 0,
+              nanoseconds >= 0 else { return nil }
+        return seconds(nanoseconds)
+    }
+
+    /// A flushing seek; `accurate` lands on the exact time, otherwise on the nearest key frame.
+    @discardableResult
+    static func seek(_ element: UnsafeMutablePointer<GstElement>, to seconds: Double, accurate: Bool) -> Bool {
+        let precision = accurate
+            ? GST_SEEK_FLAG_ACCURATE.rawValue
+            : GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | precision)
+        return gst_element_seek_simple(element, GST_FORMAT_TIME, flags, nanoseconds(seconds)) != 0
+    }
+
+    /// A file URI for `path`, relative paths resolved against the working directory.
+    static func uri(forPath path: String) -> String? {
+        guard let absolute = g_canonicalize_filename(path, nil) else { return nil }
+        defer { g_free(absolute) }
+        guard let uri = g_filename_to_uri(absolute, nil, nil) else { return nil }
+        defer { g_free(uri) }
+        return String(cString: uri)
+    }
+
+    /// Whether a regular file exists at `path`.
+    static func fileExists(_ path: String) -> Bool {
+        g_file_test(path, G_FILE_TEST_IS_REGULAR) != 0
+    }
+}

@@ -1,0 +1,82 @@
+import CGLib
+import CGStreamer
+import GLibSupport
+
+/// One `playbin` for one opened file, with its sinks and its bus watch; stopped and freed when
+/// released (by `Player.close()` or when the player goes away).
+final class Pipeline {
+    let playbin: UnsafeMutablePointer<GstElement>
+    private var watchingBus = false
+    private var stopped = false
+
+    /// A playbin for `uri` sending frames to `frames` and sound to `audio`; nil when a core
+    /// plug-in (playbin, videoconvert, appsink…) is missing.
+    init?(uri: String, audio: AudioOutput, frames: FrameOutput) {
+        guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { return nil }
+        _ = gst_object_ref_sink(playbin)
+        guard let video = VideoSink.make(output: frames), let audioSink = audio.makeSink() else {
+            gst_object_unref(playbin)
+            return nil
+        }
+        self.playbin = playbin
+        GStreamer.setProperty(playbin, "uri", .string(uri))
+        // playbin sinks the floating references of both sinks.
+        GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
+        GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+    }
+
+    /// Delivers every bus message of the playbin to `target` on the main context.
+    func watchBus(_ target: BusTarget) {
+        guard !watchingBus, let bus = gst_element_get_bus(playbin) else { return }
+        defer { gst_object_unref(bus) }
+        gst_bus_add_watch_full(bus, G_PRIORITY_DEFAULT, { _, message, data in
+            let target = Unmanaged<BusTarget>.fromOpaque(data!).takeUnretainedValue()
+            nonisolated(unsafe) let message = message!
+            MainActor.assumeIsolated { target.receive(message) }
+            return 1 // G_SOURCE_CONTINUE
+        }, Unmanaged.passRetained(target).toOpaque()) { data in
+            Unmanaged<BusTarget>.fromOpaque(data!).release()
+        }
+        watchingBus = true
+    }
+
+    /// Asks for a state; completion is reported on the bus.
+    func request(_ state: GstState) {
+        guard !stopped else { return }
+        gst_element_set_state(playbin, state)
+    }
+
+    /// Stops streaming (state NULL) and removes the bus watch; idempotent.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        if watchingBus, let bus = gst_element_get_bus(playbin) {
+            gst_bus_remove_watch(bus)
+            gst_object_unref(bus)
+            watchingBus = false
+        }
+    }
+
+    deinit {
+        stop()
+        gst_object_unref(playbin)
+    }
+}
+
+/// The bus watch's user data: routes messages to the player that opened this pipeline, without
+/// keeping the player alive.
+@MainActor
+final class BusTarget {
+    private weak var player: Player?
+    private let generation: Int
+
+    init(player: Player, generation: Int) {
+        self.player = player
+        self.generation = generation
+    }
+
+    func receive(_ message: UnsafeMutablePointer<GstMessage>) {
+        player?.handle(message, generation: generation)
+    }
+}

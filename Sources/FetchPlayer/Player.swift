@@ -1,0 +1,325 @@
+// FetchPlayer: plays one video file through a GStreamer `playbin`, with no GTK.
+//
+//     Player                 the main-actor object the UI drives and observes
+//     ├── PlayerState        idle / loading / paused / playing / ended / failed, notified on change
+//     ├── PlayerError        why a file cannot play, as a sentence; made from GStreamer errors
+//     │                      only in PlayerError+GStreamer.swift
+//     ├── Pipeline           one playbin per opened file, its bus watch on the main context
+//     │   ├── VideoSink      videoconvert ! videoscale ! appsink (BGRA, square pixels)
+//     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
+//     │   └── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
+//     └── GStreamer          gst_init once, properties through GValue, time units, seeks
+//
+// Threads: `Player` lives on the main thread (the GLib main context). Bus messages arrive
+// through `gst_bus_add_watch`, on the main context. Frames are produced on a streaming thread
+// and reach the main thread through a `LatestValueRelay`: only the newest frame, at most one
+// pending main-loop callback. The player only turns messages into state in `handle(_:)`; the
+// visible state is derived from that in one function, `refresh()`, and observers hear only
+// real changes.
+import CGLib
+import CGStreamer
+import GLibSupport
+
+/// Plays one video file at a time.
+///
+/// `open(path:)` prepares the first frame (state `.loading`, then `.paused`); `play()`,
+/// `pause()` and `seek(to:accurate:)` drive it; `observe(_:)` reports state and duration
+/// changes; `onFrame` receives each new picture on the main thread.
+@MainActor
+public final class Player {
+    /// What the player is doing.
+    public private(set) var state: PlayerState = .idle
+    /// Seconds, once the file is prerolled and GStreamer knows it.
+    public private(set) var duration: Double?
+    /// The file open now.
+    public private(set) var path: String?
+    /// The newest frame delivered, kept for a view that appears later.
+    public private(set) var currentFrame: VideoFrame?
+    /// Frames delivered to the main thread since the player was made (for tests and statistics).
+    public private(set) var framesDelivered = 0
+    /// Whether a seek is still being carried out.
+    public var isSeeking: Bool { seekTarget != nil || (pendingSeek != nil && prerolled) }
+    /// Called on the main thread with every new frame (frames nobody saw in time are dropped).
+    public var onFrame: (@MainActor (VideoFrame) -> Void)?
+
+    /// Linear volume, 0…1.
+    public var volume: Double = 1 {
+        didSet {
+            volume = min(1, max(0, volume.isNaN ? 1 : volume))
+            guard volume != oldValue else { return }
+            if let pipeline { GStreamer.setProperty(pipeline.playbin, "volume", .double(volume)) }
+            notify(.volume(volume, muted: isMuted))
+        }
+    }
+
+    public var isMuted = false {
+        didSet {
+            guard isMuted != oldValue else { return }
+            if let pipeline { GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted)) }
+            notify(.volume(volume, muted: isMuted))
+        }
+    }
+
+    /// The playback position in seconds; while a seek runs, the position asked for.
+    ///
+    /// Poll it (e.g. from a tick callback); it is not notified.
+    public var position: Double? {
+        guard let pipeline, prerolled, failure == nil else { return nil }
+        if let pendingSeek { return pendingSeek.seconds }
+        if let seekTarget { return seekTarget }
+        if ended, let duration { return duration }
+        // During a flush the query can fail for a moment: keep the last known position then.
+        if let seconds = GStreamer.position(of: pipeline.playbin) { lastPosition = seconds }
+        return lastPosition
+    }
+
+    private let audio: AudioOutput
+    private var pipeline: Pipeline?
+    /// Counts opened files, so messages and frames of a closed pipeline are ignored.
+    private var generation = 0
+    private var target = GST_STATE_NULL
+    private var current = GST_STATE_NULL
+    /// The first frame is ready: PAUSED reached and the preroll's ASYNC_DONE seen.
+    private var prerolled = false
+    /// The ASYNC_DONE of the preroll (posted after its STATE_CHANGED) has not come yet.
+    private var awaitingPrerollDone = true
+    private var lastPosition: Double?
+    private var ended = false
+    private var failure: PlayerError?
+    private var missingPlugin: String?
+    /// A seek waiting for the preroll or for the seek in flight to finish.
+    private var pendingSeek: (seconds: Double, accurate: Bool)?
+    /// The target of the seek in flight.
+    private var seekTarget: Double?
+    private var observers: [Int: @MainActor (Change) -> Void] = [:]
+    private var nextObserverID = 0
+
+    /// - Parameter audio: `.automatic` plays through the default device when there is one;
+    ///   `.none` plays silently (tests, previews).
+    public init(audio: AudioOutput = .automatic) {
+        GStreamer.initialize()
+        self.audio = audio
+    }
+
+    // MARK: Observing
+
+    /// Calls `body` on every real change of state, duration or volume, until removed.
+    @discardableResult
+    public func observe(_ body: @escaping @MainActor (Change) -> Void) -> Observation {
+        nextObserverID += 1
+        observers[nextObserverID] = body
+        return Observation(id: nextObserverID)
+    }
+
+    public func removeObservation(_ observation: Observation) {
+        observers[observation.id] = nil
+    }
+
+    private func notify(_ change: Change) {
+        for id in observers.keys.sorted() { observers[id]?(change) }
+    }
+
+    // MARK: Commands
+
+    /// Opens a local file and prepares its first frame; any file open before is closed.
+    public func open(path: String) {
+        reset()
+        self.path = path
+        guard GStreamer.fileExists(path) else { return fail(.fileNotFound(path: path)) }
+        guard let uri = GStreamer.uri(forPath: path) else {
+            return fail(.other("“\(path)” is not a valid file name."))
+        }
+        let generation = self.generation
+        let relay = LatestValueRelay<VideoFrame> { [weak self] frame in
+            self?.deliver(frame, generation: generation)
+        }
+        guard let pipeline = Pipeline(uri: uri, audio: audio, frames: FrameOutput(relay: relay)) else {
+            return fail(.missingCodec("playbin, videoconvert, videoscale or appsink"))
+        }
+        self.pipeline = pipeline
+        GStreamer.setProperty(pipeline.playbin, "volume", .double(volume))
+        GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted))
+        pipeline.watchBus(BusTarget(player: self, generation: generation))
+        request(GST_STATE_PAUSED)
+        refresh()
+    }
+
+    /// Starts or resumes playback; after the end, starts again from the beginning.
+    public func play() {
+        guard pipeline != nil, failure == nil else { return }
+        if ended {
+            ended = false
+            pendingSeek = nil
+            startSeek(to: 0, accurate: true)
+        }
+        request(GST_STATE_PLAYING)
+        refresh()
+    }
+
+    public func pause() {
+        guard pipeline != nil, failure == nil else { return }
+        request(GST_STATE_PAUSED)
+        refresh()
+    }
+
+    /// Moves to `seconds`: `accurate: false` jumps to the nearest key frame (fast, for dragging),
+    /// `accurate: true` to the exact time (on release).
+    ///
+    /// A seek asked for before the first frame is ready, or while another seek runs, waits and
+    /// is replaced by any newer one.
+    public func seek(to seconds: Double, accurate: Bool) {
+        guard pipeline != nil, failure == nil, seconds.isFinite else { return }
+        var seconds = max(0, seconds)
+        if let duration { seconds = min(seconds, duration) }
+        if !prerolled || seekTarget != nil {
+            pendingSeek = (seconds, accurate)
+            return
+        }
+        startSeek(to: seconds, accurate: accurate)
+        refresh()
+    }
+
+    /// Stops playback and releases the file (state NULL, bus watch removed).
+    public func close() {
+        reset()
+        refresh()
+    }
+
+    // MARK: Bus messages
+
+    /// Turns one bus message of the current pipeline into state. Runs on the main context.
+    func handle(_ message: UnsafeMutablePointer<GstMessage>, generation: Int) {
+        guard generation == self.generation, let pipeline, failure == nil else { return }
+        switch message.pointee.type {
+        case GST_MESSAGE_ERROR:
+            fail(PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path))
+        case GST_MESSAGE_ELEMENT:
+            if let description = PlayerError.missingPluginDescription(message) {
+                missingPlugin = description
+            }
+        case GST_MESSAGE_EOS:
+            ended = true
+            refresh()
+        case GST_MESSAGE_STATE_CHANGED:
+            guard UnsafeMutableRawPointer(message.pointee.src) == UnsafeMutableRawPointer(pipeline.playbin)
+            else { return }
+            var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+            gst_message_parse_state_changed(message, &old, &new, &pending)
+            current = new
+            completePreroll()
+            refresh()
+        case GST_MESSAGE_DURATION_CHANGED:
+            updateDuration()
+        case GST_MESSAGE_ASYNC_DONE:
+            if awaitingPrerollDone {
+                awaitingPrerollDone = false
+                completePreroll()
+            } else {
+                seekTarget = nil // a seek (or a pause) finished
+                if duration == nil { updateDuration() }
+                startPendingSeek()
+            }
+            refresh()
+        default:
+            break
+        }
+    }
+
+    // MARK: Internals
+
+    private func request(_ state: GstState) {
+        target = state
+        pipeline?.request(state)
+    }
+
+    /// Once both the PAUSED state and the preroll's ASYNC_DONE are in: duration, pending seek.
+    private func completePreroll() {
+        guard !prerolled, !awaitingPrerollDone,
+              current.rawValue >= GST_STATE_PAUSED.rawValue else { return }
+        prerolled = true
+        updateDuration()
+        startPendingSeek()
+    }
+
+    private func startPendingSeek() {
+        guard let seek = pendingSeek else { return }
+        pendingSeek = nil
+        startSeek(to: seek.seconds, accurate: seek.accurate)
+    }
+
+    private func startSeek(to seconds: Double, accurate: Bool) {
+        guard let pipeline else { return }
+        ended = false
+        if GStreamer.seek(pipeline.playbin, to: seconds, accurate: accurate) {
+            seekTarget = seconds
+            lastPosition = seconds
+        }
+    }
+
+    private func updateDuration() {
+        guard let pipeline, let seconds = GStreamer.duration(of: pipeline.playbin),
+              seconds != duration else { return }
+        duration = seconds
+        notify(.duration(seconds))
+    }
+
+    private func fail(_ error: PlayerError) {
+        failure = error
+        pendingSeek = nil
+        seekTarget = nil
+        pipeline?.stop()
+        refresh()
+    }
+
+    private func deliver(_ frame: VideoFrame, generation: Int) {
+        guard generation == self.generation, pipeline != nil, failure == nil else { return }
+        currentFrame = frame
+        framesDelivered += 1
+        onFrame?(frame)
+    }
+
+    /// Drops the pipeline and everything known about the file; does not notify.
+    private func reset() {
+        pipeline?.stop()
+        pipeline = nil
+        generation += 1
+        path = nil
+        target = GST_STATE_NULL
+        current = GST_STATE_NULL
+        prerolled = false
+        awaitingPrerollDone = true
+        lastPosition = nil
+        ended = false
+        failure = nil
+        missingPlugin = nil
+        pendingSeek = nil
+        seekTarget = nil
+        currentFrame = nil
+        if duration != nil {
+            duration = nil
+            notify(.duration(nil))
+        }
+    }
+
+    /// Derives the visible state from what GStreamer reported; notifies when it changes.
+    private func refresh() {
+        let next: PlayerState
+        if let failure {
+            next = .failed(failure)
+        } else if pipeline == nil {
+            next = .idle
+        } else if ended {
+            next = .ended
+        } else if !prerolled {
+            next = .loading
+        } else if current == target {
+            next = target == GST_STATE_PLAYING ? .playing : .paused
+        } else {
+            next = state // between two states: keep showing the last confirmed one
+        }
+        guard next != state else { return }
+        state = next
+        notify(.state(next))
+    }
+}

@@ -1,0 +1,117 @@
+import CGLib
+import CGStreamer
+import Dispatch
+import GLibSupport
+
+/// One frame or the duration of a video file, without playing it (for the library view).
+///
+/// The synchronous calls block their thread for at most `timeout` seconds and are safe on any
+/// thread; never call them on the main thread. `snapshot(path:at:timeout:completion:)` runs on a
+/// worker and answers on the main thread.
+public enum Thumbnailer {
+    /// A BGRA frame at `fraction` of the duration (10% by default), at the video's own size.
+    public static func snapshot(path: String, at fraction: Double = 0.1,
+                                timeout: Double = 5) throws(PlayerError) -> VideoFrame {
+        let probe = try Probe(path: path, withFrames: true)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        try probe.preroll(until: deadline)
+        if fraction > 0, let duration = GStreamer.duration(of: probe.playbin), duration > 0 {
+            GStreamer.seek(probe.playbin, to: duration * min(fraction, 1), accurate: false)
+            try probe.preroll(until: deadline)
+        }
+        guard let appsink = probe.appsink,
+              let sample = gst_app_sink_try_pull_preroll(appsink, Probe.nanoseconds(until: deadline))
+        else { throw .timedOut }
+        defer { gst_sample_unref(sample) }
+        guard let frame = VideoFrame.wrapping(sample) else { throw .corrupt(detail: "unreadable frame") }
+        return frame
+    }
+
+    /// Like `snapshot(path:at:timeout:)`, on a worker thread; `completion` runs on the main thread.
+    public static func snapshot(path: String, at fraction: Double = 0.1, timeout: Double = 5,
+                                completion: @escaping @Sendable @MainActor (Result<VideoFrame, PlayerError>) -> Void) {
+        DispatchQueue.global(qos: .utility).async {
+            let result = Result { () throws(PlayerError) in
+                try snapshot(path: path, at: fraction, timeout: timeout)
+            }
+            MainContext.post { completion(result) }
+        }
+    }
+
+    /// The duration of a media file in seconds, from a paused pipeline.
+    public static func probeDuration(path: String, timeout: Double = 5) throws(PlayerError) -> Double {
+        let probe = try Probe(path: path, withFrames: false)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        try probe.preroll(until: deadline)
+        guard let duration = GStreamer.duration(of: probe.playbin) else {
+            throw .other("the file does not say how long it is")
+        }
+        return duration
+    }
+}
+
+/// A paused playbin that never plays: no audio, frames kept for pulling.
+private final class Probe {
+    let playbin: UnsafeMutablePointer<GstElement>
+    private(set) var appsink: UnsafeMutablePointer<GstAppSink>?
+    private let path: String
+    private var missingPlugin: String?
+
+    init(path: String, withFrames: Bool) throws(PlayerError) {
+        GStreamer.initialize()
+        guard GStreamer.fileExists(path) else { throw .fileNotFound(path: path) }
+        guard let uri = GStreamer.uri(forPath: path) else { throw .other("“\(path)” is not a valid file name.") }
+        guard let playbin = GStreamer.make("playbin"),
+              let audioSink = GStreamer.make("fakesink") else { throw .missingCodec("playbin") }
+        _ = gst_object_ref_sink(playbin)
+        self.playbin = playbin
+        self.path = path
+        GStreamer.setProperty(playbin, "uri", .string(uri))
+        GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+        if withFrames {
+            guard let video = VideoSink.make(output: nil, sync: false) else { throw .missingCodec("videoconvert") }
+            appsink = video.appsink
+            GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
+            GStreamer.setProperty(playbin, "flags", .int(Self.playVideoOnly))
+        } else if let videoSink = GStreamer.make("fakesink") {
+            GStreamer.setProperty(playbin, "video-sink", .object(videoSink.rawObject))
+        }
+    }
+
+    /// `GST_PLAY_FLAG_VIDEO`: decode video only (the flags enum is private to playbin).
+    private static let playVideoOnly: Int64 = 0x1
+
+    deinit {
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        gst_object_unref(playbin)
+    }
+
+    /// Goes to PAUSED (or finishes a seek) and waits for ASYNC_DONE, an error, or the deadline.
+    func preroll(until deadline: ContinuousClock.Instant) throws(PlayerError) {
+        if gst_element_set_state(playbin, GST_STATE_PAUSED) == GST_STATE_CHANGE_SUCCESS { return }
+        guard let bus = gst_element_get_bus(playbin) else { throw .other("no bus") }
+        defer { gst_object_unref(bus) }
+        let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
+                                   | GST_MESSAGE_ELEMENT.rawValue)
+        while true {
+            guard let message = gst_bus_timed_pop_filtered(bus, Self.nanoseconds(until: deadline), types)
+            else { throw .timedOut }
+            defer { gst_message_unref(message) }
+            switch message.pointee.type {
+            case GST_MESSAGE_ASYNC_DONE:
+                return
+            case GST_MESSAGE_ERROR:
+                throw PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path)
+            default:
+                if let description = PlayerError.missingPluginDescription(message) { missingPlugin = description }
+            }
+        }
+    }
+
+    /// Nanoseconds left before `deadline`, zero when it has passed.
+    static func nanoseconds(until deadline: ContinuousClock.Instant) -> GstClockTime {
+        let left = ContinuousClock.now.duration(to: deadline).components
+        guard left.seconds >= 0 else { return 0 }
+        return GstClockTime(left.seconds) * 1_000_000_000 + GstClockTime(left.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+
+/// Short videos generated with `gst-launch-1.0` at test time, each made once per process.
+///
+/// Video is SMPTE colour bars (the top-left bar is 75% white, about (192, 192, 192)) at
+/// 30 frames per second with a key frame every half second; sound is a sine tone.
+public enum Clips {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A WebM file (VP8 video, Vorbis audio).
+    public static func webm(seconds: Double = 2, width: Int = 320, height: Int = 240,
+                            audio: Bool = true) throws -> String {
+        try clip(name: "clip-\(seconds)s-\(width)x\(height)\(audio ? "-audio" : "").webm",
+                 video: ["vp8enc", "deadline=1", "keyframe-max-dist=15"],
+                 audioEncoder: ["vorbisenc"], muxer: "webmmux",
+                 seconds: seconds, width: width, height: height, audio: audio)
+    }
+
+    /// An AVI file with MPEG-4 part 2 video (libav) and MP3 audio: a second demuxer and decoder.
+    ///
+    /// Not MP4: Debian 12's `avenc_mpeg4` emits buffers without timestamps, and `mp4mux` then
+    /// writes a file whose tracks qtdemux skips; `avimux` counts frames instead.
+    public static func mpeg4(seconds: Double = 2, width: Int = 320, height: Int = 240,
+                             audio: Bool = true) throws -> String {
+        try clip(name: "clip-\(seconds)s-\(width)x\(height)\(audio ? "-audio" : "").avi",
+                 video: ["avenc_mpeg4", "gop-size=15"],
+                 audioEncoder: ["lamemp3enc"], muxer: "avimux",
+                 seconds: seconds, width: width, height: height, audio: audio)
+    }
+
+    /// A plain text file with a video extension.
+    public static func textFile() throws -> String {
+        try file(named: "notes.webm") { path in
+            try Data("These are notes, not a video.\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// `count` bytes of fixed pseudo-random noise (no media format recognises it).
+    public static func noise(count: Int = 64 * 1024) throws -> String {
+        try file(named: "noise-\(count).mp4") { path in
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            let bytes = (0..<count).map { _ -> UInt8 in
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// The first `fraction` of `path`'s bytes, as a download cut short would leave it.
+    public static func truncated(_ path: String, keeping fraction: Double) throws -> String {
+        let name = "truncated-\(Int(fraction * 100))-" + URL(fileURLWithPath: path).lastPathComponent
+        return try file(named: name) { target in
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            try data.prefix(Int(Double(data.count) * fraction)).write(to: URL(fileURLWithPath: target))
+        }
+    }
+
+    /// The folder clips are written to (removed by the OS's temp cleaning, not by the tests).
+    public static let directory: String = {
+        let base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fetchplay-clips-\(getpid())", isDirectory: true)
+        try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        return base.path
+    }()
+
+    private static let made = Mutex<[String: String]>([:])
+
+    /// Makes the file once per process (concurrent callers may both make it; the last write wins).
+    private static func file(named name: String, make: (String) throws -> Void) throws -> String {
+        if let path = made.withLock({ $0[name] }) { return path }
+        let path = directory + "/" + name
+        let partial = path + ".part-\(UUID().uuidString)"
+        try make(partial)
+        guard rename(partial, path) == 0 else {
+            throw Failure(description: "cannot rename \(partial): errno \(errno)")
+        }
+        made.withLock { $0[name] = path }
+        return path
+    }
+
+    private static func clip(name: String, video encoder: [String], audioEncoder: [String],
+                             muxer: String, seconds: Double, width: Int, height: Int,
+                             audio: Bool) throws -> String {
+        try file(named: name) { path in
+            let frames = max(1, Int((seconds * 30).rounded()))
+            var arguments = ["-q",
+                             "videotestsrc", "num-buffers=\(frames)", "pattern=smpte", "!",
+                             "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!",
+                             "videoconvert", "!"] + encoder + ["!", "queue", "!",
+                             muxer, "name=mux", "!", "filesink", "location=\(path)"]
+            if audio {
+                // 441 samples per buffer at 44.1 kHz: 100 buffers a second.
+                arguments += ["audiotestsrc", "num-buffers=\(Int((seconds * 100).rounded()))",
+                              "samplesperbuffer=441", "!", "audio/x-raw,rate=44100,channels=1", "!",
+                              "audioconvert", "!"] + audioEncoder + ["!", "queue", "!", "mux."]
+            }
+            try run("gst-launch-1.0", arguments)
+        }
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(tool) failed (\(process.terminationStatus)): "
+                          + String(decoding: output, as: UTF8.self))
+        }
+    }
+}
