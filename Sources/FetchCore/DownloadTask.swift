@@ -124,12 +124,12 @@ public final class DownloadTask: Sendable {
         var backoff = options.initialBackoff
         var forceFromZero = false
         var serverWasReached = false
+        /// The most durable bytes seen: retries are counted only while this does not grow.
+        var furthest = partial.durableBytes
         while true {
+            // A partial holding every byte (a crash just before the final rename) asks too:
+            // the server's 416 with the same validator is what proves it is the whole file.
             let record = partial.record
-            if !forceFromZero, record.durableBytes > 0, record.durableBytes == record.total {
-                // Everything is on disk already (a crash hit just before the final rename).
-                return finish(partial, finalURL: nil)
-            }
             let offset = !forceFromZero && record.isResumable ? record.durableBytes : 0
             report(bytes: offset > 0 ? offset : record.durableBytes, total: record.total, meter: &meter)
             let transfer = Transfer(url: url, offset: offset, partial: partial, options: options, stop: stop) {
@@ -150,13 +150,22 @@ public final class DownloadTask: Sendable {
                 return keep(partial, .paused)
             case .failed(let error, let gotBytes):
                 serverWasReached = serverWasReached || gotBytes
-                if gotBytes { failures = 0; backoff = options.initialBackoff }
-                failures += 1
+                do {
+                    try partial.flush()
+                } catch {
+                    return .failed(error)
+                }
+                if partial.durableBytes > furthest {
+                    furthest = partial.durableBytes
+                    failures = 0
+                    backoff = options.initialBackoff
+                } else {
+                    failures += 1
+                }
                 guard CurlError.isTransient(error, serverWasReached: serverWasReached),
                       failures <= options.maxRetries else {
-                    return keep(partial, .failed(error))
+                    return .failed(error)
                 }
-                try? partial.flush()
                 Log.warning("\(url): \(error.message) Retrying in \(backoff) s.")
                 if stop.wait(seconds: backoff) { return keep(partial, .paused) }
                 backoff = min(backoff * 2, options.maxBackoff)

@@ -175,16 +175,20 @@ final class Transfer {
 
     private func outcome(_ code: CURLcode, detail: String, finalURL: String?) -> TransferOutcome {
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
-        // A response whose body was empty, or never reached the write callback (416, errors).
-        let decided = code == CURLE_OK || code == CURLE_WRITE_ERROR || response.status != 0 ? decideIfNeeded() : nil
         if stop.isRaised { return .stopped }
-        if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
-        switch decided {
+        // No usable answer at all (refused, a redirect libcurl would not follow): libcurl's error.
+        let answered = response.status != 0 && !(300..<400).contains(response.status)
+        if code != CURLE_OK, code != CURLE_WRITE_ERROR, !answered {
+            return .failed(CurlError.error(code, url: url, detail: detail), gotBytes: gotBytes)
+        }
+        // A body that was empty, or never reached the write callback (416, errors), is decided here.
+        switch decideIfNeeded() {
         case .restartFromZero(let reason): return .restartFromZero(reason: reason)
         case .complete: return .alreadyComplete
         case .fail(let error): return .failed(error, gotBytes: gotBytes)
-        default: break
+        case .append, .fresh: break
         }
+        if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         guard code == CURLE_OK else {
             return .failed(CurlError.error(code, url: url, detail: detail), gotBytes: gotBytes)
         }

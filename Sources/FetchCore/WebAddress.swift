@@ -38,7 +38,8 @@ public enum WebAddress {
             // the scheme message rather than "not a web address".
             if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter }),
                !url[..<colon].isEmpty, url[url.index(after: colon)...].hasPrefix("//") {
-                throw .unsupportedScheme(String(url[..<colon]).lowercased())
+                let scheme = url[..<colon].lowercased()
+                if scheme != "http", scheme != "https" { throw .unsupportedScheme(scheme) }
             }
             throw .invalidURL(url)
         }

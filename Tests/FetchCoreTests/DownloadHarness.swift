@@ -1,0 +1,65 @@
+@testable import FetchCore
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A temporary cache, a task on it with short timeouts, and every event the task sent.
+final class DownloadHarness: Sendable {
+    let folder: TemporaryDirectory
+    let cache: Cache
+    private let recorded = Mutex<[DownloadEvent]>([])
+
+    init() throws {
+        folder = try TemporaryDirectory(prefix: "fetchplay-core")
+        cache = try Cache(root: folder.path + "/cache")
+    }
+
+    /// Options that keep tests quick: a checkpoint at every write, fast retries, short stalls.
+    static var quickOptions: DownloadOptions {
+        var options = DownloadOptions()
+        options.checkpointInterval = 0
+        options.initialBackoff = 0.02
+        options.maxBackoff = 0.1
+        options.stallSeconds = 1
+        options.connectTimeoutSeconds = 2
+        return options
+    }
+
+    func task(_ url: String, options: DownloadOptions = DownloadHarness.quickOptions) throws -> DownloadTask {
+        try DownloadTask(url: url, cache: cache, options: options) { [self] event in
+            recorded.withLock { $0.append(event) }
+        }
+    }
+
+    /// Starts a task and waits for it to stop.
+    func download(_ url: String, options: DownloadOptions = DownloadHarness.quickOptions) throws -> DownloadState {
+        let task = try task(url, options: options)
+        task.start()
+        return task.wait()
+    }
+
+    var events: [DownloadEvent] { recorded.withLock { $0 } }
+
+    var progressEvents: [DownloadProgress] {
+        events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
+    }
+
+    var key: (String) -> String { { Cache.key(for: $0) } }
+
+    func partialPath(_ url: String) -> String { cache.partialPath(Cache.key(for: url), "part") }
+
+    func partialRecord(_ url: String) -> DownloadRecord? {
+        cache.loadRecord(at: cache.partialPath(Cache.key(for: url), "json"))
+    }
+
+    /// Every file under the cache root, relative to it.
+    func filesInCache() -> [String] {
+        (FileManager.default.enumerator(atPath: cache.root)?.allObjects as? [String] ?? []).sorted()
+    }
+}
+
+extension DownloadState {
+    var completedPath: String? {
+        if case .completed(let path) = self { path } else { nil }
+    }
+}
