@@ -1,0 +1,173 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `fetchplay --download` and `--list` as other tools use them: separate processes, no display,
+/// a real HTTP server on 127.0.0.1.
+struct DownloadCommandTests {
+    let server: FaultServer
+    let folder: TemporaryDirectory
+    var cacheDir: String { folder.file("cache") }
+    static let body = TestData.bytes(count: 600_000, seed: 3)
+
+    init() throws {
+        server = try FaultServer()
+        folder = try TemporaryDirectory(prefix: "fetchplay-cli")
+    }
+
+    private func download(_ url: String, name: String = "run") throws -> FetchplayProcess {
+        try FetchplayProcess.run(["--download", url, "--cache-dir", cacheDir], folder: folder, name: name)
+    }
+
+    /// The record of the partial download, read the way a person would: from the JSON on disk.
+    private func partialDurableBytes() -> Int64? {
+        let partial = cacheDir + "/partial"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: partial)) ?? []
+        guard let name = names.first(where: { $0.hasSuffix(".json") }),
+              let data = FileManager.default.contents(atPath: partial + "/" + name),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return (object["durableBytes"] as? NSNumber)?.int64Value
+    }
+
+    @Test func successPrintsThePathLastAndExitsZero() throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
+        let run = try download(server.url("/clip.webm"))
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasPrefix("/") && path.hasSuffix(".webm"))
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.body))
+    }
+
+    @Test func cachedURLCompletesWithoutDownloadingAgain() throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
+        let first = try download(server.url("/clip.webm"), name: "first")
+        let second = try download(server.url("/clip.webm"), name: "second")
+        #expect(second.status == 0)
+        #expect(second.lastLine == first.lastLine)
+        #expect(server.requests(to: "/clip.webm").count == 1)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalStopsCleanlyAndASecondRunResumes(_ signal: Int32) throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"", faults: [.throttle(bytesPerSecond: 150_000)])
+        let url = server.url("/clip.webm")
+        let run = try FetchplayProcess(["--download", url, "--cache-dir", cacheDir], folder: folder, name: "first")
+        #expect(waitUntil(timeout: .seconds(20)) { (partialDurableBytes() ?? 0) > 0 })
+        run.send(signal)
+        #expect(run.waitForExit(timeout: .seconds(5)))
+        #expect(run.status == 128 + signal)
+        #expect(run.standardOutput.isEmpty)
+        let durable = try #require(partialDurableBytes())
+
+        let second = try download(url, name: "second")
+        #expect(second.status == 0, "stderr: \(second.standardError)")
+        #expect(try sha256Hex(ofFile: #require(second.lastLine)) == sha256Hex(of: Self.body))
+        #expect(server.requests(to: "/clip.webm").last?["range"] == "bytes=\(durable)-")
+        #expect(server.requests(to: "/clip.webm").last?["if-range"] == "\"a\"")
+    }
+
+    @Test func killedProcessLeavesAPartialThatResumes() throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"", faults: [.throttle(bytesPerSecond: 150_000)])
+        let url = server.url("/clip.webm")
+        let run = try FetchplayProcess(["--download", url, "--cache-dir", cacheDir], folder: folder, name: "first")
+        #expect(waitUntil(timeout: .seconds(20)) { (partialDurableBytes() ?? 0) > 0 })
+        run.send(SIGKILL)
+        #expect(run.waitForExit(timeout: .seconds(5)))
+
+        let second = try download(url, name: "second")
+        #expect(second.status == 0, "stderr: \(second.standardError)")
+        #expect(try sha256Hex(ofFile: #require(second.lastLine)) == sha256Hex(of: Self.body))
+        let range = try #require(server.requests(to: "/clip.webm").last?["range"])
+        #expect(range.hasPrefix("bytes=") && range != "bytes=0-")
+    }
+
+    @Test func twoProcessesOnOneURLNeverShareThePartial() throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"", faults: [.throttle(bytesPerSecond: 300_000)])
+        let url = server.url("/clip.webm")
+        let first = try FetchplayProcess(["--download", url, "--cache-dir", cacheDir], folder: folder, name: "first")
+        #expect(waitUntil(timeout: .seconds(20)) { server.requests(to: "/clip.webm").count == 1 })
+        let second = try download(url, name: "second")
+        #expect(second.status == 6)
+        #expect(second.standardError.contains("already being downloaded"))
+        #expect(first.waitForExit(timeout: .seconds(30)))
+        #expect(first.status == 0)
+        #expect(try sha256Hex(ofFile: #require(first.lastLine)) == sha256Hex(of: Self.body))
+    }
+
+    struct BadInput: Sendable, CustomTestStringConvertible {
+        let url: String
+        let status: Int32
+        let words: String
+        var testDescription: String { url }
+    }
+
+    @Test(arguments: [
+        BadInput(url: "not a url", status: 2, words: "not a web address"),
+        BadInput(url: "file:///etc/passwd", status: 2, words: "not file:"),
+        BadInput(url: "ftp://127.0.0.1/video.webm", status: 2, words: "not ftp:"),
+    ])
+    func badURLGetsOneClearLine(_ input: BadInput) throws {
+        let run = try download(input.url)
+        #expect(run.status == input.status)
+        #expect(run.standardOutput.isEmpty)
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(run.standardError.contains(input.words), "stderr: \(run.standardError)")
+    }
+
+    @Test func refusedPortIsANetworkError() throws {
+        let port = server.port
+        server.stop()
+        let run = try FetchplayProcess.run(["--download", "http://127.0.0.1:\(port)/v.webm", "--cache-dir", cacheDir],
+                                           folder: folder, timeout: .seconds(20))
+        #expect(run.status == 4)
+        #expect(run.standardError.contains("refused the connection"))
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test func errorStatusIsNamed() throws {
+        server.serve("/gone.webm", body: Self.body, faults: [.status(404)], faultyRequests: nil)
+        let run = try download(server.url("/gone.webm"))
+        #expect(run.status == 3)
+        #expect(run.standardError.contains("404 Not Found"))
+    }
+
+    @Test func listShowsFinishedAndPartialVideos() throws {
+        server.serve("/done.webm", body: Self.body, etag: "\"d\"")
+        server.serve("/half.webm", body: Self.body, etag: "\"h\"", faults: [.dropAfter(bytes: 200_000)],
+                     faultyRequests: 1)
+        server.addFaults([.status(404)], to: "/half.webm", requests: nil)
+        _ = try download(server.url("/done.webm"), name: "done")
+        _ = try download(server.url("/half.webm"), name: "half")
+        let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir], folder: folder, name: "list")
+        #expect(list.status == 0)
+        let lines = list.standardOutput.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(lines.count == 2)
+        #expect(lines.contains { $0.first == "complete" && $0[1] == "600000/600000" && $0.last == server.url("/done.webm") })
+        #expect(lines.contains { $0.first == "partial" && $0[1] == "200000/600000" && $0.last == server.url("/half.webm") })
+    }
+
+    @Test func cacheDirectoryComesFromTheEnvironmentToo() throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FetchplayProcess.executable)
+        process.arguments = ["--download", server.url("/clip.webm")]
+        var environment = FetchplayProcess.headlessEnvironment
+        environment["FETCHPLAY_CACHE_DIR"] = cacheDir
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: cacheDir + "/videos"))
+    }
+
+    @Test func helpWorksWithoutADisplay() throws {
+        let run = try FetchplayProcess.run(["--help"], folder: folder)
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("--download"))
+        #expect(run.standardOutput.contains("--cache-dir"))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// The built `fetchplay` executable, run as a separate process with no display.
+struct FetchplayProcess {
+    /// Beside the test bundle in the build folder, or `FETCHPLAY_BIN`.
+    static let executable: String = {
+        if let path = ProcessInfo.processInfo.environment["FETCHPLAY_BIN"] { return path }
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
+        // The test binary may sit inside FetchplayPackageTests.xctest/…
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("fetchplay").path),
+              folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("fetchplay").path
+    }()
+
+    /// The environment without any display, so a window could not open even by mistake.
+    static var headlessEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "FETCHPLAY_CACHE_DIR"] { environment[name] = nil }
+        return environment
+    }
+
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+
+    /// Starts `fetchplay ARGUMENTS` with its output going to files in `folder`.
+    init(_ arguments: [String], folder: TemporaryDirectory, name: String = "run") throws {
+        stdoutPath = folder.file("\(name).out")
+        stderrPath = folder.file("\(name).err")
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.environment = Self.headlessEnvironment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        try process.run()
+    }
+
+    /// Runs `fetchplay ARGUMENTS` to the end (at most `timeout`).
+    static func run(_ arguments: [String], folder: TemporaryDirectory, name: String = "run",
+                    timeout: Duration = .seconds(60)) throws -> FetchplayProcess {
+        let run = try FetchplayProcess(arguments, folder: folder, name: name)
+        if !run.waitForExit(timeout: timeout) {
+            run.send(SIGKILL)
+            run.process.waitUntilExit()
+        }
+        return run
+    }
+
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the process to end; false on timeout.
+    func waitForExit(timeout: Duration) -> Bool {
+        waitUntil(timeout: timeout) { !process.isRunning }
+    }
+
+    var status: Int32 { process.terminationStatus }
+    var killedBySignal: Bool { process.terminationReason == .uncaughtSignal }
+    var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var lastLine: String? { standardOutput.split(separator: "\n").last.map(String.init) }
+}
