@@ -76,6 +76,11 @@ public final class FetchplayApplication {
         }
         let window = MainWindow(application: application, cache: cache)
         window.onPlay = onPlay
+        // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
+        // to Start, so the whole path works offline on a fresh machine.
+        if let suggested = ProcessInfo.processInfo.environment["FETCHPLAY_SUGGESTED_URL"], !suggested.isEmpty {
+            window.urlText = suggested
+        }
         window.widget.connect("destroy") { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }
@@ -94,6 +99,7 @@ public final class FetchplayApplication {
         }
         gtk_window_set_default_icon_name(Self.id)
         installActions()
+        MainLoopLatencyProbe.startIfRequested(self) // off unless FETCHPLAY_LATENCY_PROBE=FILE (bench/)
     }
 
     /// The `app.*` actions and every accelerator of the table.
