@@ -1,0 +1,41 @@
+@testable import FetchCore
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// A download into a disk that fills up: a tiny tmpfs mounted for the test (needs root, as CI is).
+@Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+struct DiskFullTests {
+    @Test func fullDiskPausesWithAnIntactPartial() throws {
+        let mountPoint = try TemporaryDirectory(prefix: "fetchplay-tinyfs")
+        #expect(Command.runShell("mount -t tmpfs -o size=1m tmpfs '\(mountPoint.path)'") == 0)
+        defer { _ = Command.runShell("umount -l '\(mountPoint.path)'") }
+
+        let server = try FaultServer()
+        let body = TestData.bytes(count: 3_000_000, seed: 5)
+        server.serve("/big.webm", body: body, etag: "\"big\"")
+        let cache = try Cache(root: mountPoint.path + "/cache")
+        let task = try DownloadTask(url: server.url("/big.webm"), cache: cache,
+                                    options: DownloadHarness.quickOptions) { _ in }
+        task.start()
+        #expect(task.wait() == .failed(.diskFull))
+        #expect(task.state.canContinue)
+
+        // Whatever the record vouches for is exactly the start of the file.
+        let key = Cache.key(for: server.url("/big.webm"))
+        if let record = cache.loadRecord(at: cache.partialPath(key, "json")), record.durableBytes > 0 {
+            let data = try #require(FileManager.default.contents(atPath: cache.partialPath(key, "part")))
+            #expect(data.count >= Int(record.durableBytes))
+            #expect(sha256Hex(of: Array(data.prefix(Int(record.durableBytes))))
+                    == sha256Hex(of: Array(body.prefix(Int(record.durableBytes)))))
+        }
+    }
+}
+
+extension Command {
+    /// Runs a shell line and returns its exit status.
+    static func runShell(_ line: String) -> Int32 {
+        (try? run("/bin/sh", ["-c", line], timeout: .seconds(20)).status) ?? -1
+    }
+}
