@@ -13,6 +13,8 @@ final class ProgressPrinter: Sendable {
     init(terminal: Bool) { self.terminal = terminal }
 
     func show(_ progress: DownloadProgress) {
+        // Before the server answers there is nothing worth a line.
+        if progress.bytesDone == 0, progress.total == nil { return }
         let now = Date().timeIntervalSince1970
         let line: String? = state.withLock { state in
             state.latest = progress

@@ -126,6 +126,14 @@ struct DownloadCommandTests {
         #expect(run.standardOutput.isEmpty)
     }
 
+    @Test func unknownHostIsNamed() throws {
+        // `.invalid` never resolves (RFC 6761).
+        let run = try FetchplayProcess.run(["--download", "http://fetchplay-test.invalid/v.webm", "--cache-dir", cacheDir],
+                                           folder: folder, timeout: .seconds(30))
+        #expect(run.status == 4)
+        #expect(run.standardError == "fetchplay: The host fetchplay-test.invalid could not be found; check the link and your network connection.\n")
+    }
+
     @Test func errorStatusIsNamed() throws {
         server.serve("/gone.webm", body: Self.body, faults: [.status(404)], faultyRequests: nil)
         let run = try download(server.url("/gone.webm"))
