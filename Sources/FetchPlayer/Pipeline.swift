@@ -6,6 +6,9 @@ import GLibSupport
 /// released (by `Player.close()` or when the player goes away).
 final class Pipeline {
     let playbin: UnsafeMutablePointer<GstElement>
+    /// The video appsink (owned by the playbin), for its statistics.
+    let appsink: UnsafeMutablePointer<GstAppSink>
+    let frames: FrameOutput
     private var watchingBus = false
     private var stopped = false
 
@@ -19,6 +22,8 @@ final class Pipeline {
             return nil
         }
         self.playbin = playbin
+        self.appsink = video.appsink
+        self.frames = frames
         GStreamer.setProperty(playbin, "uri", .string(uri))
         // playbin sinks the floating references of both sinks.
         GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))

@@ -38,6 +38,8 @@ public final class Player {
     public private(set) var currentFrame: VideoFrame?
     /// Frames delivered to the main thread since the player was made (for tests and statistics).
     public private(set) var framesDelivered = 0
+    /// Frames delivered since the current file was opened.
+    private(set) var framesDeliveredForFile = 0
     /// Whether a seek is still being carried out.
     public var isSeeking: Bool { seekTarget != nil || (pendingSeek != nil && prerolled) }
     /// Called on the main thread with every new frame (frames nobody saw in time are dropped).
@@ -75,7 +77,7 @@ public final class Player {
     }
 
     private let audio: AudioOutput
-    private var pipeline: Pipeline?
+    private(set) var pipeline: Pipeline?
     /// Counts opened files, so messages and frames of a closed pipeline are ignored.
     private var generation = 0
     private var target = GST_STATE_NULL
@@ -276,6 +278,7 @@ public final class Player {
         guard generation == self.generation, pipeline != nil, failure == nil else { return }
         currentFrame = frame
         framesDelivered += 1
+        framesDeliveredForFile += 1
         onFrame?(frame)
     }
 
@@ -296,6 +299,7 @@ public final class Player {
         pendingSeek = nil
         seekTarget = nil
         currentFrame = nil
+        framesDeliveredForFile = 0
         if duration != nil {
             duration = nil
             notify(.duration(nil))

@@ -1,16 +1,21 @@
 import CGLib
 import CGStreamer
 import GLibSupport
+import Synchronization
 
 /// Receives frames on a GStreamer streaming thread and hands the newest to the main thread.
 final class FrameOutput: Sendable {
     private let relay: LatestValueRelay<VideoFrame>
+    /// Frames that reached the sink and were published (some are replaced before delivery).
+    let published = Atomic<Int>(0)
 
     init(relay: LatestValueRelay<VideoFrame>) { self.relay = relay }
 
     /// Wraps the sample's buffer (no copy) and publishes it, replacing any undelivered frame.
     func receive(_ sample: OpaquePointer) {
-        if let frame = VideoFrame.wrapping(sample) { relay.publish(frame) }
+        guard let frame = VideoFrame.wrapping(sample) else { return }
+        published.add(1, ordering: .relaxed)
+        relay.publish(frame)
     }
 }
 
