@@ -12,6 +12,17 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case back
     case open
     case quit
+    // Playback: enabled only while the video page shows, so their plain keys (Space, arrows,
+    // M, F) reach other widgets everywhere else.
+    case togglePlayback = "toggle-playback"
+    case seekForward = "seek-forward"
+    case seekBackward = "seek-backward"
+    case volumeUp = "volume-up"
+    case volumeDown = "volume-down"
+    case mute
+    case fullscreen
+    case leaveFullscreen = "leave-fullscreen"
+    case startOver = "start-over"
 
     public enum Scope: String, Sendable { case app, win }
 
@@ -35,6 +46,15 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
         case .open: ["<Control>o"]
         case .quit: ["<Control>q"]
         case .back: ["<Alt>Left"]
+        // Plain keys are safe as accelerators only because these actions are disabled off the
+        // video page (a disabled action lets the key through to the entry).
+        case .seekForward: ["Right"]
+        case .seekBackward: ["Left"]
+        case .volumeUp: ["Up"]
+        case .volumeDown: ["Down"]
+        case .mute: ["m"]
+        case .fullscreen: ["f"]
+        case .leaveFullscreen: ["Escape"]
         default: []
         }
     }
@@ -44,6 +64,8 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     public var unclaimedKeys: [String] {
         switch self {
         case .pauseOrContinue: ["space"]
+        // Space on a focused video control presses it; anywhere else on the video page it toggles.
+        case .togglePlayback: ["space"]
         default: []
         }
     }

@@ -60,6 +60,9 @@ extension MainWindow {
             gtk_editable_select_region(ui.entry.opaque, 0, -1)
         case .back:
             showDownloadPage()
+        case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
+             .leaveFullscreen, .startOver:
+            playback.perform(action)
         case .open, .quit:
             break
         }

@@ -15,9 +15,10 @@ public final class MainWindow {
     /// The session, or nil when the cache folder could not be opened (`cacheError` says why).
     public let session: DownloadSession?
     public let cacheError: DownloadError?
-    /// Called with a video's path when it should play (Play, or a file opened); the playback issue
-    /// wires it. Unset, the video page shows a placeholder.
+    /// Told a video's path when it starts playing in the window (Play, or a file opened).
     public var onPlay: (@MainActor (String) -> Void)?
+    /// The video page's player and view (MainWindow+Playback.swift).
+    public private(set) lazy var playback: PlaybackController = makePlayback()
 
     let ui: MainWindowLayout
     var actions: [FetchplayAction: OpaquePointer] = [:]
@@ -32,6 +33,7 @@ public final class MainWindow {
         case .failure(let error): session = nil; cacheError = error
         }
         installActions()
+        installPlayback()
         ui.entry.connect("activate") { [weak self] in self?.perform(.start) }
         ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
@@ -104,8 +106,9 @@ public final class MainWindow {
     }
 
     func play(path: String, title: String) {
-        Widgets.setText(ui.videoTitle, title)
+        // The video view shows the title (the placeholder's label went with the placeholder).
         gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
+        playback.open(path: path, title: title)
         onPlay?(path)
     }
 
@@ -169,7 +172,8 @@ public final class MainWindow {
         setEnabled(.start, controls.canStart && session != nil)
         setEnabled(.pause, controls.canPause)
         setEnabled(.continue, controls.canContinue)
-        setEnabled(.pauseOrContinue, controls.canPause || controls.canContinue)
+        // Space belongs to playback on the video page.
+        setEnabled(.pauseOrContinue, (controls.canPause || controls.canContinue) && visiblePage != "video")
         setEnabled(.play, controls.canPlay)
 
         ring.tone = controls.ringTone

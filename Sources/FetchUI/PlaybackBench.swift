@@ -1,0 +1,88 @@
+import CGtk
+import FetchPlayer
+import Foundation
+import GLibSupport
+
+/// `FETCHPLAY_BENCH=1`: measures one playback in the real window for `bench/playback.sh`.
+///
+/// Counts from the moment a video is opened: the time until its first frame was painted, the
+/// frames painted, the frames the sink rendered or dropped as late, and the process's CPU time.
+/// At the end of the stream it prints one `fetchplay-bench key=value…` line on stdout and quits
+/// the application. Off (nil) unless the variable is set.
+@MainActor
+final class PlaybackBench {
+    private var opened: Double?
+    private var firstPaint: Double?
+    private var cpuAtOpen: Double = 0
+    private var framesPainted = 0
+    private var newFrame = false
+    private var paintHandler: (clock: OpaquePointer, id: UInt)?
+
+    static func fromEnvironment() -> PlaybackBench? {
+        ProcessInfo.processInfo.environment["FETCHPLAY_BENCH"] == "1" ? PlaybackBench() : nil
+    }
+
+    func playRequested() {
+        opened = Self.now()
+        cpuAtOpen = Self.cpuSeconds()
+        firstPaint = nil
+        framesPainted = 0
+    }
+
+    /// A texture was handed to the picture: count it once the frame clock has painted it.
+    func frameShown(view: VideoView) {
+        newFrame = true
+        guard paintHandler == nil, let clock = gtk_widget_get_frame_clock(view.picture) else { return }
+        let id = clock.connect("after-paint") { [weak self] in self?.painted() }
+        paintHandler = (clock, id)
+    }
+
+    private func painted() {
+        guard newFrame else { return }
+        newFrame = false
+        framesPainted += 1
+        if firstPaint == nil { firstPaint = Self.now() }
+    }
+
+    func ended(player: Player, window: UnsafeMutablePointer<GtkWidget>) {
+        let wall = opened.map { Self.now() - $0 } ?? 0
+        let cpu = Self.cpuSeconds() - cpuAtOpen
+        let stats = player.statistics
+        let firstFrame = both(opened, firstPaint).map { ($1 - $0) * 1000 }
+        let fields: [(String, String)] = [
+            ("video_seconds", String(format: "%.3f", player.duration ?? 0)),
+            ("wall_seconds", String(format: "%.3f", wall)),
+            ("cpu_seconds", String(format: "%.3f", cpu)),
+            ("first_frame_ms", firstFrame.map { String(format: "%.1f", $0) } ?? "none"),
+            ("frames_painted", "\(framesPainted)"),
+            ("sink_rendered", "\(stats?.rendered ?? 0)"),
+            ("sink_dropped_late", "\(stats?.droppedLate ?? 0)"),
+            ("published", "\(stats?.published ?? 0)"),
+            ("delivered", "\(stats?.delivered ?? 0)"),
+        ]
+        let line = "fetchplay-bench " + fields.map { "\($0)=\($1)" }.joined(separator: " ") + "\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+        if let paintHandler { g_signal_handler_disconnect(paintHandler.clock.rawObject, paintHandler.id) }
+        paintHandler = nil
+        if let app = gtk_window_get_application(window.as(GtkWindow.self)) {
+            g_application_quit(app.as(GApplication.self))
+        }
+    }
+
+    private static func now() -> Double {
+        Double(g_get_monotonic_time()) / 1_000_000
+    }
+
+    /// User + system CPU seconds of this process so far.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+private func both(_ a: Double?, _ b: Double?) -> (Double, Double)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}

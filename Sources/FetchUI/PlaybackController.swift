@@ -1,0 +1,245 @@
+import CGtk
+import FetchPlayer
+import Foundation
+import GLibSupport
+
+/// Plays videos in the window: the `Player` (made on first use) wired to the `VideoView`, the
+/// playback actions, and where each video was left.
+///
+/// Player changes arrive through `observe` and set the view; the position is polled four times a
+/// second while the view is mapped (the timeout is removed on unmap). Actions are enabled only
+/// while the video page shows, so their plain keys never steal typing elsewhere.
+@MainActor
+public final class PlaybackController {
+    /// Seconds a Left/Right key press moves.
+    static let seekStep = 5.0
+    /// Volume change of an Up/Down key press (linear, 0…1).
+    static let volumeStep = 0.1
+    /// Milliseconds between position updates of the seek bar.
+    static let tickInterval: UInt32 = 250
+    /// Position ticks between two saves of the position while playing (about 5 s).
+    static let ticksPerSave = 20
+
+    public let view = VideoView()
+    /// The player, once a video was opened.
+    public private(set) var player: Player?
+    /// Where positions are remembered; nil without a cache folder.
+    public let positions: PlaybackPositions?
+    /// The position the current video resumed from, if it did.
+    public private(set) var resumedFrom: Double?
+
+    private let audio: AudioOutput
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let setEnabled: @MainActor (FetchplayAction, Bool) -> Void
+    private var tickSource: UInt32?
+    private var ticksSinceSave = 0
+    private var pageVisible = false
+    private let bench = PlaybackBench.fromEnvironment()
+
+    /// - Parameters:
+    ///   - window: the toplevel, for fullscreen.
+    ///   - setEnabled: enables or disables a window action.
+    init(window: UnsafeMutablePointer<GtkWidget>, positions: PlaybackPositions?, audio: AudioOutput,
+         setEnabled: @escaping @MainActor (FetchplayAction, Bool) -> Void) {
+        self.window = window
+        self.positions = positions
+        self.audio = audio
+        self.setEnabled = setEnabled
+        view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
+        view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
+        view.controls.seekBar.connect("notify::css-classes") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.seekBarDragChanged()
+        }
+        view.controls.volume.connect("value-changed") { [weak self] () in
+            guard let self else { return }
+            self.ensurePlayer().volume = gtk_range_get_value(self.view.controls.volume.as(GtkRange.self))
+        }
+        view.widget.connect("map") { [weak self] in self?.startTicking() }
+        view.widget.connect("unmap") { [weak self] in self?.stopTicking() }
+        window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
+        window.connect("destroy") { [weak self] in self?.close() }
+        if let bench { view.onFrameShown = { [weak self] in self.map { bench.frameShown(view: $0.view) } } }
+        updateActions()
+    }
+
+    // MARK: Opening
+
+    /// Plays `path` from where it was left (offering Start Over), or from the start.
+    public func open(path: String, title: String) {
+        rememberPosition()
+        let player = ensurePlayer()
+        view.clear(title: title)
+        resumedFrom = nil
+        bench?.playRequested()
+        player.open(path: path)
+        if let resume = positions?.position(for: path) {
+            resumedFrom = resume
+            player.seek(to: resume, accurate: true)
+            view.showBanner("Resumed from \(PlaybackTime.string(resume))")
+        }
+        player.play()
+        view.revealBars()
+        update()
+    }
+
+    /// The window shows the video page (`true`) or another one.
+    func pageChanged(visible: Bool) {
+        guard visible != pageVisible else { return }
+        pageVisible = visible
+        if !visible {
+            if player?.state == .playing { player?.pause() }
+            rememberPosition()
+            leaveFullscreen()
+            view.stopTimers()
+        }
+        updateActions()
+    }
+
+    /// Stops playback for good and saves the position (window closing).
+    func close() {
+        rememberPosition()
+        stopTicking()
+        view.stopTimers()
+        player?.close()
+        positions?.flush()
+    }
+
+    // MARK: Actions
+
+    func perform(_ action: FetchplayAction) {
+        guard let player else {
+            if action == .fullscreen || action == .leaveFullscreen { toggleFullscreen(action == .fullscreen) }
+            return
+        }
+        switch action {
+        case .togglePlayback:
+            if player.state == .playing { player.pause() } else { player.play() }
+        case .seekForward, .seekBackward:
+            let step = action == .seekForward ? Self.seekStep : -Self.seekStep
+            if let position = player.position { player.seek(to: position + step, accurate: true) }
+            view.revealBars()
+        case .volumeUp, .volumeDown:
+            player.volume += action == .volumeUp ? Self.volumeStep : -Self.volumeStep
+            if action == .volumeUp { player.isMuted = false }
+            view.revealBars()
+        case .mute:
+            player.isMuted.toggle()
+        case .fullscreen, .leaveFullscreen:
+            toggleFullscreen(action == .fullscreen)
+        case .startOver:
+            player.seek(to: 0, accurate: true)
+            if let path = player.path { positions?.forget(path) }
+            resumedFrom = nil
+            view.showBanner(nil)
+        default:
+            break
+        }
+        tick()
+    }
+
+    public var isFullscreen: Bool { gtk_window_is_fullscreen(window.as(GtkWindow.self)) != 0 }
+
+    private func toggleFullscreen(_ on: Bool) {
+        if on { gtk_window_fullscreen(window.as(GtkWindow.self)) } else { leaveFullscreen() }
+    }
+
+    private func leaveFullscreen() {
+        if isFullscreen { gtk_window_unfullscreen(window.as(GtkWindow.self)) }
+    }
+
+    private func updateActions() {
+        let state = player?.state ?? .idle
+        let ready = pageVisible && state.isReady
+        setEnabled(.togglePlayback, ready)
+        setEnabled(.seekForward, ready)
+        setEnabled(.seekBackward, ready)
+        setEnabled(.startOver, ready)
+        for action in [FetchplayAction.volumeUp, .volumeDown, .mute, .fullscreen] { setEnabled(action, pageVisible) }
+        setEnabled(.leaveFullscreen, isFullscreen)
+        view.controls.showFullscreen(isFullscreen)
+    }
+
+    // MARK: Player → view
+
+    private func ensurePlayer() -> Player {
+        if let player { return player }
+        let player = Player(audio: audio)
+        player.onFrame = { [weak self] frame in self?.view.show(frame) }
+        player.observe { [weak self] change in self?.playerChanged(change) }
+        self.player = player
+        return player
+    }
+
+    private func playerChanged(_ change: Player.Change) {
+        switch change {
+        case .state(let state):
+            if state == .paused { rememberPosition() }
+            if state == .ended, let path = player?.path {
+                positions?.forget(path)
+                if let bench, let player { bench.ended(player: player, window: window) }
+            }
+            update()
+        case .duration:
+            tick()
+        case .volume(let level, let muted):
+            view.controls.showVolume(level, muted: muted)
+        }
+    }
+
+    private func update() {
+        let state = player?.state ?? .idle
+        view.controls.showPlaying(state == .playing)
+        view.showLoading(state == .loading)
+        view.autoHide = state == .playing
+        if case .failed(let error) = state {
+            view.showError(error.message)
+            view.showBanner(nil)
+        } else {
+            view.showError(nil)
+        }
+        updateActions()
+        tick()
+    }
+
+    // MARK: Position
+
+    private func startTicking() {
+        guard tickSource == nil else { return }
+        tickSource = MainContext.every(milliseconds: Self.tickInterval) { [weak self] in
+            guard let self else { return false }
+            self.tick()
+            self.ticksSinceSave += 1
+            if self.ticksSinceSave >= Self.ticksPerSave, self.player?.state == .playing { self.rememberPosition() }
+            return true
+        }
+    }
+
+    private func stopTicking() {
+        if let tickSource { g_source_remove(tickSource) }
+        tickSource = nil
+    }
+
+    private func tick() {
+        guard let player else { return }
+        view.controls.showTime(position: player.position ?? 0, duration: player.duration)
+    }
+
+    /// A click or drag on the seek bar: key-frame seeks while dragging (fast), exact otherwise.
+    private func seekBarChanged(_ value: Double) {
+        player?.seek(to: value, accurate: !view.controls.isDragging)
+        view.controls.showTime(position: value, duration: player?.duration)
+    }
+
+    /// The drag ended: one exact seek to where the slider was let go.
+    private func seekBarDragChanged() {
+        guard !view.controls.isDragging, let player, player.state.isReady else { return }
+        player.seek(to: gtk_range_get_value(view.controls.seekBar.as(GtkRange.self)), accurate: true)
+    }
+
+    private func rememberPosition() {
+        ticksSinceSave = 0
+        guard let player, let path = player.path, player.state.isReady, let position = player.position else { return }
+        if player.state == .ended { return }
+        positions?.remember(position, duration: player.duration, for: path)
+    }
+}

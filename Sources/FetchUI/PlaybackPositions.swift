@@ -1,0 +1,76 @@
+import Foundation
+
+/// Where each video was left, so the next play can offer to resume: `<cache>/positions.json`,
+/// keyed by the file's path.
+///
+/// Reads happen once, on first use (a few hundred bytes); writes go to a serial background queue
+/// as a snapshot of the whole table, written to a temporary file and renamed, so the main thread
+/// never waits on the disk and a crash never leaves half a file.
+@MainActor
+public final class PlaybackPositions {
+    /// Seconds: positions closer than this to either end are not worth resuming.
+    public nonisolated static let margin = 3.0
+
+    public let file: String
+    private var table: [String: Double]?
+    private let writer = DispatchQueue(label: "fetchplay.positions", qos: .utility)
+
+    public init(file: String) { self.file = file }
+
+    /// `<root>/positions.json`.
+    public convenience init(cacheRoot: String) {
+        self.init(file: (cacheRoot as NSString).appendingPathComponent("positions.json"))
+    }
+
+    /// Whether a position is worth offering next time: past the first seconds, before the end.
+    public nonisolated static func isWorthResuming(_ position: Double, duration: Double?) -> Bool {
+        guard position.isFinite, position >= margin else { return false }
+        guard let duration, duration > 0 else { return true }
+        return position <= duration - margin
+    }
+
+    /// The remembered position of `path` in seconds, if any.
+    public func position(for path: String) -> Double? {
+        loaded[path]
+    }
+
+    /// Remembers `position` for `path`, or forgets it when it is not worth resuming.
+    public func remember(_ position: Double?, duration: Double?, for path: String) {
+        var table = loaded
+        let value = position.flatMap { Self.isWorthResuming($0, duration: duration) ? $0 : nil }
+        // Whole tenths are plenty and keep the file stable between ticks of a paused video.
+        let rounded = value.map { ($0 * 10).rounded(.down) / 10 }
+        guard table[path] != rounded else { return }
+        table[path] = rounded
+        self.table = table
+        save(table)
+    }
+
+    public func forget(_ path: String) {
+        remember(nil, duration: nil, for: path)
+    }
+
+    /// Blocks until every write asked for so far is on disk (tests, quitting).
+    public func flush() {
+        writer.sync {}
+    }
+
+    private var loaded: [String: Double] {
+        if let table { return table }
+        let data = FileManager.default.contents(atPath: file)
+        let table = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
+        self.table = table
+        return table
+    }
+
+    private func save(_ table: [String: Double]) {
+        let file = self.file
+        writer.async {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard let data = try? encoder.encode(table) else { return }
+            // Atomic: written beside the file, then renamed over it.
+            try? data.write(to: URL(fileURLWithPath: file), options: .atomic)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Playback times as a video player shows them: "0:05", "1:23", "1:02:03". Pure, for tests.
+public enum PlaybackTime {
+    /// `seconds` rounded down to whole seconds; hours appear only when needed.
+    public static func string(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        let hours = total / 3600, minutes = (total / 60) % 60, rest = total % 60
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
+    }
+
+    /// What a screen reader says for the seek bar: "1:23 of 4:56".
+    public static func spoken(position: Double, duration: Double?) -> String {
+        guard let duration else { return string(position) }
+        return "\(string(position)) of \(string(duration))"
+    }
+}

@@ -1,0 +1,104 @@
+import CGtk
+import FetchPlayer
+import GLibSupport
+
+/// The bars over the video: back and title on top; play/pause, the seek bar with position and
+/// duration, mute, volume and fullscreen at the bottom.
+///
+/// Only widgets: buttons carry their actions, and `PlaybackController` sets what they show
+/// through the setters here. The seek bar's and the volume slider's changes go to the
+/// controller through its signal handlers.
+@MainActor
+final class VideoControls {
+    typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+    let top: Widget
+    let bottom: Widget
+    let title: Widget
+    let playButton: Widget
+    let seekBar: Widget
+    let positionLabel: Widget
+    let durationLabel: Widget
+    let muteButton: Widget
+    let volume: Widget
+    let fullscreenButton: Widget
+
+    init() {
+        let back = Widgets.button(nil, icon: "go-previous-symbolic", action: .back,
+                                  tooltip: "Back (Alt+Left)", accessibleLabel: "Back to the download")
+        title = Widgets.label("", classes: ["video-title"])
+        gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_MIDDLE)
+        gtk_widget_set_hexpand(title, 1)
+        gtk_label_set_xalign(title.opaque, 0)
+        top = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, classes: ["video-bar", "video-top"], [back, title])
+        gtk_widget_set_valign(top, GTK_ALIGN_START)
+
+        playButton = Widgets.button(nil, icon: "media-playback-start-symbolic", action: .togglePlayback,
+                                    tooltip: "Play (Space)", accessibleLabel: "Play")
+        positionLabel = Widgets.label("0:00", classes: ["numeric", "video-time"])
+        durationLabel = Widgets.label("0:00", classes: ["numeric", "video-time", "dim-label"])
+        seekBar = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 1)!
+        gtk_scale_set_draw_value(seekBar.as(GtkScale.self), 0)
+        gtk_widget_set_hexpand(seekBar, 1)
+        gtk_widget_set_tooltip_text(seekBar, "Position (Left and Right move 5 seconds)")
+        fp_accessible_update_label(seekBar.opaque, "Position")
+
+        muteButton = Widgets.button(nil, icon: "audio-volume-high-symbolic", action: .mute,
+                                    tooltip: "Mute (M)", accessibleLabel: "Mute")
+        volume = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.05)!
+        gtk_scale_set_draw_value(volume.as(GtkScale.self), 0)
+        gtk_widget_set_size_request(volume, 96, -1)
+        gtk_range_set_value(volume.as(GtkRange.self), 1)
+        gtk_widget_set_tooltip_text(volume, "Volume (Up and Down)")
+        fp_accessible_update_label(volume.opaque, "Volume")
+        fullscreenButton = Widgets.button(nil, icon: "view-fullscreen-symbolic", action: .fullscreen,
+                                          tooltip: "Fullscreen (F)", accessibleLabel: "Fullscreen")
+        bottom = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["video-bar", "video-bottom"], [
+            playButton, positionLabel, seekBar, durationLabel, muteButton, volume, fullscreenButton,
+        ])
+        gtk_widget_set_valign(bottom, GTK_ALIGN_END)
+    }
+
+    /// The seek bar is being dragged (GtkRange marks its slider grab with the `dragging` class).
+    var isDragging: Bool { gtk_widget_has_css_class(seekBar, "dragging") != 0 }
+
+    func showPlaying(_ playing: Bool) {
+        let (icon, label) = playing ? ("media-playback-pause-symbolic", "Pause") : ("media-playback-start-symbolic", "Play")
+        gtk_button_set_icon_name(playButton.as(GtkButton.self), icon)
+        gtk_widget_set_tooltip_text(playButton, "\(label) (Space)")
+        fp_accessible_update_label(playButton.opaque, label)
+    }
+
+    /// Position and duration in seconds; the seek bar keeps its value while dragged.
+    func showTime(position: Double, duration: Double?) {
+        let upper = max(duration ?? 0, position, 0.001)
+        let adjustment = gtk_range_get_adjustment(seekBar.as(GtkRange.self))
+        if gtk_adjustment_get_upper(adjustment) != upper { gtk_adjustment_set_upper(adjustment, upper) }
+        let shown = isDragging ? gtk_range_get_value(seekBar.as(GtkRange.self)) : position
+        if !isDragging, gtk_range_get_value(seekBar.as(GtkRange.self)) != position { gtk_range_set_value(seekBar.as(GtkRange.self), position) }
+        Widgets.setText(positionLabel, PlaybackTime.string(shown))
+        Widgets.setText(durationLabel, duration.map(PlaybackTime.string) ?? "--:--")
+        fp_accessible_update_value(seekBar.opaque, 0, upper, shown,
+                                   PlaybackTime.spoken(position: shown, duration: duration))
+    }
+
+    func showVolume(_ level: Double, muted: Bool) {
+        if gtk_range_get_value(volume.as(GtkRange.self)) != level { gtk_range_set_value(volume.as(GtkRange.self), level) }
+        let icon = muted || level == 0 ? "audio-volume-muted-symbolic"
+            : level < 0.34 ? "audio-volume-low-symbolic"
+            : level < 0.67 ? "audio-volume-medium-symbolic" : "audio-volume-high-symbolic"
+        gtk_button_set_icon_name(muteButton.as(GtkButton.self), icon)
+        gtk_widget_set_tooltip_text(muteButton, muted ? "Unmute (M)" : "Mute (M)")
+        fp_accessible_update_label(muteButton.opaque, muted ? "Unmute" : "Mute")
+    }
+
+    func showFullscreen(_ fullscreen: Bool) {
+        gtk_button_set_icon_name(fullscreenButton.as(GtkButton.self),
+                                 fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic")
+        gtk_widget_set_tooltip_text(fullscreenButton, fullscreen ? "Leave Fullscreen (Esc)" : "Fullscreen (F)")
+        fp_accessible_update_label(fullscreenButton.opaque, fullscreen ? "Leave fullscreen" : "Fullscreen")
+        // The button toggles: in fullscreen it carries the action that leaves.
+        gtk_actionable_set_action_name(fullscreenButton.opaque,
+                                       (fullscreen ? FetchplayAction.leaveFullscreen : .fullscreen).detailedName)
+    }
+}

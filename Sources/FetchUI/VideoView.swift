@@ -1,0 +1,252 @@
+import CGtk
+import FetchPlayer
+import GLibSupport
+
+/// The video page: frames in a `GtkPicture` on black, with the controls over them.
+///
+/// ```
+/// GtkOverlay .video-view              black; motion reveals the bars, double-click fullscreens
+/// ├─ GtkPicture                       one GdkMemoryTexture per frame, contain (letterboxed)
+/// ├─ GtkSpinner                       while the first frame is prepared
+/// ├─ error box                        the player's message when the file cannot play
+/// ├─ resume banner                    "Resumed from 1:23" · Start Over
+/// ├─ GtkRevealer → VideoControls.top
+/// └─ GtkRevealer → VideoControls.bottom
+/// ```
+/// While `autoHide` is on (playing), the bars and the pointer hide after `hideDelay` without
+/// motion. The view knows nothing about the player; `PlaybackController` drives it.
+@MainActor
+public final class VideoView {
+    typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+    /// Milliseconds without pointer motion before the bars hide during playback.
+    static let hideDelay: UInt32 = 2000
+    /// Milliseconds the resume banner stays.
+    static let bannerDelay: UInt32 = 8000
+
+    /// The root widget, for the window's video page.
+    nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    let picture: Widget
+    let controls = VideoControls()
+    private let spinner: Widget
+    private let errorBox: Widget
+    private let errorLabel: Widget
+    private let banner: Widget
+    private let bannerLabel: Widget
+    private let topRevealer: Widget
+    private let bottomRevealer: Widget
+
+    /// Textures handed to the picture since the view was made.
+    public private(set) var framesShown = 0
+    /// The size of the last frame shown.
+    public private(set) var frameSize: (width: Int, height: Int)?
+    /// Called after each frame is handed to the picture (bench statistics).
+    var onFrameShown: (@MainActor () -> Void)?
+
+    private var hideSource: UInt32?
+    private var bannerSource: UInt32?
+    private var lastPointer: (x: Double, y: Double)?
+
+    init() {
+        VideoView.installStyle()
+        picture = gtk_picture_new()!
+        gtk_picture_set_content_fit(picture.opaque, GTK_CONTENT_FIT_CONTAIN)
+        // Frames must never ask the window to grow to the video's size.
+        gtk_picture_set_can_shrink(picture.opaque, 1)
+        gtk_widget_set_hexpand(picture, 1)
+        gtk_widget_set_vexpand(picture, 1)
+        fp_accessible_update_label(picture.opaque, "Video")
+
+        spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 48, 48)
+        Self.center(spinner)
+        gtk_widget_set_visible(spinner, 0)
+
+        let icon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
+        gtk_image_set_pixel_size(icon.opaque, 64)
+        errorLabel = Widgets.label("", classes: ["video-error-message"], wrap: true)
+        gtk_label_set_max_width_chars(errorLabel.opaque, 48)
+        gtk_label_set_selectable(errorLabel.opaque, 1)
+        errorBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["video-error"], [icon, errorLabel])
+        Self.center(errorBox)
+        gtk_widget_set_visible(errorBox, 0)
+
+        bannerLabel = Widgets.label("")
+        let startOver = Widgets.button("_Start Over", action: .startOver, tooltip: "Play from the beginning")
+        banner = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["video-bar", "video-banner"],
+                             [bannerLabel, startOver])
+        gtk_widget_set_halign(banner, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(banner, GTK_ALIGN_START)
+        gtk_widget_set_visible(banner, 0)
+
+        topRevealer = Self.revealer(controls.top, valign: GTK_ALIGN_START)
+        bottomRevealer = Self.revealer(controls.bottom, valign: GTK_ALIGN_END)
+
+        widget = gtk_overlay_new()!
+        gtk_widget_add_css_class(widget, "video-view")
+        gtk_widget_set_hexpand(widget, 1)
+        gtk_widget_set_vexpand(widget, 1)
+        gtk_overlay_set_child(widget.opaque, picture)
+        for child in [spinner, errorBox, topRevealer, banner, bottomRevealer] {
+            gtk_overlay_add_overlay(widget.opaque, child)
+        }
+        g_object_ref(widget.rawObject)
+        installPointerHandling()
+    }
+
+    deinit { g_object_unref(widget.rawObject) }
+
+    // MARK: Frames
+
+    /// Shows `frame`: a texture over the frame's own bytes (no copy), replacing the previous one.
+    func show(_ frame: VideoFrame) {
+        guard let texture = gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
+                                                   GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, frame.bytes,
+                                                   gsize(frame.stride)) else { return }
+        gtk_picture_set_paintable(picture.opaque, texture)
+        g_object_unref(texture.rawObject)
+        framesShown += 1
+        frameSize = (frame.width, frame.height)
+        onFrameShown?()
+    }
+
+    /// The texture the picture shows now, if any (tests read its pixels).
+    var currentTexture: OpaquePointer? { gtk_picture_get_paintable(picture.opaque) }
+
+    /// Empties the picture (another file is loading).
+    func clear(title: String) {
+        gtk_picture_set_paintable(picture.opaque, nil)
+        frameSize = nil
+        Widgets.setText(controls.title, title)
+        showError(nil)
+        showBanner(nil)
+    }
+
+    // MARK: States
+
+    func showLoading(_ loading: Bool) {
+        Widgets.setVisible(spinner, loading)
+        if loading { gtk_spinner_start(spinner.opaque) } else { gtk_spinner_stop(spinner.opaque) }
+    }
+
+    /// The player's sentence when the file cannot play; nil hides it.
+    func showError(_ message: String?) {
+        if let message { Widgets.setText(errorLabel, message) }
+        Widgets.setVisible(errorBox, message != nil)
+    }
+
+    /// The error sentence that shows, if any.
+    public var errorMessage: String? {
+        gtk_widget_get_visible(errorBox) != 0 ? String(cString: gtk_label_get_text(errorLabel.opaque)) : nil
+    }
+
+    /// "Resumed from 1:23" with Start Over for a few seconds; nil hides it.
+    func showBanner(_ text: String?) {
+        if let bannerSource { g_source_remove(bannerSource) }
+        bannerSource = nil
+        if let text { Widgets.setText(bannerLabel, text) }
+        Widgets.setVisible(banner, text != nil)
+        guard text != nil else { return }
+        bannerSource = MainContext.every(milliseconds: Self.bannerDelay) { [weak self] in
+            self?.bannerSource = nil
+            self?.showBanner(nil)
+            return false
+        }
+    }
+
+    /// The resume banner's text while it shows.
+    public var bannerText: String? {
+        gtk_widget_get_visible(banner) != 0 ? String(cString: gtk_label_get_text(bannerLabel.opaque)) : nil
+    }
+
+    // MARK: Showing and hiding the bars
+
+    /// Whether the bars hide by themselves after a while without motion (during playback).
+    var autoHide = false {
+        didSet {
+            guard autoHide != oldValue else { return }
+            revealBars()
+            if autoHide { scheduleHide() }
+        }
+    }
+
+    /// Whether the bars show now.
+    public var barsRevealed: Bool { gtk_revealer_get_reveal_child(bottomRevealer.opaque) != 0 }
+
+    /// Called on a double click on the video.
+    var onDoubleClick: (@MainActor () -> Void)?
+
+    private func installPointerHandling() {
+        let motion = gtk_event_controller_motion_new()!
+        motion.connectPoint("motion") { [weak self] x, y in self?.pointerMoved(x: x, y: y) }
+        gtk_widget_add_controller(widget, motion)
+
+        let click = gtk_gesture_click_new()!
+        click.connectPress("pressed") { [weak self] presses in
+            if presses == 2 { self?.onDoubleClick?() }
+        }
+        gtk_widget_add_controller(picture, click.opaque)
+    }
+
+    private func pointerMoved(x: Double, y: Double) {
+        // X11 repeats the last position after layout changes; only real motion counts.
+        if let last = lastPointer, abs(last.x - x) < 1, abs(last.y - y) < 1 { return }
+        lastPointer = (x, y)
+        revealBars()
+        if autoHide { scheduleHide() }
+    }
+
+    func revealBars() {
+        cancelHide()
+        for revealer in [topRevealer, bottomRevealer] where gtk_revealer_get_reveal_child(revealer.opaque) == 0 {
+            gtk_revealer_set_reveal_child(revealer.opaque, 1)
+        }
+        gtk_widget_set_cursor(widget, nil)
+    }
+
+    private func scheduleHide() {
+        cancelHide()
+        hideSource = MainContext.every(milliseconds: Self.hideDelay) { [weak self] in
+            self?.hideSource = nil
+            self?.hideBarsIfIdle()
+            return false
+        }
+    }
+
+    private func cancelHide() {
+        if let hideSource { g_source_remove(hideSource) }
+        hideSource = nil
+    }
+
+    /// Hides the bars unless the pointer rests on them or the seek bar is held.
+    private func hideBarsIfIdle() {
+        guard autoHide else { return }
+        let hovered = [controls.top, controls.bottom].contains {
+            gtk_widget_get_state_flags($0).rawValue & GTK_STATE_FLAG_PRELIGHT.rawValue != 0
+        }
+        if hovered || controls.isDragging { return scheduleHide() }
+        for revealer in [topRevealer, bottomRevealer] { gtk_revealer_set_reveal_child(revealer.opaque, 0) }
+        gtk_widget_set_cursor_from_name(widget, "none")
+    }
+
+    /// Stops the timers (the view is going away or hidden).
+    func stopTimers() {
+        cancelHide()
+        showBanner(nil)
+    }
+
+    private static func revealer(_ child: Widget, valign: GtkAlign) -> Widget {
+        let revealer = gtk_revealer_new()!
+        gtk_revealer_set_transition_type(revealer.opaque, GTK_REVEALER_TRANSITION_TYPE_CROSSFADE)
+        gtk_revealer_set_transition_duration(revealer.opaque, 250)
+        gtk_revealer_set_child(revealer.opaque, child)
+        gtk_revealer_set_reveal_child(revealer.opaque, 1)
+        gtk_widget_set_valign(revealer, valign)
+        return revealer
+    }
+
+    private static func center(_ widget: Widget) {
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+    }
+}
