@@ -1,0 +1,215 @@
+import CGtk
+import FetchPlayer
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// Playback in a real window under Xvfb: generated SMPTE clips played through the window's
+/// actions, the picture's rendered pixels checked, screenshots in `artifacts/ui/playback-*.png`.
+@Suite(.serialized) @MainActor
+struct PlaybackTests {
+    let cache: TemporaryDirectory
+
+    init() throws {
+        cache = try TemporaryDirectory(prefix: "fetchplay-playback")
+    }
+
+    /// A window playing `path`, with its first frames shown.
+    func playing(_ path: String) throws -> MainWindow {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        window.openFile(path: path)
+        #expect(window.visiblePage == "video")
+        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 && state(window) == .playing },
+                                   timeout: 10), "no frames: \(String(describing: state(window)))")
+        return window
+    }
+
+    func state(_ window: MainWindow) -> PlayerState? { window.playback.player?.state }
+
+    /// A screenshot once the stack's cross-fade to the video page has finished.
+    @discardableResult
+    func screenshot(_ window: MainWindow, _ name: String) -> Pixels? {
+        GtkHarness.iterate(until: { gtk_stack_get_transition_running(window.ui.stack.opaque) == 0 }, timeout: 2)
+        return GtkHarness.screenshot(window.widget, name)
+    }
+
+    func position(_ window: MainWindow) -> Double? {
+        guard let player = window.playback.player, !player.isSeeking else { return nil }
+        return player.position
+    }
+
+    func seekBarValue(_ window: MainWindow) -> Double {
+        gtk_range_get_value(window.playback.view.controls.seekBar.as(GtkRange.self))
+    }
+
+    @Test func playShowsTheClipsColoursLetterboxed() throws {
+        let window = try playing(try Clips.webm(seconds: 3, audio: false))
+        defer { GtkHarness.close(window) }
+        let picture = window.playback.view.picture
+        screenshot(window, "playback-playing")
+        let pixels = try #require(GtkHarness.screenshot(picture, "playback-picture"))
+
+        // Where a 320x240 frame lands in the picture with content-fit contain.
+        let scale = min(Double(pixels.width) / 320, Double(pixels.height) / 240)
+        let width = 320 * scale, height = 240 * scale
+        let left = (Double(pixels.width) - width) / 2, top = (Double(pixels.height) - height) / 2
+        let bars = [RGBAColor(red: 1, green: 1, blue: 1), RGBAColor(red: 1, green: 1, blue: 0),
+                    RGBAColor(red: 0, green: 1, blue: 1), RGBAColor(red: 0, green: 1, blue: 0),
+                    RGBAColor(red: 1, green: 0, blue: 1), RGBAColor(red: 1, green: 0, blue: 0),
+                    RGBAColor(red: 0, green: 0, blue: 1)]
+        for (index, expected) in bars.enumerated() {
+            let x = left + width * (Double(index) + 0.5) / 7, y = top + height * 0.3
+            let seen = try #require(pixels[x, y])
+            #expect(seen.isClose(to: expected, tolerance: 0.2), "bar \(index) at \(x),\(y): \(seen)")
+        }
+        // Letterbox: the clip is 4:3 in a taller picture, so black above and below.
+        if top >= 4 {
+            #expect(pixels[Double(pixels.width) / 2, top / 2]?.isClose(to: RGBAColor(red: 0, green: 0, blue: 0)) == true)
+        }
+        #expect(window.playback.view.frameSize?.width == 320)
+    }
+
+    @Test func pauseStopsTheFramesAndPlayGoesOn() throws {
+        let window = try playing(try Clips.webm(seconds: 4, audio: false))
+        defer { GtkHarness.close(window) }
+        window.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        let shown = window.playback.view.framesShown
+        let delivered = window.playback.player?.framesDelivered
+        let texture = window.playback.view.currentTexture
+        GtkHarness.iterate(for: 0.5)
+        #expect(window.playback.view.framesShown == shown, "frames changed while paused")
+        #expect(window.playback.player?.framesDelivered == delivered)
+        #expect(window.playback.view.currentTexture == texture)
+        screenshot(window, "playback-paused")
+
+        window.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown > shown + 3 }, timeout: 5))
+    }
+
+    @Test func theSeekBarMovesWhilePlaying() throws {
+        let window = try playing(try Clips.webm(seconds: 4, audio: false))
+        defer { GtkHarness.close(window) }
+        let start = seekBarValue(window)
+        #expect(GtkHarness.iterate(until: { seekBarValue(window) > start + 0.5 }, timeout: 5), "the seek bar stood still")
+        let upper = gtk_adjustment_get_upper(gtk_range_get_adjustment(window.playback.view.controls.seekBar.as(GtkRange.self)))
+        #expect(abs(upper - 4) < 0.3, "the seek bar's range is not the duration: \(upper)")
+    }
+
+    @Test func seekActionsLandNearTheirTargets() throws {
+        let window = try playing(try Clips.webm(seconds: 12, audio: false))
+        defer { GtkHarness.close(window) }
+        window.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        let before = try #require(position(window))
+        window.activate(.seekForward)
+        #expect(GtkHarness.iterate(until: { position(window).map { abs($0 - (before + 5)) < 0.2 } == true }, timeout: 5),
+                "forward: \(String(describing: position(window))), from \(before)")
+        window.activate(.seekForward)
+        window.activate(.seekBackward)
+        #expect(GtkHarness.iterate(until: { position(window).map { abs($0 - (before + 5)) < 0.2 } == true }, timeout: 5),
+                "forward then back: \(String(describing: position(window)))")
+        #expect(GtkHarness.iterate(until: { abs(seekBarValue(window) - (before + 5)) < 0.3 }, timeout: 2))
+        screenshot(window, "playback-seeked")
+    }
+
+    @Test func afterTheEndPlayStartsFromTheBeginning() throws {
+        let window = try playing(try Clips.webm(seconds: 2, audio: false))
+        defer { GtkHarness.close(window) }
+        #expect(GtkHarness.iterate(until: { state(window) == .ended }, timeout: 10))
+        #expect(window.isEnabled(.togglePlayback))
+        window.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { position(window).map { $0 < 1 } == true }, timeout: 5),
+                "restarted at \(String(describing: position(window)))")
+    }
+
+    @Test func aFileThatIsNotAVideoShowsItsMessageAndTheWindowLivesOn() throws {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.openFile(path: try Clips.textFile())
+        #expect(GtkHarness.iterate(until: { window.playback.view.errorMessage != nil }, timeout: 10))
+        #expect(window.playback.view.errorMessage == PlayerError.notAVideo.message)
+        #expect(!window.isEnabled(.togglePlayback))
+        screenshot(window, "playback-error")
+
+        window.activate(.back)
+        #expect(window.visiblePage == "download")
+        window.openFile(path: try Clips.webm(seconds: 2, audio: false))
+        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown > 0 }, timeout: 10))
+        #expect(window.playback.view.errorMessage == nil)
+    }
+
+    @Test func thePositionIsRememberedAndOfferedNextTime() throws {
+        let clip = try Clips.webm(seconds: 12, audio: false)
+        let first = try playing(clip)
+        first.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { state(first) == .paused }, timeout: 5))
+        first.activate(.seekForward)
+        #expect(GtkHarness.iterate(until: { position(first).map { $0 >= 5 } == true }, timeout: 5))
+        // Leaving the video page remembers where it was.
+        first.activate(.back)
+        first.playback.positions?.flush()
+        let remembered = try #require(first.playback.positions?.position(for: clip))
+        #expect(remembered >= 5 && remembered < 6)
+        let file = try #require(first.playback.positions?.file)
+        #expect(FileManager.default.fileExists(atPath: file))
+        GtkHarness.close(first)
+
+        // A new window (a new run) reads the file and resumes there, offering Start Over.
+        let second = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(second) }
+        second.openFile(path: clip)
+        #expect(GtkHarness.iterate(until: { second.playback.view.framesShown >= 3 && state(second) == .playing },
+                                   timeout: 10))
+        #expect(second.playback.resumedFrom.map { abs($0 - remembered) < 0.01 } == true)
+        #expect(second.playback.view.bannerText == "Resumed from 0:05")
+        #expect(GtkHarness.iterate(until: { position(second).map { $0 >= 5 } == true }, timeout: 5),
+                "did not resume: \(String(describing: position(second)))")
+        screenshot(second, "playback-resumed")
+
+        second.activate(.startOver)
+        #expect(GtkHarness.iterate(until: { position(second).map { $0 < 1 } == true }, timeout: 5))
+        #expect(second.playback.view.bannerText == nil)
+        second.playback.positions?.flush()
+        #expect(second.playback.positions?.position(for: clip) == nil)
+    }
+
+    @Test func playbackKeysWorkOnlyOnTheVideoPage() throws {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let keys: [FetchplayAction] = [.togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute,
+                                       .fullscreen]
+        // On the download page Space, arrows, M and F go to the entry and Pause/Continue.
+        for action in keys { #expect(!window.isEnabled(action), "\(action) is enabled on the download page") }
+
+        window.openFile(path: try Clips.webm(seconds: 4, audio: false))
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        for action in keys { #expect(window.isEnabled(action), "\(action) is disabled on the video page") }
+        #expect(!window.isEnabled(.pauseOrContinue))
+
+        let player = try #require(window.playback.player)
+        window.activate(.volumeDown)
+        #expect(abs(player.volume - 0.9) < 0.001)
+        window.activate(.mute)
+        #expect(player.isMuted)
+        window.activate(.mute)
+        #expect(!player.isMuted)
+
+        window.activate(.back)
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5), "leaving did not pause")
+        for action in keys { #expect(!window.isEnabled(action)) }
+        #expect(accelerators(.seekForward) == ["Right"] && accelerators(.fullscreen) == ["f"])
+    }
+
+    func accelerators(_ action: FetchplayAction) -> [String] {
+        guard let list = gtk_application_get_accels_for_action(GtkHarness.app.application, action.detailedName)
+        else { return [] }
+        defer { g_strfreev(list) }
+        var result: [String] = []
+        var index = 0
+        while let item = list[index] { result.append(String(cString: item)); index += 1 }
+        return result
+    }
+}
