@@ -141,6 +141,10 @@ public struct CacheEntry: Sendable, Equatable {
     /// The finished video, or the partial file.
     public var path: String
     public var modified: Date
+    /// Seconds, once probed (finished videos only).
+    public var duration: Double?
+    /// When it was last played, if ever.
+    public var lastPlayed: Date?
 
     init(record: DownloadRecord, isComplete: Bool, bytesDone: Int64, path: String) {
         url = record.url
@@ -150,5 +154,7 @@ public struct CacheEntry: Sendable, Equatable {
         total = record.total
         self.path = path
         modified = record.completed ?? FileIO.modificationDate(of: path) ?? record.created
+        duration = record.duration
+        lastPlayed = record.lastPlayed
     }
 }

@@ -20,6 +20,10 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var displayName: String
     var created: Date
     var completed: Date?
+    /// Seconds of video, probed once after it finished (the library shows it). Nil until then.
+    var duration: Double?
+    /// When the video was last played: the size cap evicts the least recently played first.
+    var lastPlayed: Date?
 
     init(url: String, displayName: String) {
         self.url = url

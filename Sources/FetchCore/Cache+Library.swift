@@ -1,0 +1,46 @@
+import Foundation
+
+/// What the library needs from the cache beyond the engine's own use: every file of one URL,
+/// changes to a finished video's record, and the folder of deleted videos awaiting undo.
+extension Cache {
+    /// `ROOT/trash`: deleted videos wait here until undone or purged.
+    var trashDirectory: String { root + "/trash" }
+
+    /// Every file on disk that belongs to `url` (video, partial, their records), existing or not.
+    /// The partial's lock is not among them: it stays, empty, as the engine leaves it.
+    func files(of url: String) -> [String] {
+        let key = Self.key(for: url)
+        return [videoPath(key, url: url), videoRecordPath(key),
+                partialPath(key, "part"), partialPath(key, "new"), partialPath(key, "json")]
+    }
+
+    /// Rewrites the finished record of `url` (atomically); false when there is none.
+    @discardableResult
+    func updateFinishedRecord(url: String, _ change: (inout DownloadRecord) -> Void) throws(DownloadError) -> Bool {
+        let path = videoRecordPath(Self.key(for: url))
+        guard var record = loadRecord(at: path), record.completed != nil else { return false }
+        change(&record)
+        try saveRecord(record, at: path)
+        return true
+    }
+
+    /// Names in the cache that belong to nothing the library knows, for the log: foreign files,
+    /// leftovers of interrupted atomic writes, videos whose record is gone.
+    func strayFiles(known entries: [CacheEntry]) -> [String] {
+        let manager = FileManager.default
+        let knownPaths = Set(entries.flatMap { files(of: $0.url) })
+        var stray: [String] = []
+        let rootNames = Set(["partial", "videos", "trash", LibrarySettings.fileName])
+        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where !rootNames.contains(name) {
+            stray.append(root + "/" + name)
+        }
+        for directory in [videosDirectory, partialDirectory] {
+            for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
+                let path = directory + "/" + name
+                if knownPaths.contains(path) || name.hasSuffix(".lock") { continue }
+                stray.append(path)
+            }
+        }
+        return stray.sorted()
+    }
+}

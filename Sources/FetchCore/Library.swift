@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+/// Every finished and partial video in the cache folder, and what people do to them: delete
+/// with undo, remember when they were played, keep the folder under a size cap.
+///
+/// Built from the folder alone (`reload()`), so it is the same after a restart or a crash.
+/// Unreadable records and stray files are skipped and logged on stderr, never fatal. Safe from
+/// any thread; every call touches the disk, so a window calls it off its main thread.
+public final class Library: Sendable {
+    public let cache: Cache
+    private let state = Mutex<[LibraryItem]>([])
+
+    public init(cache: Cache) { self.cache = cache }
+
+    /// The items of the last `reload()`, newest first.
+    public var items: [LibraryItem] { state.withLock { $0 } }
+
+    public func item(url: String) -> LibraryItem? { items.first { $0.url == url } }
+
+    /// Bytes of every video and partial in the library.
+    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
+
+    /// Reads the cache folder again; logs what it skips. Returns the items, newest first.
+    @discardableResult
+    public func reload() -> [LibraryItem] {
+        let entries = cache.entries()
+        for path in cache.strayFiles(known: entries) {
+            Log.warning("skipping \(path): not a video or record Fetchplay wrote")
+        }
+        let items = entries.map(LibraryItem.init)
+        state.withLock { $0 = items }
+        return items
+    }
+
+    // MARK: Facts about a video
+
+    /// Records that `url` was played now; the size cap evicts the least recently played first.
+    public func markPlayed(url: String, at date: Date = Date()) throws(DownloadError) {
+        guard try cache.updateFinishedRecord(url: url, { $0.lastPlayed = date }) else { return }
+        update(url) { $0.lastPlayed = date }
+    }
+
+    /// Stores the probed length of a finished video, so it is probed only once.
+    public func setDuration(_ seconds: Double, url: String) throws(DownloadError) {
+        guard seconds.isFinite, seconds > 0,
+              try cache.updateFinishedRecord(url: url, { $0.duration = seconds }) else { return }
+        update(url) { $0.duration = seconds }
+    }
+
+    private func update(_ url: String, _ change: (inout LibraryItem) -> Void) {
+        state.withLock { items in
+            if let index = items.firstIndex(where: { $0.url == url }) { change(&items[index]) }
+        }
+    }
+
+    // MARK: Delete and undo
+
+    /// Moves `url`'s video or partial and its record into the trash, from where `undo` puts them
+    /// back exactly; `commit` (or `purgeTrash` at quit and start) removes them for good.
+    ///
+    /// - Parameter busy: URLs and paths in use (downloading, playing): those are refused.
+    public func delete(url: String, busy: Set<String> = []) throws(LibraryError) -> Deletion {
+        guard let item = item(url: url) ?? cache.entry(for: url).map(LibraryItem.init) else {
+            throw .notFound
+        }
+        guard !busy.contains(url), !busy.contains(item.path) else { throw .inUse }
+        let token = "\(Cache.key(for: url))-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = cache.trashDirectory + "/" + token
+        var moves: [Deletion.Move] = []
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (index, path) in cache.files(of: url).enumerated() where FileIO.size(of: path) != nil {
+                let move = Deletion.Move(original: path, trashed: "\(folder)/\(index)")
+                try FileIO.rename(move.original, move.trashed)
+                moves.append(move)
+            }
+        } catch {
+            // Leave nothing half-deleted: put back what already moved.
+            for move in moves.reversed() { try? FileIO.rename(move.trashed, move.original) }
+            throw .fileSystem("\(error)")
+        }
+        state.withLock { $0.removeAll { $0.url == url } }
+        return Deletion(url: url, folder: folder, moves: moves, item: item)
+    }
+
+    /// Puts a deletion's files back where they were; the item is listed again.
+    public func undo(_ deletion: Deletion) throws(LibraryError) {
+        if deletion.moves.contains(where: { FileIO.size(of: $0.original) != nil }) {
+            // The same URL was downloaded again meanwhile: keep the new one.
+            commit(deletion)
+            throw .replaced
+        }
+        for move in deletion.moves {
+            do { try FileIO.rename(move.trashed, move.original) } catch { throw .fileSystem(error.message) }
+        }
+        commit(deletion)
+        reload()
+    }
+
+    /// Removes a deletion's files for good.
+    public func commit(_ deletion: Deletion) {
+        try? FileManager.default.removeItem(atPath: deletion.folder)
+        rmdir(cache.trashDirectory) // only when nothing else waits there
+    }
+
+    /// Removes everything in the trash: deletions nobody undid before quitting (or a crash).
+    public func purgeTrash() {
+        try? FileManager.default.removeItem(atPath: cache.trashDirectory)
+    }
+
+    // MARK: Size cap
+
+    /// Removes the least recently played finished videos until the library fits in `cap` bytes.
+    /// Partials and anything in `protected` (URLs or paths) stay. Returns what was removed.
+    @discardableResult
+    public func evict(toFit cap: Int64, protected: Set<String> = []) -> [LibraryItem] {
+        let victims = CacheEviction.victims(in: items, cap: cap, protected: protected)
+        for victim in victims {
+            for path in cache.files(of: victim.url) { FileIO.remove(path) }
+            Log.warning("removed \(victim.displayName) (\(victim.url)) to keep the cache under \(cap) bytes")
+        }
+        if !victims.isEmpty {
+            try? FileIO.syncDirectory(cache.videosDirectory)
+            let gone = Set(victims.map(\.url))
+            state.withLock { $0.removeAll { gone.contains($0.url) } }
+        }
+        return victims
+    }
+}
+
+/// A deleted video waiting in the trash: what `Library.undo` needs to put it back.
+public struct Deletion: Sendable, Equatable {
+    public struct Move: Sendable, Equatable {
+        public var original: String
+        public var trashed: String
+    }
+
+    public var url: String
+    var folder: String
+    var moves: [Move]
+    /// The item as it was listed, for the undo bar ("Deleted clip.webm").
+    public var item: LibraryItem
+}
+
+/// Why the library could not do what was asked.
+public enum LibraryError: Error, Sendable, Equatable {
+    case notFound
+    /// The video is downloading or playing.
+    case inUse
+    /// Undo found the same URL downloaded again since; the new copy stays.
+    case replaced
+    case fileSystem(String)
+
+    /// One sentence a person can act on.
+    public var message: String {
+        switch self {
+        case .notFound: "That video is no longer in the library."
+        case .inUse: "The video is downloading or playing; pause or stop it first."
+        case .replaced: "The video was downloaded again meanwhile; the new copy stays."
+        case .fileSystem(let detail): "The library could not change the cache folder: \(detail)."
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// One video in the library: finished and ready to play, or partial and ready to continue.
+///
+/// A value read from the cache folder (`Library.reload()`); the download queue's live progress
+/// is layered on top of it by the window, not stored here.
+public struct LibraryItem: Sendable, Equatable, Identifiable {
+    /// The URL the person entered; it identifies the item (the cache key is its hash).
+    public var url: String
+    /// A name for people; never a path.
+    public var displayName: String
+    public var isComplete: Bool
+    /// Bytes on disk: the whole video, or the partial's durable bytes.
+    public var bytesDone: Int64
+    /// The video's length in bytes, when known.
+    public var total: Int64?
+    /// The finished video, or the partial file.
+    public var path: String
+    /// When it finished downloading (a partial: when it last changed).
+    public var date: Date
+    /// Seconds, once probed; nil for partials and videos not probed yet.
+    public var duration: Double?
+    public var lastPlayed: Date?
+
+    public var id: String { url }
+
+    public init(url: String, displayName: String, isComplete: Bool, bytesDone: Int64, total: Int64?,
+                path: String, date: Date, duration: Double? = nil, lastPlayed: Date? = nil) {
+        self.url = url
+        self.displayName = displayName
+        self.isComplete = isComplete
+        self.bytesDone = bytesDone
+        self.total = total
+        self.path = path
+        self.date = date
+        self.duration = duration
+        self.lastPlayed = lastPlayed
+    }
+
+    init(_ entry: CacheEntry) {
+        self.init(url: entry.url, displayName: entry.displayName, isComplete: entry.isComplete,
+                  bytesDone: entry.bytesDone, total: entry.total, path: entry.path, date: entry.modified,
+                  duration: entry.duration, lastPlayed: entry.lastPlayed)
+    }
+
+    /// How far a partial is, 0…1; 1 for a finished video; nil when the total is unknown.
+    public var fraction: Double? {
+        if isComplete { return 1 }
+        return DownloadProgress(bytesDone: bytesDone, total: total).fraction
+    }
+
+    /// When it was last of use to someone: played, else downloaded. The size cap evicts the oldest.
+    public var lastUsed: Date { lastPlayed ?? date }
+}
