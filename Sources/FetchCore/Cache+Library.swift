@@ -37,10 +37,24 @@ extension Cache {
         for directory in [videosDirectory, partialDirectory] {
             for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
                 let path = directory + "/" + name
-                if knownPaths.contains(path) || name.hasSuffix(".lock") { continue }
+                if knownPaths.contains(path) || name.hasSuffix(".lock") || isBeingWritten(path) { continue }
                 stray.append(path)
             }
         }
         return stray.sorted()
+    }
+
+    /// A partial's bytes before its first checkpoint wrote the record: the download holds its lock.
+    private func isBeingWritten(_ path: String) -> Bool {
+        guard path.hasSuffix(".part") || path.hasSuffix(".new") else { return false }
+        let lock = (path as NSString).deletingPathExtension + ".lock"
+        let fd = open(lock, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return true
     }
 }

@@ -14,12 +14,16 @@ public struct ControlState: Sendable, Equatable {
 
     /// - Parameters:
     ///   - hasPartial: bytes of this URL are on disk.
-    ///   - entryIsNew: the entry holds another URL than the loaded one (Start would switch to it).
-    public init(state: DownloadState, progress: DownloadProgress?, hasPartial: Bool, entryIsNew: Bool = false) {
+    ///   - entryIsNew: the entry holds another URL than the loaded one (Start adds it to the queue,
+    ///     even while the loaded one downloads).
+    ///   - isWaiting: the loaded download waits for a free slot (Pause takes it out of the line).
+    public init(state: DownloadState, progress: DownloadProgress?, hasPartial: Bool, entryIsNew: Bool = false,
+                isWaiting: Bool = false) {
         let running = state == .downloading
-        canPause = running
-        canStart = !running && (entryIsNew || state == .idle || state.isFailed)
-        canContinue = !entryIsNew && (state == .paused || (hasPartial && (state == .idle || state.isFailed)))
+        canPause = running || isWaiting
+        canStart = entryIsNew || (!running && !isWaiting && (state == .idle || state.isFailed))
+        canContinue = !entryIsNew && !isWaiting
+            && (state == .paused || (hasPartial && (state == .idle || state.isFailed)))
         errorMessage = nil
         // No progress at all (nothing loaded): an empty ring without a percentage.
         ringFraction = progress.map { $0.fraction ?? 0 }

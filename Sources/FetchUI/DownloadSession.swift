@@ -1,25 +1,38 @@
 import FetchCore
 import GLibSupport
 
-/// The window's view of one download: its URL, its task, and the newest state and progress.
+/// The window's view of its downloads: the queue of every URL, and the one selected in it.
 ///
-/// The task reports on its worker thread; progress comes over a `LatestValueRelay` (so at most one
-/// pending update) and state changes over `MainContext.post`, both tagged with the task's
-/// generation so a replaced task's late events are dropped. `onChange` fires on the main thread
-/// whenever what the window shows may have changed.
+/// The queue (FetchCore) reports on worker threads. A `LatestValueRelay` turns any number of
+/// reports into at most one pending main-loop callback, which reads the queue's entries as they
+/// are then, so no final state is ever missed and progress never queues up. `onChange` fires on
+/// the main thread when the selected download may have changed; `onEntriesChange` with the URLs
+/// whose entries changed (the library list follows those).
 @MainActor
 public final class DownloadSession {
     public let cache: Cache
+    public let queue: DownloadQueue
+    /// The selected download, which the big ring and the buttons show.
     public private(set) var url: String?
     public private(set) var state: DownloadState = .idle
     public private(set) var progress: DownloadProgress?
+    /// The selected download waits for a free slot.
+    public private(set) var isWaiting = false
+    /// Every download the queue knows, by URL, as of the last main-loop update.
+    public private(set) var entries: [String: DownloadQueue.Entry] = [:]
     public var onChange: (@MainActor () -> Void)?
+    public var onEntriesChange: (@MainActor (Set<String>) -> Void)?
 
-    private var task: DownloadTask?
-    private var generation = 0
     private var whenStopped: [@MainActor () -> Void] = []
 
-    public init(cache: Cache) { self.cache = cache }
+    /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
+    public init(cache: Cache, maxRunning: Int = 3) {
+        self.cache = cache
+        let owner = WeakSession()
+        let relay = LatestValueRelay<Bool> { _ in owner.session?.update() }
+        queue = DownloadQueue(cache: cache, maxRunning: maxRunning) { _ in relay.publish(true) }
+        owner.session = self
+    }
 
     /// True when bytes are on disk that Continue would build on.
     public var hasPartial: Bool {
@@ -27,67 +40,107 @@ public final class DownloadSession {
         return (progress?.bytesDone ?? 0) > 0
     }
 
-    /// Makes `url` the current download, pausing the previous one; shows what the cache holds.
+    /// Makes `text`'s URL the selected download, adding it to the queue without starting it; shows
+    /// what the cache holds for it. Other downloads keep running.
     ///
     /// - Throws: `.invalidURL` / `.unsupportedScheme` when the text is not an http(s) URL.
     public func load(_ text: String) throws(DownloadError) {
-        let url = try WebAddress.validate(text)
-        guard url != self.url || task == nil else { return }
-        task?.cancel()
-        generation += 1
-        let generation = generation
-        let relay = LatestValueRelay<DownloadProgress> { [weak self] progress in
-            self?.receive(.progress(progress), generation: generation)
-        }
-        let task = try DownloadTask(url: url, cache: cache) { [weak self] event in
-            switch event {
-            case .progress(let progress): relay.publish(progress)
-            case .state: MainContext.post { self?.receive(event, generation: generation) }
-            }
-        }
-        self.task = task
-        self.url = url
-        state = task.state
-        progress = task.progress
+        let entry = try queue.add(text, start: false)
+        entries[entry.url] = entry
+        select(entry)
+    }
+
+    /// Selects a download the library lists (it joins the queue, not started).
+    public func select(url: String) {
+        guard url != self.url else { return }
+        try? load(url)
+    }
+
+    /// Nothing selected (the selected video was deleted).
+    public func clearSelection() {
+        url = nil
+        state = .idle
+        progress = nil
+        isWaiting = false
         onChange?()
     }
 
-    /// Starts or continues the current download (a retry after a failure).
+    private func select(_ entry: DownloadQueue.Entry) {
+        url = entry.url
+        show(entry)
+        onChange?()
+    }
+
+    private func show(_ entry: DownloadQueue.Entry) {
+        state = entry.state
+        progress = entry.progress
+        isWaiting = entry.isWaiting
+    }
+
+    /// Starts or continues the selected download (a retry after a failure); it waits when every
+    /// slot is taken.
     public func start() {
-        guard let task else { return }
-        if case .completed = state { return }
-        state = .downloading
-        task.start()
-        onChange?()
+        guard let url else { return }
+        start(url: url)
     }
 
-    /// Pauses the current download; the partial stays. The state follows when the worker stops.
-    public func pause() { task?.pause() }
+    /// Pauses the selected download; the partial stays. The state follows when the worker stops.
+    public func pause() {
+        guard let url else { return }
+        queue.pause(url)
+    }
 
-    /// True while the worker may still be writing.
+    /// Starts or continues `url` (joining the queue if new).
+    public func start(url: String) {
+        if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
+        queue.start(url)
+        update()
+    }
+
+    /// Pauses `url` if it runs or waits, else continues it: a library row's button.
+    public func toggle(url: String) {
+        let entry = queue.entry(url)
+        if entry?.state == .downloading || entry?.isWaiting == true { queue.pause(url) } else { start(url: url) }
+    }
+
+    /// True while the selected download's worker may still be writing.
     public var isRunning: Bool { state == .downloading }
 
-    /// Stops the download for good (window closing) and calls `done` once the worker has stopped.
+    /// True while any download's worker may still be writing.
+    public var isAnyRunning: Bool { !queue.runningURLs.isEmpty }
+
+    /// Stops every download for good (window closing) and calls `done` once all workers stopped;
+    /// the partials stay, ready to continue next time.
     public func stop(then done: @escaping @MainActor () -> Void) {
-        guard isRunning, let task else { return done() }
+        guard isAnyRunning else { return done() }
         whenStopped.append(done)
-        task.cancel()
+        queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
-    private func receive(_ event: DownloadEvent, generation: Int) {
-        guard generation == self.generation else { return }
-        switch event {
-        case .progress(let progress):
-            self.progress = progress
-        case .state(let state):
-            self.state = state
-            if let task { progress = task.progress }
-            if state != .downloading {
-                let waiting = whenStopped
-                whenStopped = []
-                waiting.forEach { $0() }
-            }
+    /// Reads the queue as it is now; tells the window and the library what changed.
+    private func update() {
+        let current = queue.entries
+        var changed = Set<String>()
+        var next: [String: DownloadQueue.Entry] = [:]
+        for entry in current {
+            next[entry.url] = entry
+            if entries[entry.url] != entry { changed.insert(entry.url) }
         }
-        onChange?()
+        changed.formUnion(Set(entries.keys).subtracting(next.keys))
+        entries = next
+        if let url, let entry = next[url] { show(entry) }
+        if !whenStopped.isEmpty, queue.runningURLs.isEmpty {
+            let waiting = whenStopped
+            whenStopped = []
+            waiting.forEach { $0() }
+        }
+        if !changed.isEmpty { onEntriesChange?(changed) }
+        if let url, changed.contains(url) { onChange?() }
     }
+}
+
+/// Lets the relay reach the session without keeping it alive (the queue holds the relay).
+@MainActor
+private final class WeakSession {
+    weak var session: DownloadSession?
 }

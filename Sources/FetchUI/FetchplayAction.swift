@@ -23,6 +23,11 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case fullscreen
     case leaveFullscreen = "leave-fullscreen"
     case startOver = "start-over"
+    // The library: they act on the selected row. Delete is bound on the list itself (in the
+    // entry the key deletes text); Undo is enabled only while the undo bar shows.
+    case delete
+    case undo
+    case openFolder = "open-folder"
 
     public enum Scope: String, Sendable { case app, win }
 
@@ -64,6 +69,8 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     public var unclaimedKeys: [String] {
         switch self {
         case .pauseOrContinue: ["space"]
+        // Ctrl+Z in the entry undoes typing; elsewhere it brings a deleted video back.
+        case .undo: ["<Control>z"]
         // Space on a focused video control presses it; anywhere else on the video page it toggles.
         case .togglePlayback: ["space"]
         default: []

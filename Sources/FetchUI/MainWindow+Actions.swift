@@ -63,6 +63,8 @@ extension MainWindow {
         case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
              .leaveFullscreen, .startOver:
             playback.perform(action)
+        case .delete, .undo, .openFolder:
+            performLibrary(action)
         case .open, .quit:
             break
         }

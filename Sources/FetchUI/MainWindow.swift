@@ -15,6 +15,8 @@ public final class MainWindow {
     /// The session, or nil when the cache folder could not be opened (`cacheError` says why).
     public let session: DownloadSession?
     public let cacheError: DownloadError?
+    /// The library pane and its wiring; nil when the cache folder could not be opened.
+    public let library: LibraryCoordinator?
     /// Told a video's path when it starts playing in the window (Play, or a file opened).
     public var onPlay: (@MainActor (String) -> Void)?
     /// The video page's player and view (MainWindow+Playback.swift).
@@ -25,15 +27,22 @@ public final class MainWindow {
     private var previewedURL: String?
 
     public init(application: UnsafeMutablePointer<GtkApplication>, cache: Result<Cache, DownloadError>) {
-        ui = MainWindowLayout(application: application, ring: ring.widget)
+        let libraryView: LibraryView? = if case .success = cache { LibraryView() } else { nil }
+        ui = MainWindowLayout(application: application, ring: ring.widget, library: libraryView?.widget)
         widget = ui.window
         g_object_ref(widget.rawObject)
         switch cache {
-        case .success(let cache): session = DownloadSession(cache: cache); cacheError = nil
-        case .failure(let error): session = nil; cacheError = error
+        case .success(let cache):
+            let settings = LibrarySettings.load(from: cache)
+            let session = DownloadSession(cache: cache, maxRunning: settings.maxRunning)
+            self.session = session
+            library = libraryView.map { LibraryCoordinator(session: session, view: $0, settings: settings) }
+            cacheError = nil
+        case .failure(let error): session = nil; library = nil; cacheError = error
         }
         installActions()
         installPlayback()
+        installLibrary()
         ui.entry.connect("activate") { [weak self] in self?.perform(.start) }
         ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
@@ -109,6 +118,7 @@ public final class MainWindow {
         // The video view shows the title (the placeholder's label went with the placeholder).
         gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
         playback.open(path: path, title: title)
+        library?.played(path: path)
         onPlay?(path)
     }
 
@@ -149,7 +159,7 @@ public final class MainWindow {
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
-        guard let session, session.isRunning else { return false }
+        guard let session, session.isAnyRunning else { return false }
         let app = gtk_window_get_application(widget.as(GtkWindow.self))
         gtk_widget_set_visible(widget, 0)
         if let app { g_application_hold(app.as(GApplication.self)) }
@@ -168,7 +178,7 @@ public final class MainWindow {
         let entryURL = try? WebAddress.validate(urlText)
         let entryIsNew = entryURL != nil && entryURL != session?.url
         let controls = ControlState(state: state, progress: progress, hasPartial: session?.hasPartial ?? false,
-                                    entryIsNew: entryIsNew)
+                                    entryIsNew: entryIsNew, isWaiting: session?.isWaiting ?? false)
         setEnabled(.start, controls.canStart && session != nil)
         setEnabled(.pause, controls.canPause)
         setEnabled(.continue, controls.canContinue)
@@ -181,7 +191,9 @@ public final class MainWindow {
         Widgets.setText(ui.titleLabel, session?.url.map(Self.displayName) ?? "Ready when you are")
         Widgets.setText(ui.statusLabel, session?.url == nil
             ? (cacheError?.message ?? "Paste a link to a video, then press Start.")
+            : session?.isWaiting == true ? "Waiting for another download to finish"
             : StatusText.line(state: state, progress: progress))
+        refreshLibraryActions()
         if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
         Widgets.setVisible(ui.errorBox, controls.errorMessage != nil)
         // With a partial, Continue is the retry; without one, Try Again starts over.
@@ -192,7 +204,7 @@ public final class MainWindow {
     }
 
     /// A name for the title line: the URL's last path component, else its host.
-    static func displayName(_ url: String) -> String {
+    nonisolated static func displayName(_ url: String) -> String {
         guard let parsed = URL(string: url) else { return url }
         let last = parsed.lastPathComponent
         return last.isEmpty || last == "/" ? (parsed.host ?? url) : (last.removingPercentEncoding ?? last)

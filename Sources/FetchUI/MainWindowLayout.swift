@@ -29,10 +29,12 @@ struct MainWindowLayout {
     let videoTitle: Widget
     let videoPlaceholder: Widget
 
-    init(application: UnsafeMutablePointer<GtkApplication>, ring: Widget) {
+    /// - Parameter library: the library pane, shown beside the download column (none when the
+    ///   cache folder could not be opened).
+    init(application: UnsafeMutablePointer<GtkApplication>, ring: Widget, library: Widget? = nil) {
         window = gtk_application_window_new(application)!
         gtk_window_set_title(window.as(GtkWindow.self), "Fetchplay")
-        gtk_window_set_default_size(window.as(GtkWindow.self), 560, 680)
+        gtk_window_set_default_size(window.as(GtkWindow.self), library == nil ? 560 : 980, 680)
         gtk_window_set_icon_name(window.as(GtkWindow.self), "io.github.fetchplay.Fetchplay")
         gtk_widget_add_css_class(window, "fetchplay")
 
@@ -96,8 +98,15 @@ struct MainWindowLayout {
 
         gtk_widget_set_size_request(ring, 160, 160)
         let details = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [titleLabel, statusLabel])
-        let downloadPage = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 18, classes: ["download-page"],
+        let downloadColumn = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 18, classes: ["download-page"],
                                        [entryColumn, ring, details, errorBox, controls])
+        gtk_widget_set_hexpand(downloadColumn, 1)
+        // The library sits beside the ring, so what is downloading and what is done show together.
+        let downloadPage = library.map { library in
+            gtk_widget_set_hexpand(library, 0)
+            return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0,
+                        [downloadColumn, gtk_separator_new(GTK_ORIENTATION_VERTICAL)!, library])
+        } ?? downloadColumn
 
         // The video page: the playback issue puts its view here.
         videoTitle = Widgets.label("", classes: ["title-2"])

@@ -1,0 +1,157 @@
+import CGtk
+import FetchCore
+import Foundation
+import GLibSupport
+
+/// Wires the library to the window: the store (disk), the view (rows), and the download session
+/// (the queue and the selected item).
+///
+/// Selecting a row selects that download, so the big ring shows it; Enter or a double-click plays
+/// a finished video (through `win.play`) or pauses / continues a partial; a row's button does the
+/// same for its own URL; Delete moves the video to the trash with an undo bar that commits after
+/// `undoSeconds`. Downloads that finish or stop make the store read the folder again (and apply
+/// the size cap).
+@MainActor
+public final class LibraryCoordinator {
+    public let store: LibraryStore
+    public let view: LibraryView
+    let session: DownloadSession
+
+    /// Plays the selected finished video (the window activates `win.play`).
+    var playSelected: (@MainActor () -> Void)?
+    /// The video open in the player, if any: never deleted nor evicted.
+    var playingPath: (@MainActor () -> String?)?
+    /// Says why a command could not run (the window shows it under the entry).
+    var showMessage: (@MainActor (String) -> Void)?
+
+    /// Seconds the undo bar stays before the deletion becomes final.
+    public static let undoSeconds: UInt32 = 10
+    private var undoGeneration = 0
+
+    public init(session: DownloadSession, view: LibraryView, settings: LibrarySettings) {
+        self.session = session
+        self.view = view
+        store = LibraryStore(cache: session.cache, settings: settings)
+        store.onChange = { [weak self] in self?.refreshRows() }
+        view.onSelect = { [weak self] url in self?.session.select(url: url) }
+        view.onActivate = { [weak self] url in self?.activate(url) }
+        view.onToggle = { [weak self] url in self?.session.toggle(url: url) }
+        view.onDuration = { [weak self] url, seconds in self?.store.setDuration(seconds, url: url) }
+        reload()
+    }
+
+    /// URLs and paths that must not be deleted or evicted now.
+    var busy: Set<String> {
+        var busy = session.queue.runningURLs
+        if let path = playingPath?() { busy.insert(path) }
+        return busy
+    }
+
+    /// Reads the cache folder again (and applies the size cap).
+    public func reload() { store.reload(protecting: busy) }
+
+    /// The session's entries changed: a download that stopped or finished is read from disk anew.
+    func entriesChanged(_ urls: Set<String>) {
+        let stopped = urls.contains { url in
+            guard let entry = session.entries[url] else { return false }
+            return entry.state != .downloading && !entry.isWaiting
+                && (store.item(url: url)?.isComplete != entry.state.isCompleted || store.item(url: url) == nil)
+        }
+        if stopped { reload() }
+        refreshRows()
+    }
+
+    /// Puts the store and the queue on screen.
+    func refreshRows() {
+        let rows = LibraryRowModel.rows(items: store.items, entries: session.queue.entries)
+        view.update(rows, total: LibraryRowModel.summary(rows))
+        view.select(url: session.url)
+    }
+
+    private func activate(_ url: String) {
+        session.select(url: url)
+        if session.state.isCompleted { playSelected?() } else { session.toggle(url: url) }
+    }
+
+    /// Records a play (for the size cap).
+    func played(path: String) {
+        if let item = store.items.first(where: { $0.path == path }) { store.markPlayed(url: item.url) }
+    }
+
+    // MARK: Delete and undo
+
+    /// Whether the selected item can be deleted now.
+    var canDelete: Bool {
+        guard let url = session.url, view.rows[url] != nil else { return false }
+        return !busy.contains(url) && !(session.state.completedPath.map(busy.contains) ?? false)
+    }
+
+    /// Deletes the selected video or partial, with an undo bar.
+    func deleteSelected() {
+        guard let url = session.url else { return }
+        if let path = session.state.completedPath, busy.contains(path) {
+            return showMessage?(LibraryError.inUse.message) ?? ()
+        }
+        guard session.queue.remove(url) else { return showMessage?(LibraryError.inUse.message) ?? () }
+        let deletion: Deletion
+        do {
+            deletion = try store.delete(url: url, busy: busy)
+        } catch {
+            refreshRows()
+            return showMessage?(error.message) ?? ()
+        }
+        session.clearSelection()
+        view.showUndo("“\(deletion.item.displayName)” deleted")
+        undoGeneration += 1
+        let generation = undoGeneration
+        MainContext.every(milliseconds: Self.undoSeconds * 1000) { [weak self] in
+            guard let self, generation == self.undoGeneration else { return false }
+            self.view.showUndo(nil)
+            self.store.commitPending()
+            return false
+        }
+    }
+
+    var canUndo: Bool { store.pendingDeletion != nil }
+
+    /// Brings the last deleted video back and selects it.
+    func undo() {
+        guard let url = store.pendingDeletion?.url else { return }
+        undoGeneration += 1
+        view.showUndo(nil)
+        do {
+            try store.undo()
+        } catch {
+            return showMessage?(error.message) ?? ()
+        }
+        session.select(url: url)
+    }
+
+    /// The window is closing: deletions nobody undid become final.
+    func close() {
+        undoGeneration += 1
+        store.commitPending()
+    }
+
+    // MARK: The folder
+
+    /// `file:///…` of the cache folder.
+    public var folderURI: String {
+        guard let uri = g_filename_to_uri(session.cache.root, nil, nil) else { return "file://" + session.cache.root }
+        defer { g_free(uri) }
+        return String(cString: uri)
+    }
+
+    /// Opens the cache folder in the file manager.
+    func openFolder(parent: UnsafeMutablePointer<GtkWindow>) {
+        gtk_show_uri(parent, folderURI, guint32(GDK_CURRENT_TIME))
+    }
+}
+
+extension DownloadState {
+    var isCompleted: Bool { completedPath != nil }
+
+    var completedPath: String? {
+        if case .completed(let path) = self { path } else { nil }
+    }
+}

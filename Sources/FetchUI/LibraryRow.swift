@@ -1,0 +1,126 @@
+import CGtk
+import GLibSupport
+
+/// One row of the library list: thumbnail (or a small ring for a partial), name, details, and for
+/// a partial a Pause / Continue button.
+///
+/// ```
+/// GtkListBoxRow
+/// └─ box ─ [thumbnail | small ring] ─ title / detail ─ [pause or continue]
+/// ```
+/// Thin: `update(_:)` puts a `LibraryRowModel` on screen, changing only what differs.
+@MainActor
+final class LibraryRow {
+    typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+    /// The `GtkListBoxRow`; this object holds a reference so it can leave and rejoin the list.
+    nonisolated(unsafe) let row: Widget
+    let url: String
+    private(set) var model: LibraryRowModel?
+    let ring = RingView()
+    private let thumbnailStack: Widget
+    private let picture: OpaquePointer
+    private let titleLabel: Widget
+    private let detailLabel: Widget
+    private let toggleButton: Widget
+    private(set) var hasThumbnail = false
+
+    /// The row's button was pressed: pause or continue this URL.
+    var onToggle: (@MainActor (String) -> Void)?
+
+    init(url: String) {
+        self.url = url
+        row = g_object_ref_sink(gtk_list_box_row_new()).assumingMemoryBound(to: GtkWidget.self)
+        gtk_widget_add_css_class(row, "library-row")
+
+        picture = OpaquePointer(gtk_picture_new()!)
+        gtk_picture_set_content_fit(picture, GTK_CONTENT_FIT_COVER)
+        gtk_picture_set_can_shrink(picture, 1)
+        let placeholder = gtk_image_new_from_icon_name("video-x-generic-symbolic")!
+        gtk_image_set_pixel_size(placeholder.opaque, 24)
+        gtk_widget_add_css_class(placeholder, "dim-label")
+        gtk_drawing_area_set_content_width(ring.widget.as(GtkDrawingArea.self), 40)
+        gtk_drawing_area_set_content_height(ring.widget.as(GtkDrawingArea.self), 40)
+        gtk_widget_set_hexpand(ring.widget, 0)
+        gtk_widget_set_vexpand(ring.widget, 0)
+        gtk_widget_set_halign(ring.widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(ring.widget, GTK_ALIGN_CENTER)
+        fp_accessible_update_label(ring.widget.opaque, "Download progress")
+
+        thumbnailStack = gtk_stack_new()!
+        gtk_widget_add_css_class(thumbnailStack, "thumbnail")
+        gtk_widget_set_overflow(thumbnailStack, GTK_OVERFLOW_HIDDEN)
+        gtk_widget_set_size_request(thumbnailStack, 96, 54)
+        gtk_widget_set_valign(thumbnailStack, GTK_ALIGN_CENTER)
+        gtk_stack_add_named(thumbnailStack.opaque, placeholder, "icon")
+        gtk_stack_add_named(thumbnailStack.opaque, UnsafeMutableRawPointer(picture).assumingMemoryBound(to: GtkWidget.self), "picture")
+        gtk_stack_add_named(thumbnailStack.opaque, ring.widget, "ring")
+
+        titleLabel = Widgets.label("", classes: ["heading"])
+        gtk_label_set_xalign(titleLabel.opaque, 0)
+        gtk_label_set_ellipsize(titleLabel.opaque, PANGO_ELLIPSIZE_MIDDLE)
+        detailLabel = Widgets.label("", classes: ["dim-label", "caption", "numeric"])
+        gtk_label_set_xalign(detailLabel.opaque, 0)
+        gtk_label_set_ellipsize(detailLabel.opaque, PANGO_ELLIPSIZE_END)
+        let text = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 4, [titleLabel, detailLabel])
+        gtk_widget_set_hexpand(text, 1)
+        gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
+
+        toggleButton = gtk_button_new_from_icon_name("media-playback-pause-symbolic")!
+        gtk_widget_add_css_class(toggleButton, "flat")
+        gtk_widget_add_css_class(toggleButton, "circular")
+        gtk_widget_set_valign(toggleButton, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(toggleButton, 0)
+
+        let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [thumbnailStack, text, toggleButton])
+        gtk_list_box_row_set_child(row.as(GtkListBoxRow.self), content)
+        toggleButton.connect("clicked") { [weak self] in
+            guard let self else { return }
+            self.onToggle?(self.url)
+        }
+    }
+
+    deinit { g_object_unref(row.rawObject) }
+
+    func update(_ model: LibraryRowModel) {
+        guard model != self.model else { return }
+        self.model = model
+        Widgets.setText(titleLabel, model.title)
+        Widgets.setText(detailLabel, model.detail)
+        fp_accessible_update_label(row.opaque, "\(model.title), \(model.detail)")
+
+        let page = model.isFinished ? (hasThumbnail ? "picture" : "icon") : "ring"
+        gtk_stack_set_visible_child_name(thumbnailStack.opaque, page)
+        ring.fraction = model.fraction
+        ring.tone = switch model.activity {
+        case .finished: .done
+        case .downloading: .running
+        case .failed: .failed
+        case .waiting, .paused: .paused
+        }
+
+        Widgets.setVisible(toggleButton, !model.isFinished)
+        let pauses = model.activity == .downloading || model.activity == .waiting
+        gtk_button_set_icon_name(toggleButton.as(GtkButton.self),
+                                 pauses ? "media-playback-pause-symbolic" : "folder-download-symbolic")
+        let tip = pauses ? "Pause this download" : "Continue this download"
+        gtk_widget_set_tooltip_text(toggleButton, tip)
+        fp_accessible_update_label(toggleButton.opaque, tip)
+    }
+
+    /// Shows the video's frame instead of the generic icon.
+    func setThumbnail(_ texture: OpaquePointer) {
+        gtk_picture_set_paintable(picture, texture)
+        hasThumbnail = true
+        if model?.isFinished == true { gtk_stack_set_visible_child_name(thumbnailStack.opaque, "picture") }
+    }
+
+    /// The button's tooltip, which says what it does now (tests).
+    var toggleAction: String? {
+        guard gtk_widget_get_visible(toggleButton) != 0 else { return nil }
+        return gtk_widget_get_tooltip_text(toggleButton).map { String(cString: $0) }
+    }
+
+    /// Presses the row's button as a click would (tests).
+    func pressToggle() { gtk_widget_activate(toggleButton) }
+}

@@ -1,0 +1,107 @@
+import FetchCore
+import Foundation
+
+/// What one library row shows: a pure value made from the cache's item and the queue's entry.
+///
+/// The queue's entry, when there is one, is the live truth (state and progress); the cache's item
+/// gives what only the disk knows (name, date, duration, the finished file).
+public struct LibraryRowModel: Sendable, Equatable, Identifiable {
+    public enum Activity: Sendable, Equatable {
+        case finished, downloading, waiting, paused, failed
+    }
+
+    public var url: String
+    public var title: String
+    /// Size, duration and date for a video; amount and state for a partial.
+    public var detail: String
+    public var activity: Activity
+    /// The small ring's fraction (nil when the total is unknown).
+    public var fraction: Double?
+    /// The finished video, to play and to take a thumbnail from.
+    public var videoPath: String?
+    public var hasDuration: Bool
+    /// Bytes on disk (for the total).
+    public var bytes: Int64
+
+    public var id: String { url }
+    public var isFinished: Bool { activity == .finished }
+
+    /// One row per URL: downloads only the queue knows yet first (newest first), then the cache's
+    /// items in its order (newest first).
+    public static func rows(items: [LibraryItem], entries: [DownloadQueue.Entry],
+                            now: Date = Date()) -> [LibraryRowModel] {
+        let byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        let known = Set(items.map(\.url))
+        let fresh = entries.reversed().filter { !known.contains($0.url) }.map { entry in
+            row(item: nil, entry: entry, now: now)
+        }
+        return fresh + items.map { row(item: $0, entry: byURL[$0.url], now: now) }
+    }
+
+    static func row(item: LibraryItem?, entry: DownloadQueue.Entry?, now: Date) -> LibraryRowModel {
+        let url = item?.url ?? entry?.url ?? ""
+        let title = item?.displayName ?? MainWindow.displayName(url)
+        if let entry, case .completed(let path) = entry.state {
+            let size = entry.progress.total ?? entry.progress.bytesDone
+            return finished(url: url, title: title, path: path, size: size,
+                            duration: item?.duration, date: item?.date ?? now, now: now)
+        }
+        if entry == nil, let item, item.isComplete {
+            return finished(url: url, title: title, path: item.path, size: item.bytesDone,
+                            duration: item.duration, date: item.date, now: now)
+        }
+        let progress = entry?.progress ?? DownloadProgress(bytesDone: item?.bytesDone ?? 0, total: item?.total)
+        let activity: Activity = switch entry?.state {
+        case .downloading?: .downloading
+        case .failed?: .failed
+        default: entry?.isWaiting == true ? .waiting : .paused
+        }
+        let word = switch activity {
+        case .downloading: "Downloading"
+        case .waiting: "Waiting"
+        case .failed: "Stopped"
+        default: progress.bytesDone > 0 ? "Paused" : "Not started"
+        }
+        // The ring already says it runs; the words go where the ring cannot speak.
+        let amount = progress.bytesDone > 0 || progress.total != nil ? StatusText.amount(progress) : nil
+        let detail = activity == .downloading ? (amount ?? word) : [word, amount].compactMap { $0 }.joined(separator: " — ")
+        return LibraryRowModel(url: url, title: title, detail: detail,
+                               activity: activity, fraction: progress.fraction, videoPath: nil,
+                               hasDuration: false, bytes: progress.bytesDone)
+    }
+
+    private static func finished(url: String, title: String, path: String, size: Int64, duration: Double?,
+                                 date: Date, now: Date) -> LibraryRowModel {
+        let parts = [StatusText.size(size), duration.map(Self.duration), Self.date(date, now: now)].compactMap { $0 }
+        return LibraryRowModel(url: url, title: title, detail: parts.joined(separator: " · "),
+                               activity: .finished, fraction: 1, videoPath: path, hasDuration: duration != nil,
+                               bytes: size)
+    }
+
+    /// The line under the library's title: "2 videos, 1 unfinished · 45 MB".
+    public static func summary(_ rows: [LibraryRowModel]) -> String {
+        let finished = rows.filter(\.isFinished).count, partial = rows.count - finished
+        var counts = finished == 1 ? "1 video" : "\(finished) videos"
+        if partial > 0 { counts = finished > 0 ? counts + ", \(partial) unfinished" : "\(partial) unfinished" }
+        return counts + " · " + StatusText.size(rows.reduce(0) { $0 + $1.bytes })
+    }
+
+    /// "0:42", "3:05", "1:02:03".
+    public static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (h, m, s) = (total / 3600, total % 3600 / 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+
+    /// "Today", "Yesterday", else the local medium date ("5 Mar 2025").
+    public static func date(_ date: Date, now: Date) -> String {
+        let calendar = Calendar.current
+        if calendar.isDate(date, inSameDayAs: now) { return "Today" }
+        if let yesterday = calendar.date(byAdding: .day, value: -1, to: now),
+           calendar.isDate(date, inSameDayAs: yesterday) { return "Yesterday" }
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,44 @@
+import CGtk
+import FetchCore
+import GLibSupport
+
+/// The window's side of the library: the pane beside the ring, its actions, and what the
+/// session's changes mean for it.
+extension MainWindow {
+    /// Connects the library to the session and the window's actions.
+    func installLibrary() {
+        guard let library, let session else { return }
+        library.playSelected = { [weak self] in self?.activate(.play) }
+        library.playingPath = { [weak self] in self?.playback.player?.path }
+        library.showMessage = { [weak self] message in self?.showURLMessage(message) }
+        library.store.onChange = { [weak self, weak library] in
+            library?.refreshRows()
+            self?.refresh()
+        }
+        session.onEntriesChange = { [weak self] urls in
+            self?.library?.entriesChanged(urls)
+            self?.refresh()
+        }
+        widget.connect("destroy") { [weak self] in self?.library?.close() }
+    }
+
+    /// Runs a library action.
+    func performLibrary(_ action: FetchplayAction) {
+        guard let library else { return }
+        switch action {
+        case .delete: library.deleteSelected()
+        case .undo: library.undo()
+        case .openFolder: library.openFolder(parent: widget.as(GtkWindow.self))
+        default: break
+        }
+        refresh()
+    }
+
+    /// Enables the library's actions for what is selected and pending.
+    func refreshLibraryActions() {
+        setEnabled(.delete, library?.canDelete ?? false)
+        setEnabled(.undo, library?.canUndo ?? false)
+        setEnabled(.openFolder, library != nil)
+        library?.view.select(url: session?.url)
+    }
+}

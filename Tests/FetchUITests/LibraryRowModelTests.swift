@@ -1,0 +1,55 @@
+@testable import FetchCore
+import Foundation
+import Testing
+@testable import FetchUI
+
+/// What a library row says, from the cache's item and the queue's entry: no GTK.
+struct LibraryRowModelTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func item(_ name: String, complete: Bool, bytes: Int64, total: Int64? = 2_000_000,
+              duration: Double? = nil) -> LibraryItem {
+        LibraryItem(url: "http://example.com/\(name)", displayName: name, isComplete: complete, bytesDone: bytes,
+                    total: total, path: "/cache/\(name)", date: now, duration: duration)
+    }
+
+    @Test func finishedVideoShowsSizeDurationAndDate() {
+        let rows = LibraryRowModel.rows(items: [item("a.webm", complete: true, bytes: 2_000_000, duration: 83)],
+                                        entries: [], now: now)
+        #expect(rows.map(\.detail) == ["\(StatusText.size(2_000_000)) · 1:23 · Today"])
+        #expect(rows[0].activity == .finished && rows[0].videoPath == "/cache/a.webm" && rows[0].hasDuration)
+    }
+
+    @Test func partialFromDiskIsPausedWithItsAmount() {
+        let rows = LibraryRowModel.rows(items: [item("p.webm", complete: false, bytes: 500_000)], entries: [], now: now)
+        #expect(rows[0].activity == .paused)
+        #expect(rows[0].detail == "Paused — \(StatusText.size(500_000)) of \(StatusText.size(2_000_000))")
+        #expect(rows[0].fraction == 0.25)
+    }
+
+    @Test func theQueueIsTheLiveTruth() {
+        let url = "http://example.com/p.webm"
+        let running = DownloadQueue.Entry(url: url, state: .downloading,
+                                          progress: DownloadProgress(bytesDone: 1_000_000, total: 2_000_000),
+                                          isWaiting: false)
+        let fresh = DownloadQueue.Entry(url: "http://example.com/new.webm", state: .idle,
+                                        progress: DownloadProgress(bytesDone: 0, total: nil), isWaiting: true)
+        let rows = LibraryRowModel.rows(items: [item("p.webm", complete: false, bytes: 500_000)],
+                                        entries: [running, fresh], now: now)
+        #expect(rows.map(\.title) == ["new.webm", "p.webm"], "queue-only downloads come first")
+        #expect(rows[0].activity == .waiting && rows[0].detail == "Waiting")
+        #expect(rows[1].activity == .downloading && rows[1].fraction == 0.5)
+        #expect(rows[1].detail == "\(StatusText.size(1_000_000)) of \(StatusText.size(2_000_000))")
+        #expect(LibraryRowModel.summary(rows) == "2 unfinished · \(StatusText.size(1_000_000))")
+        let finished = LibraryRowModel.rows(items: [item("a.webm", complete: true, bytes: 2_000_000)], entries: [running],
+                                            now: now)
+        #expect(LibraryRowModel.summary(finished) == "1 video, 1 unfinished · \(StatusText.size(3_000_000))")
+    }
+
+    @Test func durationsAndDates() {
+        #expect(LibraryRowModel.duration(42) == "0:42")
+        #expect(LibraryRowModel.duration(3723) == "1:02:03")
+        #expect(LibraryRowModel.date(now.addingTimeInterval(-86_400), now: now) == "Yesterday")
+        #expect(LibraryRowModel.date(now.addingTimeInterval(-10 * 86_400), now: now) != "Today")
+    }
+}

@@ -1,0 +1,157 @@
+import CGtk
+@testable import FetchCore
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// The library in a real window under Xvfb against the test HTTP server: two downloads at once,
+/// play through the hook, delete and undo, and the same library after a restart. Screenshots go
+/// to `artifacts/ui/library-*.png`.
+@Suite(.serialized) @MainActor
+struct LibraryWindowTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-library-ui")
+    }
+
+    /// Serves a real video (so thumbnails and durations work) slowly enough to overlap.
+    func serveClip(_ path: String, seconds: Double, bytesPerSecond: Int) throws -> String {
+        let clip = try Clips.webm(seconds: seconds, width: 320, height: 240, audio: false)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        server.serve(path, body: bytes, etag: "\"\(path)\"", faults: [.throttle(bytesPerSecond: bytesPerSecond)])
+        return server.url(path)
+    }
+
+    func library(_ window: MainWindow) throws -> LibraryCoordinator { try #require(window.library) }
+
+    func rowActivity(_ window: MainWindow, _ url: String) -> LibraryRowModel.Activity? {
+        window.library?.view.row(url: url)?.model?.activity
+    }
+
+    func finishedOnDisk(_ window: MainWindow) -> Set<String> {
+        Set(window.library?.store.items.filter(\.isComplete).map(\.url) ?? [])
+    }
+
+    @Test func twoAtOnceThenPlayDeleteUndoAndRestart() throws {
+        let first = try serveClip("/first.webm", seconds: 3, bytesPerSecond: 60_000)
+        let second = try serveClip("/second.webm", seconds: 2, bytesPerSecond: 60_000)
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        let lib = try library(window)
+
+        // Two URLs entered one after the other both download at once.
+        window.urlText = first
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { (window.session?.progress?.bytesDone ?? 0) > 0 }, timeout: 10))
+        window.urlText = second
+        #expect(window.isEnabled(.start), "another URL cannot be added while one downloads")
+        window.activate(.start)
+        #expect(window.session?.url == second, "the big ring does not show the new download")
+        #expect(GtkHarness.iterate(until: { window.session?.queue.runningURLs.count == 2 }, timeout: 5))
+        #expect(GtkHarness.iterate(until: {
+            rowActivity(window, first) == .downloading && rowActivity(window, second) == .downloading
+        }, timeout: 5), "both rows should show their own progress")
+        #expect(GtkHarness.screenshot(window.widget, "library-two-downloads") != nil)
+
+        #expect(GtkHarness.iterate(until: { finishedOnDisk(window) == [first, second] }, timeout: 60),
+                "both downloads did not finish and get listed")
+        #expect(lib.view.urls.sorted() == [first, second].sorted())
+        #expect(GtkHarness.iterate(until: {
+            [first, second].allSatisfy { lib.view.row(url: $0)?.hasThumbnail == true }
+        }, timeout: 20), "no thumbnails")
+        #expect(GtkHarness.iterate(until: { lib.store.items.allSatisfy { $0.duration != nil } }, timeout: 20),
+                "durations were not probed and stored")
+        #expect(lib.view.row(url: first)?.model?.detail.contains("0:03") == true)
+        GtkHarness.screenshot(window.widget, "library-finished")
+
+        // Selecting a row shows it in the big ring; Enter plays it through the hook.
+        lib.view.select(url: nil)
+        gtk_list_box_select_row(lib.view.list.opaque, lib.view.row(url: first)!.row.as(GtkListBoxRow.self))
+        #expect(window.session?.url == first)
+        #expect(window.ring.tone == .done)
+        var played: String?
+        window.onPlay = { played = $0 }
+        lib.view.activateRow(url: first)
+        let cached = try #require(window.session?.cache.entry(for: first)?.path)
+        #expect(played == cached, "the hook did not receive the cached path")
+        #expect(cached.hasPrefix(cache.path) && cached.contains("/videos/"))
+        #expect(window.visiblePage == "video")
+        window.activate(.back)
+        lib.store.flush()
+        #expect(Library(cache: try Cache(root: cache.path)).reload().first { $0.url == first }?.lastPlayed != nil,
+                "playing did not record lastPlayed")
+        // What plays cannot be deleted.
+        #expect(!window.isEnabled(.delete))
+
+        // Delete the other one, then undo: the exact bytes come back.
+        let secondPath = try #require(window.session?.cache.entry(for: second)?.path)
+        let secondHash = try sha256Hex(ofFile: secondPath)
+        gtk_list_box_select_row(lib.view.list.opaque, lib.view.row(url: second)!.row.as(GtkListBoxRow.self))
+        #expect(window.session?.url == second)
+        #expect(window.isEnabled(.delete))
+        window.activate(.delete)
+        #expect(!FileManager.default.fileExists(atPath: secondPath))
+        #expect(!lib.view.urls.contains(second))
+        #expect(lib.view.isUndoVisible && window.isEnabled(.undo))
+        GtkHarness.iterate(for: 0.3) // the bar slides in
+        GtkHarness.screenshot(window.widget, "library-deleted-undo-bar")
+        window.activate(.undo)
+        #expect(try sha256Hex(ofFile: secondPath) == secondHash)
+        #expect(lib.view.urls.contains(second) && !lib.view.isUndoVisible)
+        #expect(window.session?.url == second)
+
+        // A restart (a new window on the same cache) shows the same library.
+        let before = lib.store.items.map(\.url)
+        GtkHarness.close(window)
+        let again = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(again) }
+        #expect(GtkHarness.iterate(until: { again.library?.view.urls == before }, timeout: 10),
+                "the library differs after a restart")
+        #expect(GtkHarness.iterate(until: {
+            before.allSatisfy { again.library?.view.row(url: $0)?.hasThumbnail == true }
+        }, timeout: 20))
+        GtkHarness.screenshot(again.widget, "library-after-restart")
+    }
+
+    @Test func waitingPausedAndPartialRowsAcrossARestart() throws {
+        try LibrarySettings(maxRunning: 1).save(to: try Cache(root: cache.path))
+        let slow = try serveClip("/slow.webm", seconds: 4, bytesPerSecond: 30_000)
+        let next = try serveClip("/next.webm", seconds: 2, bytesPerSecond: 30_000)
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        let lib = try library(window)
+        window.urlText = slow
+        window.activate(.start)
+        window.urlText = next
+        window.activate(.start)
+        // One slot: the second waits, and says so.
+        #expect(window.session?.isWaiting == true)
+        #expect(window.statusText.contains("Waiting"))
+        #expect(window.isEnabled(.pause) && !window.isEnabled(.continue))
+        #expect(GtkHarness.iterate(until: { rowActivity(window, next) == .waiting }, timeout: 5))
+        #expect(lib.view.row(url: next)?.toggleAction == "Pause this download")
+        #expect(GtkHarness.iterate(until: { (window.session?.entries[slow]?.progress.bytesDone ?? 0) > 10_000 },
+                                   timeout: 10))
+        GtkHarness.screenshot(window.widget, "library-waiting")
+
+        // Quitting mid-download keeps the partial; the next start lists it ready to continue.
+        gtk_window_close(window.widget.as(GtkWindow.self))
+        #expect(GtkHarness.iterate(until: { window.session?.isAnyRunning == false }, timeout: 5))
+        let again = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(again) }
+        let lib2 = try library(again)
+        #expect(GtkHarness.iterate(until: { lib2.view.row(url: slow)?.model?.activity == .paused }, timeout: 10),
+                "the partial is not listed")
+        #expect(lib2.view.row(url: slow)?.toggleAction == "Continue this download")
+        #expect(lib2.view.row(url: slow)?.model?.detail.hasPrefix("Paused") == true)
+        #expect(lib2.view.row(url: next) == nil, "a download that never started left a row")
+        GtkHarness.screenshot(again.widget, "library-partial-after-restart")
+
+        lib2.view.row(url: slow)?.pressToggle()
+        #expect(GtkHarness.iterate(until: { rowActivity(again, slow) == .downloading }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { rowActivity(again, slow) == .finished }, timeout: 60))
+        #expect(server.requests(to: "/slow.webm").last?["range"] != nil, "Continue did not resume")
+    }
+}
