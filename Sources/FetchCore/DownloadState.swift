@@ -6,6 +6,8 @@
 //   ├─ PartialFile      the partial bytes, their durable count, checkpoints and the lock
 //   └─ SpeedMeter       bytes per second averaged over a few seconds
 //   Cache               folders, names from a hash of the URL, metadata, listing
+//   DownloadQueue       several DownloadTasks: at most N running, the rest waiting in order
+//   Library             the cache as people see it: items, delete with undo, size cap (CacheEviction)
 //   CurlError           the one place a CURLcode becomes a DownloadError
 //
 // No GTK and no GStreamer here: the window and the command line drive the same engine.

@@ -3,7 +3,9 @@
 //   FetchplayApplication   the GtkApplication: startup (CSS, icons, app actions), activate, open
 //   MainWindow             actions → DownloadSession calls; session state → widgets (refresh)
 //   ├─ MainWindowLayout    the widget tree, built once, no logic
-//   ├─ DownloadSession     one URL's DownloadTask; events hop to the main thread, newest only
+//   ├─ DownloadSession     the DownloadQueue and its selected URL; events hop to the main thread
+//   ├─ LibraryCoordinator  the library pane: LibraryStore (disk, off the main thread),
+//   │                      LibraryView / LibraryRow (widgets), LibraryRowModel (pure), thumbnails
 //   ├─ ControlState        state → which buttons work, the ring's tone (pure)
 //   ├─ StatusText          bytes, speed, time left in words (pure)
 //   └─ RingView            GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)

@@ -131,6 +131,7 @@ public final class LibraryCoordinator {
     func close() {
         undoGeneration += 1
         store.commitPending()
+        store.flush() // the process may end with the window: finish the removal first
     }
 
     // MARK: The folder

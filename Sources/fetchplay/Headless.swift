@@ -42,7 +42,8 @@ enum Headless {
     static func list(cacheRoot: String) -> Int32 {
         let cache: Cache
         do { cache = try Cache(root: cacheRoot) } catch { return fail(error) }
-        for entry in cache.entries() {
+        // The same model as the window's library: same entries, strays reported on stderr.
+        for entry in Library(cache: cache).reload() {
             let total = entry.total.map(String.init) ?? "?"
             print([entry.isComplete ? "complete" : "partial", "\(entry.bytesDone)/\(total)", entry.path, entry.url]
                 .joined(separator: "\t"))
