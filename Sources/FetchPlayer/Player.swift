@@ -77,6 +77,8 @@ public final class Player {
     }
 
     private let audio: AudioOutput
+    /// The largest frame wanted (`limitFrameSize`), kept across files.
+    private var frameLimit: (Int, Int)?
     private(set) var pipeline: Pipeline?
     /// Counts opened files, so messages and frames of a closed pipeline are ignored.
     private var generation = 0
@@ -140,6 +142,9 @@ public final class Player {
             return fail(.missingCodec("playbin, videoconvert, videoscale or appsink"))
         }
         self.pipeline = pipeline
+        if let frameLimit {
+            VideoSink.setCaps(VideoSink.caps(maxWidth: frameLimit.0, maxHeight: frameLimit.1), on: pipeline.appsink)
+        }
         GStreamer.setProperty(pipeline.playbin, "volume", .double(volume))
         GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted))
         pipeline.watchBus(BusTarget(player: self, generation: generation))
@@ -180,6 +185,17 @@ public final class Player {
         }
         startSeek(to: seconds, accurate: accurate)
         refresh()
+    }
+
+    /// Frames arrive no larger than `width` x `height` pixels (aspect ratio kept, never enlarged);
+    /// nil for the video's own size. Set it to the size the view shows, in device pixels.
+    public func limitFrameSize(width: Int?, height: Int?) {
+        let limit = width.flatMap { width in height.map { (width, $0) } }
+        guard limit?.0 != frameLimit?.0 || limit?.1 != frameLimit?.1 else { return }
+        frameLimit = limit
+        if let pipeline {
+            VideoSink.setCaps(VideoSink.caps(maxWidth: limit?.0, maxHeight: limit?.1), on: pipeline.appsink)
+        }
     }
 
     /// Stops playback and releases the file (state NULL, bus watch removed).

@@ -19,11 +19,35 @@ final class FrameOutput: Sendable {
     }
 }
 
-/// The video sink of the player and the thumbnailer: `videoconvert ! videoscale ! appsink`,
-/// producing BGRA with square pixels.
+/// The video sink of the player and the thumbnailer: `videoconvertscale ! appsink` (or
+/// `videoscale ! videoconvert` where the combined element is missing), producing BGRA with
+/// square pixels, optionally no larger than the view that shows it.
+///
+/// Scaling here rather than in GTK is the cheap place: the converter scales the decoder's YUV
+/// before converting, so a 1080p video in a small window converts and copies a small picture, and
+/// GTK's renderer draws it 1:1 instead of filtering 8 MB per frame.
 enum VideoSink {
     /// The caps the appsink accepts.
     static let caps = "video/x-raw,format=BGRA,pixel-aspect-ratio=1/1"
+
+    /// The caps with the frame no larger than `width` x `height` pixels; the scaler keeps the
+    /// aspect ratio and never enlarges (it fixates to the size nearest the video's own).
+    static func caps(maxWidth width: Int?, maxHeight height: Int?) -> String {
+        guard let width, let height, width > 0, height > 0 else { return caps }
+        return caps + ",width=(int)[1,\(width)],height=(int)[1,\(height)]"
+    }
+
+    /// Replaces the appsink's caps and asks upstream to negotiate again (a `reconfigure` event).
+    static func setCaps(_ description: String, on appsink: UnsafeMutablePointer<GstAppSink>) {
+        let caps = gst_caps_from_string(description)
+        gst_app_sink_set_caps(appsink, caps)
+        gst_caps_unref(caps)
+        let element = UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstElement.self)
+        if let pad = gst_element_get_static_pad(element, "sink") {
+            _ = gst_pad_push_event(pad, gst_event_new_reconfigure())
+            gst_object_unref(pad)
+        }
+    }
 
     /// A new bin (floating reference) and its appsink (owned by the bin).
     ///
@@ -31,17 +55,24 @@ enum VideoSink {
     /// without one, frames are pulled with `gst_app_sink_try_pull_preroll`.
     static func make(output: FrameOutput?, sync: Bool = true)
         -> (bin: UnsafeMutablePointer<GstElement>, appsink: UnsafeMutablePointer<GstAppSink>)? {
-        guard let convert = GStreamer.make("videoconvert"),
-              let scale = GStreamer.make("videoscale"),
-              let sinkElement = GStreamer.make("appsink", name: "frames") else { return nil }
+        let converters: [UnsafeMutablePointer<GstElement>]
+        if let both = GStreamer.make("videoconvertscale") { // GStreamer 1.22+
+            converters = [both]
+        } else if let scale = GStreamer.make("videoscale"), let convert = GStreamer.make("videoconvert") {
+            converters = [scale, convert]
+        } else {
+            return nil
+        }
+        guard let sinkElement = GStreamer.make("appsink", name: "frames") else { return nil }
+        let chain = converters + [sinkElement]
         let bin = gst_bin_new("video-sink")!
         let binPointer = bin.as(GstBin.self)
-        for element in [convert, scale, sinkElement] { gst_bin_add(binPointer, element) }
-        guard gst_element_link(convert, scale) != 0, gst_element_link(scale, sinkElement) != 0 else {
+        for element in chain { gst_bin_add(binPointer, element) }
+        for (from, to) in zip(chain, chain.dropFirst()) where gst_element_link(from, to) == 0 {
             gst_object_unref(bin)
             return nil
         }
-        let pad = gst_element_get_static_pad(convert, "sink")
+        let pad = gst_element_get_static_pad(chain[0], "sink")
         gst_element_add_pad(bin, gst_ghost_pad_new("sink", pad))
         gst_object_unref(pad)
 

@@ -71,6 +71,7 @@ public final class PlaybackController {
         view.clear(title: title)
         resumedFrom = nil
         bench?.playRequested()
+        limitFrameSize()
         player.open(path: path)
         if let resume = positions?.position(for: path) {
             resumedFrom = resume
@@ -176,7 +177,10 @@ public final class PlaybackController {
             if state == .paused { rememberPosition() }
             if state == .ended, let path = player?.path {
                 positions?.forget(path)
-                if let bench, let player { bench.ended(player: player, window: window) }
+                if let bench, let player {
+                    positions?.flush() // the process quits next
+                    bench.ended(player: player, window: window)
+                }
             }
             update()
         case .duration:
@@ -221,7 +225,14 @@ public final class PlaybackController {
 
     private func tick() {
         guard let player else { return }
+        limitFrameSize()
         view.controls.showTime(position: player.position ?? 0, duration: player.duration)
+    }
+
+    /// Frames no larger than the view shows them (fullscreen, resizes follow within a tick).
+    private func limitFrameSize() {
+        let size = view.displaySize
+        player?.limitFrameSize(width: size?.width, height: size?.height)
     }
 
     /// A click or drag on the seek bar: key-frame seeks while dragging (fast), exact otherwise.

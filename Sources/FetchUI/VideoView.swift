@@ -110,6 +110,21 @@ public final class VideoView {
         onFrameShown?()
     }
 
+    /// The size in device pixels a frame can fill: the picture's, or before it is laid out
+    /// (the page just appeared) its nearest laid-out ancestor's.
+    var displaySize: (width: Int, height: Int)? {
+        var widget: Widget? = picture
+        while let current = widget {
+            let width = gtk_widget_get_width(current), height = gtk_widget_get_height(current)
+            if width > 0, height > 0 {
+                let scale = gtk_widget_get_scale_factor(current)
+                return (Int(width * scale), Int(height * scale))
+            }
+            widget = gtk_widget_get_parent(current)
+        }
+        return nil
+    }
+
     /// The texture the picture shows now, if any (tests read its pixels).
     var currentTexture: OpaquePointer? { gtk_picture_get_paintable(picture.opaque) }
 
