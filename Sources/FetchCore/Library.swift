@@ -10,6 +10,8 @@ import Synchronization
 public final class Library: Sendable {
     public let cache: Cache
     private let state = Mutex<[LibraryItem]>([])
+    /// Stray files already logged: each is reported once, not at every reload.
+    private let reported = Mutex<Set<String>>([])
 
     public init(cache: Cache) { self.cache = cache }
 
@@ -25,7 +27,9 @@ public final class Library: Sendable {
     @discardableResult
     public func reload() -> [LibraryItem] {
         let entries = cache.entries()
-        for path in cache.strayFiles(known: entries) {
+        let stray = cache.strayFiles(known: entries)
+        let fresh = reported.withLock { reported in stray.filter { reported.insert($0).inserted } }
+        for path in fresh {
             Log.warning("skipping \(path): not a video or record Fetchplay wrote")
         }
         let items = entries.map(LibraryItem.init)
