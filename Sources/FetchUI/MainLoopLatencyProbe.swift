@@ -11,8 +11,10 @@ import GLibSupport
 /// (`g_timeout_set_expiration`), so each tick notes that due time and the next tick measures
 /// `now − due`: the time the main thread was busy elsewhere (drawing, handling progress, …) when
 /// it should have been free. Ticks are kept apart by phase: before the download starts, while the
-/// window's session is downloading, and after. At quit (the application's `shutdown`) a summary
-/// goes to FILE as `key=value` lines.
+/// window's session is downloading, and after. Frames the window paints while downloading are
+/// counted too (its frame clock's `after-paint`), to show the UI was busy drawing progress. At quit
+/// (the application's `shutdown`) a summary goes to FILE as `key=value` lines, with the raw
+/// lateness of each tick while downloading (`downloading_samples_us`) so runs can be pooled.
 ///
 /// With `FETCHPLAY_LATENCY_PROBE_QUIT=1` as well, the probe quits the application once the
 /// download has ended (completed or failed), so a script can run the window unattended.
@@ -46,6 +48,8 @@ final class MainLoopLatencyProbe {
     private var downloadEnded: Int64?
     private var endState = "none"
     private var bytes: Int64 = 0
+    private var framesPainted = 0
+    private var paintHandler: (clock: OpaquePointer, id: UInt)?
     private var written = false
 
     private init(app: FetchplayApplication, path: String, quitWhenDone: Bool) {
@@ -79,6 +83,12 @@ final class MainLoopLatencyProbe {
         case (.before, .downloading):
             phase = .downloading
             downloadStarted = now
+            if let widget = app?.window?.widget, let clock = gtk_widget_get_frame_clock(widget) {
+                let id = clock.connect("after-paint") { [weak self] in
+                    if self?.phase == .downloading { self?.framesPainted += 1 }
+                }
+                paintHandler = (clock, id)
+            }
         case (.downloading, .downloading):
             break
         case (.downloading, let state):
@@ -86,6 +96,10 @@ final class MainLoopLatencyProbe {
             downloadEnded = now
             bytes = session.progress?.bytesDone ?? 0
             endState = Self.describe(state)
+            if let (clock, id) = paintHandler {
+                g_signal_handler_disconnect(clock.rawObject, gulong(id))
+                paintHandler = nil
+            }
             if quitWhenDone, let app {
                 // Let the window show its finished state for a moment (it is part of the load).
                 MainContext.every(milliseconds: 500) {
@@ -116,11 +130,13 @@ final class MainLoopLatencyProbe {
         if let start = downloadStarted {
             let end = downloadEnded ?? Int64(g_get_monotonic_time())
             lines.append("download_s=" + Self.format(Double(end - start) / 1e6))
+            lines.append("frames_painted_downloading=\(framesPainted)")
         }
         for phase in [Phase.downloading, .before, .after, nil] {
             let values = phase.map { samples[$0] ?? [] } ?? samples.values.flatMap { $0 }
             lines += Self.summary(values, prefix: phase?.rawValue ?? "all")
         }
+        lines.append("downloading_samples_us=" + (samples[.downloading] ?? []).map(String.init).joined(separator: ","))
         let text = lines.joined(separator: "\n") + "\n"
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -1,0 +1,150 @@
+# Shared helpers for the bench/ scripts; sourced, not run.
+#
+#   bench_ensure CMD=PACKAGE…   apt-get installs the packages whose command is missing (update once)
+#   bench_build                 release build into .build-bench; sets FETCHPLAY (relative to the repo)
+#   bench_site DIR              makes DIR and its files world-readable for nginx's workers
+#   bench_random_file PATH MIB  PATH gets MIB mebibytes of random bytes
+#   nginx_start ROOT            nginx on 127.0.0.1:free port serving ROOT; sets NGINX_PORT, NGINX_URL
+#   nginx_stop                  stops it (also done by bench_cleanup)
+#   median / machine_line       small reporting helpers
+#
+# Everything temporary lives in one `mktemp -d` folder (BENCH_TMP), removed on exit.
+# Paths written into results are relative to the repository, never this machine's.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)
+BENCH_TMP=""
+NGINX_PID=""
+NGINX_PREFIX=""
+
+log() { printf '%s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# bench_ensure curl=curl aria2c=aria2 …: installs what is missing; quick when all is there.
+bench_ensure() {
+    local missing=() pair
+    for pair in "$@"; do
+        local cmd=${pair%%=*} pkg=${pair#*=}
+        if [[ $cmd == /* ]]; then [[ -x $cmd ]] && continue; else command -v "$cmd" >/dev/null 2>&1 && continue; fi
+        missing+=("$pkg")
+    done
+    ((${#missing[@]})) || return 0
+    log "installing: ${missing[*]}"
+    local sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+}
+
+# Builds fetchplay in release with the bench's own scratch path; FETCHPLAY is its absolute path.
+bench_build() {
+    log "building fetchplay (release, .build-bench)"
+    (cd "$REPO_DIR" && swift build -c release --scratch-path .build-bench >&2) || die "swift build failed"
+    FETCHPLAY="$REPO_DIR/.build-bench/release/fetchplay"
+    [[ -x $FETCHPLAY ]] || die "no binary at .build-bench/release/fetchplay"
+}
+
+bench_tmp() {
+    BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/fetchplay-bench.XXXXXX")
+    # nginx serves from here through unprivileged workers: the folder must be world-readable
+    # (mktemp makes it 0700), and so must its parents.
+    chmod 755 "$BENCH_TMP"
+    local dir=$BENCH_TMP
+    while [[ $dir != / ]]; do
+        dir=$(dirname "$dir")
+        (( 8#$(stat -c %a "$dir") & 1 )) \
+            || die "$dir is not world-searchable; nginx workers would answer 403 (set TMPDIR)"
+    done
+}
+
+bench_cleanup() {
+    nginx_stop
+    [[ -n $BENCH_TMP && -d $BENCH_TMP ]] && rm -rf "$BENCH_TMP"
+    BENCH_TMP=""
+}
+
+bench_site() {
+    mkdir -p "$1"
+    chmod 755 "$1"
+}
+
+# bench_random_file PATH MIB
+bench_random_file() {
+    head -c "$(($2 * 1024 * 1024))" /dev/urandom >"$1"
+    chmod 644 "$1"
+}
+
+# nginx_start ROOT: like Tests/TestSupport/Nginx.swift (daemon off, everything in a temp prefix,
+# one worker, sendfile), on a free loopback port (retried if another process takes it first).
+nginx_start() {
+    local root=$1 attempt port
+    NGINX_PREFIX="$BENCH_TMP/nginx"
+    mkdir -p "$NGINX_PREFIX"
+    for attempt in 1 2 3 4 5 6 7 8; do
+        port=$((20000 + RANDOM % 40000))
+        [[ -z $(ss -Htln "sport = :$port" 2>/dev/null) ]] || continue
+        cat >"$NGINX_PREFIX/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid "$NGINX_PREFIX/nginx.pid";
+error_log "$NGINX_PREFIX/error.log" warn;
+events { worker_connections 256; }
+http {
+    access_log off;
+    client_body_temp_path "$NGINX_PREFIX/client_body_temp";
+    proxy_temp_path "$NGINX_PREFIX/proxy_temp";
+    fastcgi_temp_path "$NGINX_PREFIX/fastcgi_temp";
+    uwsgi_temp_path "$NGINX_PREFIX/uwsgi_temp";
+    scgi_temp_path "$NGINX_PREFIX/scgi_temp";
+    default_type application/octet-stream;
+    sendfile on;
+    gzip off;
+    server {
+        listen 127.0.0.1:$port;
+        root "$root";
+    }
+}
+EOF
+        rm -f "$NGINX_PREFIX/nginx.pid"
+        nginx -p "$NGINX_PREFIX/" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" \
+            </dev/null >/dev/null 2>&1 &
+        NGINX_PID=$!
+        local i
+        for i in $(seq 100); do
+            kill -0 "$NGINX_PID" 2>/dev/null || break
+            if [[ -s $NGINX_PREFIX/nginx.pid ]] && curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+                NGINX_PORT=$port
+                NGINX_URL="http://127.0.0.1:$port"
+                return 0
+            fi
+            sleep 0.1
+        done
+        nginx_stop
+        grep -q "Address already in use" "$NGINX_PREFIX/error.log" 2>/dev/null || break
+    done
+    die "nginx did not start: $(cat "$NGINX_PREFIX/error.log" 2>/dev/null)"
+}
+
+nginx_stop() {
+    [[ -n $NGINX_PID ]] || return 0
+    kill -TERM "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
+    NGINX_PID=""
+}
+
+# median of the numbers on stdin (one a line)
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
+        if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# One line describing this machine, for the results.
+machine_line() {
+    local model
+    model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+    printf '%s CPUs (nproc), %s; %s MiB RAM; %s; kernel %s' "$(nproc)" "${model:-unknown CPU}" \
+        "$(awk '/^MemTotal/ { printf "%d", $2 / 1024 }' /proc/meminfo)" \
+        "$(. /etc/os-release && echo "$PRETTY_NAME")" "$(uname -r)"
+}
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
