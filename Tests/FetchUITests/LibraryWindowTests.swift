@@ -26,6 +26,13 @@ struct LibraryWindowTests {
         return server.url(path)
     }
 
+    /// Saves `artifacts/ui/<name>.png`, turning the loop until the window renders (right after a
+    /// relayout its render node can be empty).
+    func shot(_ window: MainWindow, _ name: String) {
+        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(window.widget, name) != nil }, timeout: 3),
+                "no screenshot \(name)")
+    }
+
     func library(_ window: MainWindow) throws -> LibraryCoordinator { try #require(window.library) }
 
     func rowActivity(_ window: MainWindow, _ url: String) -> LibraryRowModel.Activity? {
@@ -54,7 +61,7 @@ struct LibraryWindowTests {
         #expect(GtkHarness.iterate(until: {
             rowActivity(window, first) == .downloading && rowActivity(window, second) == .downloading
         }, timeout: 5), "both rows should show their own progress")
-        #expect(GtkHarness.screenshot(window.widget, "library-two-downloads") != nil)
+        shot(window, "library-two-downloads")
 
         #expect(GtkHarness.iterate(until: { finishedOnDisk(window) == [first, second] }, timeout: 60),
                 "both downloads did not finish and get listed")
@@ -65,7 +72,7 @@ struct LibraryWindowTests {
         #expect(GtkHarness.iterate(until: { lib.store.items.allSatisfy { $0.duration != nil } }, timeout: 20),
                 "durations were not probed and stored")
         #expect(lib.view.row(url: first)?.model?.detail.contains("0:03") == true)
-        GtkHarness.screenshot(window.widget, "library-finished")
+        shot(window, "library-finished")
 
         // Selecting a row shows it in the big ring; Enter plays it through the hook.
         lib.view.select(url: nil)
@@ -97,7 +104,7 @@ struct LibraryWindowTests {
         #expect(!lib.view.urls.contains(second))
         #expect(lib.view.isUndoVisible && window.isEnabled(.undo))
         GtkHarness.iterate(for: 0.3) // the bar slides in
-        GtkHarness.screenshot(window.widget, "library-deleted-undo-bar")
+        shot(window, "library-deleted-undo-bar")
         window.activate(.undo)
         #expect(try sha256Hex(ofFile: secondPath) == secondHash)
         #expect(lib.view.urls.contains(second) && !lib.view.isUndoVisible)
@@ -113,7 +120,7 @@ struct LibraryWindowTests {
         #expect(GtkHarness.iterate(until: {
             before.allSatisfy { again.library?.view.row(url: $0)?.hasThumbnail == true }
         }, timeout: 20))
-        GtkHarness.screenshot(again.widget, "library-after-restart")
+        shot(again, "library-after-restart")
     }
 
     @Test func waitingPausedAndPartialRowsAcrossARestart() throws {
@@ -134,7 +141,7 @@ struct LibraryWindowTests {
         #expect(lib.view.row(url: next)?.toggleAction == "Pause this download")
         #expect(GtkHarness.iterate(until: { (window.session?.entries[slow]?.progress.bytesDone ?? 0) > 10_000 },
                                    timeout: 10))
-        GtkHarness.screenshot(window.widget, "library-waiting")
+        shot(window, "library-waiting")
 
         // Quitting mid-download keeps the partial; the next start lists it ready to continue.
         gtk_window_close(window.widget.as(GtkWindow.self))
@@ -147,7 +154,7 @@ struct LibraryWindowTests {
         #expect(lib2.view.row(url: slow)?.toggleAction == "Continue this download")
         #expect(lib2.view.row(url: slow)?.model?.detail.hasPrefix("Paused") == true)
         #expect(lib2.view.row(url: next) == nil, "a download that never started left a row")
-        GtkHarness.screenshot(again.widget, "library-partial-after-restart")
+        shot(again, "library-partial-after-restart")
 
         lib2.view.row(url: slow)?.pressToggle()
         #expect(GtkHarness.iterate(until: { rowActivity(again, slow) == .downloading }, timeout: 5))
