@@ -79,9 +79,15 @@ enum GtkHarness {
     /// Saves `widget` as `artifacts/ui/<name>.png`; returns the texture's pixels for assertions.
     @discardableResult
     static func screenshot(_ widget: UnsafeMutablePointer<GtkWidget>, _ name: String) -> Pixels? {
-        // Let pending layout and drawing happen first.
+        // Let pending layout and drawing happen first; on a loaded machine the first frame of a
+        // new window can take a while, so wait for something to render rather than a fixed time.
         iterate(for: 0.1)
-        guard let texture = texture(of: widget) else { return nil }
+        var rendered: OpaquePointer?
+        iterate(until: {
+            rendered = gtk_widget_get_mapped(widget) != 0 ? texture(of: widget) : nil
+            return rendered != nil
+        }, timeout: 10)
+        guard let texture = rendered else { return nil }
         defer { g_object_unref(texture.rawObject) }
         gdk_texture_save_to_png(texture, artifacts.appendingPathComponent("\(name).png").path)
         return Pixels(texture: texture)
