@@ -18,11 +18,12 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4",
                        providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0 gstreamer-app-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
 
         .target(name: "GLibSupport", dependencies: ["CGLib"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport"]),
         .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer"]),
         .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport"]),

@@ -1,0 +1,9 @@
+#pragma once
+// Linux calls that Swift's Glibc module leaves out because they need _GNU_SOURCE.
+#define _GNU_SOURCE 1
+#include <fcntl.h>
+
+/// Starts writing back the dirty pages of [offset, offset + count) without waiting for them.
+static inline int fp_start_writeback(int fd, off_t offset, off_t count) {
+    return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}
