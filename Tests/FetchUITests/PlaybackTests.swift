@@ -70,6 +70,18 @@ struct PlaybackTests {
         #expect(window.playback.view.frameSize?.width == 320)
     }
 
+    @Test func aLargeVideoArrivesScaledToThePicture() throws {
+        let window = try playing(try Clips.webm(seconds: 2, width: 1280, height: 720, audio: false))
+        defer { GtkHarness.close(window) }
+        let view = window.playback.view
+        let display = try #require(view.displaySize)
+        // GStreamer scales before the frame reaches GTK: no wider than the picture, 16:9 kept.
+        #expect(GtkHarness.iterate(until: { (view.frameSize?.width ?? .max) <= display.width }, timeout: 5),
+                "frame \(String(describing: view.frameSize)) in a picture of \(display)")
+        let frame = try #require(view.frameSize)
+        #expect(abs(Double(frame.width) / Double(frame.height) - 16.0 / 9) < 0.02)
+    }
+
     @Test func pauseStopsTheFramesAndPlayGoesOn() throws {
         let window = try playing(try Clips.webm(seconds: 4, audio: false))
         defer { GtkHarness.close(window) }
