@@ -26,7 +26,7 @@ extension Cache {
 
     /// Names in the cache that belong to nothing the library knows, for the log: foreign files,
     /// leftovers of interrupted atomic writes, videos whose record is gone.
-    func strayFiles(known entries: [CacheEntry]) -> [String] {
+    func strayFiles(known entries: [LibraryItem]) -> [String] {
         let manager = FileManager.default
         let knownPaths = Set(entries.flatMap { files(of: $0.url) })
         var stray: [String] = []

@@ -87,8 +87,8 @@ public final class Cache: Sendable {
     // MARK: Listing
 
     /// Every finished and partial video, newest first. Unreadable records are skipped and logged.
-    public func entries() -> [CacheEntry] {
-        var result: [CacheEntry] = []
+    public func entries() -> [LibraryItem] {
+        var result: [LibraryItem] = []
         var finishedKeys = Set<String>()
         for name in Self.recordNames(in: videosDirectory) {
             let key = String(name.dropLast(5))
@@ -101,11 +101,11 @@ public final class Cache: Sendable {
             guard !finishedKeys.contains(key), let entry = partialEntry(key: key) else { continue }
             result.append(entry)
         }
-        return result.sorted { $0.modified > $1.modified }
+        return result.sorted { $0.date > $1.date }
     }
 
     /// What the cache holds for `url`: finished, partial, or nothing.
-    public func entry(for url: String) -> CacheEntry? {
+    public func entry(for url: String) -> LibraryItem? {
         let key = Self.key(for: url)
         return finishedEntry(key: key) ?? partialEntry(key: key)
     }
@@ -116,45 +116,16 @@ public final class Cache: Sendable {
     }
 
     /// A finished video counts only when its record and its file agree on the length.
-    func finishedEntry(key: String) -> CacheEntry? {
+    func finishedEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: videoRecordPath(key)), record.completed != nil else { return nil }
         let path = videoPath(key, url: record.url)
         guard let size = FileIO.size(of: path), size == record.total ?? size else { return nil }
-        return CacheEntry(record: record, isComplete: true, bytesDone: size, path: path)
+        return LibraryItem(record: record, isComplete: true, bytesDone: size, path: path)
     }
 
-    func partialEntry(key: String) -> CacheEntry? {
+    func partialEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: partialPath(key, "json")) else { return nil }
-        return CacheEntry(record: record, isComplete: false, bytesDone: record.durableBytes,
+        return LibraryItem(record: record, isComplete: false, bytesDone: record.durableBytes,
                           path: partialPath(key, "part"))
-    }
-}
-
-/// One finished or partial video in the cache, as the library and `--list` show it.
-public struct CacheEntry: Sendable, Equatable {
-    public var url: String
-    /// A name for people (from the URL or the server's suggestion, sanitized); never a path.
-    public var displayName: String
-    public var isComplete: Bool
-    public var bytesDone: Int64
-    public var total: Int64?
-    /// The finished video, or the partial file.
-    public var path: String
-    public var modified: Date
-    /// Seconds, once probed (finished videos only).
-    public var duration: Double?
-    /// When it was last played, if ever.
-    public var lastPlayed: Date?
-
-    init(record: DownloadRecord, isComplete: Bool, bytesDone: Int64, path: String) {
-        url = record.url
-        displayName = record.displayName
-        self.isComplete = isComplete
-        self.bytesDone = bytesDone
-        total = record.total
-        self.path = path
-        modified = record.completed ?? FileIO.modificationDate(of: path) ?? record.created
-        duration = record.duration
-        lastPlayed = record.lastPlayed
     }
 }

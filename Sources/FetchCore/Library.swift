@@ -26,13 +26,12 @@ public final class Library: Sendable {
     /// Reads the cache folder again; logs what it skips. Returns the items, newest first.
     @discardableResult
     public func reload() -> [LibraryItem] {
-        let entries = cache.entries()
-        let stray = cache.strayFiles(known: entries)
+        let items = cache.entries()
+        let stray = cache.strayFiles(known: items)
         let fresh = reported.withLock { reported in stray.filter { reported.insert($0).inserted } }
         for path in fresh {
             Log.warning("skipping \(path): not a video or record Fetchplay wrote")
         }
-        let items = entries.map(LibraryItem.init)
         state.withLock { $0 = items }
         return items
     }
@@ -65,7 +64,7 @@ public final class Library: Sendable {
     ///
     /// - Parameter busy: URLs and paths in use (downloading, playing): those are refused.
     public func delete(url: String, busy: Set<String> = []) throws(LibraryError) -> Deletion {
-        guard let item = item(url: url) ?? cache.entry(for: url).map(LibraryItem.init) else {
+        guard let item = item(url: url) ?? cache.entry(for: url) else {
             throw .notFound
         }
         guard !busy.contains(url), !busy.contains(item.path) else { throw .inUse }

@@ -37,10 +37,12 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
         self.lastPlayed = lastPlayed
     }
 
-    init(_ entry: CacheEntry) {
-        self.init(url: entry.url, displayName: entry.displayName, isComplete: entry.isComplete,
-                  bytesDone: entry.bytesDone, total: entry.total, path: entry.path, date: entry.modified,
-                  duration: entry.duration, lastPlayed: entry.lastPlayed)
+    /// The item a record describes, with what is on disk for it.
+    init(record: DownloadRecord, isComplete: Bool, bytesDone: Int64, path: String) {
+        self.init(url: record.url, displayName: record.displayName, isComplete: isComplete,
+                  bytesDone: bytesDone, total: record.total, path: path,
+                  date: record.completed ?? FileIO.modificationDate(of: path) ?? record.created,
+                  duration: record.duration, lastPlayed: record.lastPlayed)
     }
 
     /// How far a partial is, 0…1; 1 for a finished video; nil when the total is unknown.
