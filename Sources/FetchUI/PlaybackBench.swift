@@ -59,6 +59,8 @@ final class PlaybackBench {
             ("sink_dropped_late", "\(stats?.droppedLate ?? 0)"),
             ("published", "\(stats?.published ?? 0)"),
             ("delivered", "\(stats?.delivered ?? 0)"),
+            // So the reference player can use a window of the same size.
+            ("window", "\(gtk_widget_get_width(window))x\(gtk_widget_get_height(window))"),
         ]
         let line = "fetchplay-bench " + fields.map { "\($0)=\($1)" }.joined(separator: " ") + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
