@@ -127,8 +127,8 @@ public final class DownloadTask: Sendable {
         /// The most durable bytes seen: retries are counted only while this does not grow.
         var furthest = partial.durableBytes
         while true {
-            // A partial holding every byte (a crash just before the final rename) asks too:
-            // the server's 416 with the same validator is what proves it is the whole file.
+            // Even a partial holding every byte (a crash just before the final rename) asks the
+            // server: its 416 with the same validator is what proves the file is whole.
             let record = partial.record
             let offset = !forceFromZero && record.isResumable ? record.durableBytes : 0
             report(bytes: offset > 0 ? offset : record.durableBytes, total: record.total, meter: &meter)
@@ -137,7 +137,7 @@ public final class DownloadTask: Sendable {
             }
             let outcome = transfer.perform()
             switch outcome {
-            case .finished(_, let finalURL):
+            case .finished(let finalURL):
                 return finish(partial, finalURL: finalURL)
             case .alreadyComplete:
                 return finish(partial, finalURL: nil)
@@ -171,7 +171,6 @@ public final class DownloadTask: Sendable {
                 backoff = min(backoff * 2, options.maxBackoff)
                 forceFromZero = false
             }
-            if case .failed = outcome {} else { failures = 0 }
         }
     }
 

@@ -65,10 +65,6 @@ final class PartialFile: @unchecked Sendable {
 
     var record: DownloadRecord { guarded.withLock { $0.record } }
 
-    func updateRecord(_ change: (inout DownloadRecord) -> Void) {
-        guarded.withLock { change(&$0.record) }
-    }
-
     /// Bytes of the current download identity that are on disk, vouched for by the record.
     var durableBytes: Int64 { record.durableBytes }
 
@@ -85,7 +81,7 @@ final class PartialFile: @unchecked Sendable {
             // The file lost bytes its record vouched for: it cannot be trusted at all.
             Log.warning("partial \(path) is shorter than its record; starting over")
             durable = 0
-            updateRecord { $0.durableBytes = 0 }
+            guarded.withLock { $0.record.durableBytes = 0 }
         }
         do {
             try FileIO.truncate(fd, to: durable, path: path)

@@ -4,7 +4,7 @@ import Foundation
 /// How one HTTP attempt ended.
 enum TransferOutcome: Sendable, Equatable {
     /// The body ended; the bytes are in the partial file.
-    case finished(response: ResponseHead, finalURL: String?)
+    case finished(finalURL: String?)
     /// The server's answer proves the local bytes are already the whole file (416).
     case alreadyComplete
     /// The answer could not continue the partial; ask again from byte 0.
@@ -196,6 +196,6 @@ final class Transfer {
         if let total, partial.length != total {
             return .failed(.connectionLost("the body ended at \(partial.length) of \(total) bytes"), gotBytes: gotBytes)
         }
-        return .finished(response: response, finalURL: finalURL)
+        return .finished(finalURL: finalURL)
     }
 }

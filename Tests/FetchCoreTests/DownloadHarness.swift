@@ -44,8 +44,6 @@ final class DownloadHarness: Sendable {
         events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
     }
 
-    var key: (String) -> String { { Cache.key(for: $0) } }
-
     func partialPath(_ url: String) -> String { cache.partialPath(Cache.key(for: url), "part") }
 
     func partialRecord(_ url: String) -> DownloadRecord? {

@@ -132,6 +132,19 @@ struct DownloadTaskTests {
         #expect(try sha256Hex(ofFile: harness.partialPath(url)) == sha256Hex(of: Array(Self.body[..<100_000])))
     }
 
+    @Test func misalignedRangesAndEarlyDropsEndInsteadOfLooping() throws {
+        let url = try leavePartial(bytes: 100_000)
+        // From now on: every ranged answer is misaligned and every whole-file answer drops early.
+        server.addFaults([.wrongRangeStart(shift: -1000), .dropAfter(bytes: 20_000)], to: "/v.webm", requests: nil)
+        var options = DownloadHarness.quickOptions
+        options.maxRetries = 2
+        let state = try harness.download(url, options: options)
+        guard case .failed = state else { Issue.record("state was \(state)"); return }
+        #expect(server.requests(to: "/v.webm").count < 20)
+        #expect(harness.partialRecord(url)?.durableBytes == 100_000)
+        #expect(try sha256Hex(ofFile: harness.partialPath(url)) == sha256Hex(of: Array(Self.body[..<100_000])))
+    }
+
     @Test func completePartialIsConfirmedBy416() throws {
         // A crash after the last byte but before the rename leaves a whole partial.
         let url = try leavePartial(bytes: 100_000)
