@@ -186,10 +186,6 @@ mkdir -p "$(dirname "$RESULTS")"
     echo
     echo "</details>"
 } >"$RESULTS.new"
-# The analysis section, when one was written by hand, is kept across runs.
-if [[ -f $RESULTS ]] && grep -q '^## Analysis' "$RESULTS"; then
-    { echo; sed -n '/^## Analysis/,$p' "$RESULTS"; } >>"$RESULTS.new"
-fi
-mv "$RESULTS.new" "$RESULTS"
+publish_results
 log "results: bench/results/download.md"
 sed -n '/^| tool/,/^$/p;/^## Targets/,/^$/p;/^| target/,/^$/p' "$RESULTS" >&2

@@ -125,9 +125,6 @@ mkdir -p "$(dirname "$RESULTS")"
         echo "| $run | $aticks | $ap50 | $ap99 | $amax |"
     done
 } >"$RESULTS.new"
-if [[ -f $RESULTS ]] && grep -q '^## Analysis' "$RESULTS"; then
-    { echo; sed -n '/^## Analysis/,$p' "$RESULTS"; } >>"$RESULTS.new"
-fi
-mv "$RESULTS.new" "$RESULTS"
+publish_results
 log "results: bench/results/ui-latency.md"
 sed -n '/^## Lateness/,$p' "$RESULTS" >&2

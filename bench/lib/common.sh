@@ -148,3 +148,12 @@ machine_line() {
 }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# Moves "$RESULTS.new" over "$RESULTS", keeping the hand-written "## Analysis" section (from its
+# heading to the end) that the old file may have.
+publish_results() {
+    if [[ -f $RESULTS ]] && grep -q '^## Analysis' "$RESULTS"; then
+        { echo; sed -n '/^## Analysis/,$p' "$RESULTS"; } >>"$RESULTS.new"
+    fi
+    mv "$RESULTS.new" "$RESULTS"
+}
