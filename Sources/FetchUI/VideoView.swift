@@ -2,11 +2,11 @@ import CGtk
 import FetchPlayer
 import GLibSupport
 
-/// The video page: frames in a `GtkPicture` on black, with the controls over them.
+/// The video page: frames drawn on black, with the controls over them.
 ///
 /// ```
 /// GtkOverlay .video-view              black; motion reveals the bars, double-click fullscreens
-/// ├─ GtkPicture                       one GdkMemoryTexture per frame, contain (letterboxed)
+/// ├─ GtkDrawingArea "picture"         the current frame painted with cairo, contain (letterboxed)
 /// ├─ GtkSpinner                       while the first frame is prepared
 /// ├─ error box                        the player's message when the file cannot play
 /// ├─ resume banner                    "Resumed from 1:23" · Start Over
@@ -26,6 +26,7 @@ public final class VideoView {
 
     /// The root widget, for the window's video page.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    /// The drawing area the frames are painted in (see VideoView+Frame.swift).
     let picture: Widget
     let controls = VideoControls()
     private let spinner: Widget
@@ -36,12 +37,14 @@ public final class VideoView {
     private let topRevealer: Widget
     private let bottomRevealer: Widget
 
-    /// Textures handed to the picture since the view was made.
+    /// Frames handed to the picture since the view was made.
     public private(set) var framesShown = 0
     /// The size of the last frame shown.
-    public private(set) var frameSize: (width: Int, height: Int)?
+    public var frameSize: (width: Int, height: Int)? { currentFrame.map { ($0.frame.width, $0.frame.height) } }
     /// Called after each frame is handed to the picture (bench statistics).
     var onFrameShown: (@MainActor () -> Void)?
+    /// The frame the picture paints, with its cairo surface over the frame's bytes.
+    private(set) var currentFrame: FrameSurface?
 
     private var hideSource: UInt32?
     private var bannerSource: UInt32?
@@ -49,10 +52,11 @@ public final class VideoView {
 
     init() {
         VideoView.installStyle()
-        picture = gtk_picture_new()!
-        gtk_picture_set_content_fit(picture.opaque, GTK_CONTENT_FIT_CONTAIN)
-        // Frames must never ask the window to grow to the video's size.
-        gtk_picture_set_can_shrink(picture.opaque, 1)
+        // A drawing area rather than a GtkPicture: a new paintable per frame makes GtkPicture
+        // queue a resize (a relayout of the window) and the cairo renderer convert every texture
+        // through floats; a queued draw repaints only this widget, straight from the frame's bytes.
+        // Its natural size is 0x0, so frames never ask the window to grow.
+        picture = fp_drawing_area_new_with_role(GTK_ACCESSIBLE_ROLE_IMG)!
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
         fp_accessible_update_label(picture.opaque, "Video")
@@ -91,6 +95,7 @@ public final class VideoView {
             gtk_overlay_add_overlay(widget.opaque, child)
         }
         g_object_ref(widget.rawObject)
+        installDrawing()
         installPointerHandling()
     }
 
@@ -98,15 +103,13 @@ public final class VideoView {
 
     // MARK: Frames
 
-    /// Shows `frame`: a texture over the frame's own bytes (no copy), replacing the previous one.
+    /// Shows `frame`: the picture repaints from the frame's own bytes (no copy), replacing the
+    /// previous one.
     func show(_ frame: VideoFrame) {
-        guard let texture = gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
-                                                   GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, frame.bytes,
-                                                   gsize(frame.stride)) else { return }
-        gtk_picture_set_paintable(picture.opaque, texture)
-        g_object_unref(texture.rawObject)
+        guard let surface = FrameSurface(frame) else { return }
+        currentFrame = surface
+        gtk_widget_queue_draw(picture)
         framesShown += 1
-        frameSize = (frame.width, frame.height)
         onFrameShown?()
     }
 
@@ -125,13 +128,10 @@ public final class VideoView {
         return nil
     }
 
-    /// The texture the picture shows now, if any (tests read its pixels).
-    var currentTexture: OpaquePointer? { gtk_picture_get_paintable(picture.opaque) }
-
     /// Empties the picture (another file is loading).
     func clear(title: String) {
-        gtk_picture_set_paintable(picture.opaque, nil)
-        frameSize = nil
+        currentFrame = nil
+        gtk_widget_queue_draw(picture)
         Widgets.setText(controls.title, title)
         showError(nil)
         showBanner(nil)

@@ -89,11 +89,11 @@ struct PlaybackTests {
         #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
         let shown = window.playback.view.framesShown
         let delivered = window.playback.player?.framesDelivered
-        let texture = window.playback.view.currentTexture
+        let frame = window.playback.view.currentFrame?.frame
         GtkHarness.iterate(for: 0.5)
         #expect(window.playback.view.framesShown == shown, "frames changed while paused")
         #expect(window.playback.player?.framesDelivered == delivered)
-        #expect(window.playback.view.currentTexture == texture)
+        #expect(window.playback.view.currentFrame?.frame === frame, "the picture shows another frame while paused")
         screenshot(window, "playback-paused")
 
         window.activate(.togglePlayback)
