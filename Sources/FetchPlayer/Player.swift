@@ -5,7 +5,7 @@
 //     ├── PlayerError        why a file cannot play, as a sentence; made from GStreamer errors
 //     │                      only in PlayerError+GStreamer.swift
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context
-//     │   ├── VideoSink      videoconvert ! videoscale ! appsink (BGRA, square pixels)
+//     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
 //     │   └── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout

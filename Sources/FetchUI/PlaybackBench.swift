@@ -29,7 +29,7 @@ final class PlaybackBench {
         framesPainted = 0
     }
 
-    /// A texture was handed to the picture: count it once the frame clock has painted it.
+    /// A frame was handed to the video view: count it once the frame clock has painted it.
     func frameShown(view: VideoView) {
         newFrame = true
         guard paintHandler == nil, let clock = gtk_widget_get_frame_clock(view.picture) else { return }

@@ -48,6 +48,17 @@ enum GtkHarness {
         }
     }
 
+    /// The accelerators the application maps to `action`.
+    static func accelerators(_ action: FetchplayAction) -> [String] {
+        guard let list = gtk_application_get_accels_for_action(app.application, action.detailedName)
+        else { return [] }
+        defer { g_strfreev(list) }
+        var result: [String] = []
+        var index = 0
+        while let item = list[index] { result.append(String(cString: item)); index += 1 }
+        return result
+    }
+
     /// Turns the loop for `seconds`, for checks that something does *not* happen.
     static func iterate(for seconds: Double) {
         iterate(until: { false }, timeout: seconds)

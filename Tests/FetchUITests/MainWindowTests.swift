@@ -181,22 +181,13 @@ struct MainWindowTests {
         #expect(kept > 0)
     }
 
-    func accelerators(_ action: FetchplayAction) -> [String] {
-        guard let list = gtk_application_get_accels_for_action(GtkHarness.app.application, action.detailedName)
-        else { return [] }
-        defer { g_strfreev(list) }
-        var result: [String] = []
-        var index = 0
-        while let item = list[index] { result.append(String(cString: item)); index += 1 }
-        return result
-    }
 
     @Test func actionsCarryTheirKeysAndTheRingIsAProgressBar() throws {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        #expect(accelerators(.focusURL) == ["<Control>l"])
-        #expect(accelerators(.open) == ["<Control>o"])
-        #expect(accelerators(.quit) == ["<Control>q"])
+        #expect(GtkHarness.accelerators(.focusURL) == ["<Control>l"])
+        #expect(GtkHarness.accelerators(.open) == ["<Control>o"])
+        #expect(GtkHarness.accelerators(.quit) == ["<Control>q"])
         #expect(gtk_accessible_get_accessible_role(window.ring.widget.opaque) == GTK_ACCESSIBLE_ROLE_PROGRESS_BAR)
 
         gtk_widget_grab_focus(window.ui.playRevealer)

@@ -212,16 +212,7 @@ struct PlaybackTests {
         window.activate(.back)
         #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5), "leaving did not pause")
         for action in keys { #expect(!window.isEnabled(action)) }
-        #expect(accelerators(.seekForward) == ["Right"] && accelerators(.fullscreen) == ["f"])
+        #expect(GtkHarness.accelerators(.seekForward) == ["Right"] && GtkHarness.accelerators(.fullscreen) == ["f"])
     }
 
-    func accelerators(_ action: FetchplayAction) -> [String] {
-        guard let list = gtk_application_get_accels_for_action(GtkHarness.app.application, action.detailedName)
-        else { return [] }
-        defer { g_strfreev(list) }
-        var result: [String] = []
-        var index = 0
-        while let item = list[index] { result.append(String(cString: item)); index += 1 }
-        return result
-    }
 }
