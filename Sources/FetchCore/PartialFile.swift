@@ -74,6 +74,10 @@ final class PartialFile: @unchecked Sendable {
     /// last checkpoint) is cut, since a power cut may have left it unwritten. Returns the offset.
     func openForAppend() throws(DownloadError) -> Int64 {
         closeDescriptor()
+        // Continuing the old partial ends any restart that had not passed it yet: its `.new`
+        // bytes must never be swapped in over what is appended now.
+        guarded.withLock { $0.pendingRecord = nil }
+        FileIO.remove(cache.partialPath(key, "new"))
         let path = cache.partialPath(key, "part")
         let fd = try FileIO.open(path, O_RDWR | O_CREAT)
         var durable = durableBytes

@@ -93,10 +93,17 @@ struct ContentRange: Sendable, Equatable {
         let spec = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
         let halves = spec.split(separator: "/", maxSplits: 1)
         guard halves.count == 2 else { return nil }
-        total = halves[1] == "*" ? nil : Int64(halves[1])
+        if halves[1] != "*" {
+            guard let length = Int64(halves[1]), length >= 0 else { return nil }
+            total = length
+        }
         if halves[0] != "*" {
-            let bounds = halves[0].split(separator: "-", maxSplits: 1)
-            guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]) else { return nil }
+            // Digits only: a sign or an end before the start is not a range (and would overflow
+            // arithmetic on hostile numbers).
+            let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard bounds.count == 2, bounds.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                  let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last else { return nil }
+            if let total, last >= total { return nil }
             start = first
             end = last
         }

@@ -35,7 +35,7 @@ enum ResumePlan {
             }
             if offset == 0 {
                 // A range we did not ask for: usable only if it is the whole file from byte 0.
-                guard start == 0, let total = range.total, range.end == total - 1 else {
+                guard start == 0, let total = range.total, let end = range.end, end + 1 == total else {
                     return .fail(.badResponse("a partial answer to a request for the whole file"))
                 }
                 return .fresh(total: total, etag: response.strongETag, lastModified: response.lastModified)

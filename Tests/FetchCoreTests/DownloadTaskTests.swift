@@ -145,6 +145,16 @@ struct DownloadTaskTests {
         #expect(try sha256Hex(ofFile: harness.partialPath(url)) == sha256Hex(of: Array(Self.body[..<100_000])))
     }
 
+    @Test func restartThatDropsEarlyThenAnAlignedRangeNeverSwapsInTheShortRestart() throws {
+        // A partial; then a whole-file answer that drops before passing it; then a proper 206.
+        let url = try leavePartial(bytes: 100_000)
+        server.addFaults([.ignoreRange, .dropAfter(bytes: 20_000)], to: "/v.webm", requests: 1)
+        server.addFaults([.throttle(bytesPerSecond: 400_000)], to: "/v.webm", requests: nil)
+        try expectCompleted(try harness.download(url))
+        let ranges = server.requests(to: "/v.webm").map { $0["range"] }
+        #expect(ranges.suffix(2) == ["bytes=100000-", "bytes=100000-"])
+    }
+
     @Test func completePartialIsConfirmedBy416() throws {
         // A crash after the last byte but before the rename leaves a whole partial.
         let url = try leavePartial(bytes: 100_000)

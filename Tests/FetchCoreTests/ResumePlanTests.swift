@@ -49,6 +49,9 @@ struct ResumePlanTests {
         Row(name: "206 to an unranged request for the whole file is fresh", offset: 0, status: 206,
             headers: ["Content-Range": "bytes 0-9/10", "ETag": etag],
             expected: .fresh(total: 10, etag: etag, lastModified: nil)),
+        Row(name: "206 with a hostile Content-Range is refused", offset: 0, status: 206,
+            headers: ["Content-Range": "bytes 0-0/-9223372036854775808"],
+            expected: .fail(.badResponse("a partial answer without Content-Range"))),
         Row(name: "206 to an unranged request for a part is refused", offset: 0, status: 206,
             headers: ["Content-Range": "bytes 5-9/10"],
             expected: .fail(.badResponse("a partial answer to a request for the whole file"))),
@@ -69,6 +72,12 @@ struct ResumePlanTests {
         #expect(ContentRange("bytes */20") == ContentRange(start: nil, end: nil, total: 20))
         #expect(ContentRange("bytes 10-19/*") == ContentRange(start: 10, end: 19, total: nil))
         #expect(ContentRange("items 1-2/3") == nil)
+        // Hostile numbers are not ranges.
+        #expect(ContentRange("bytes 0-0/-9223372036854775808") == nil)
+        #expect(ContentRange("bytes -5-3/10") == nil)
+        #expect(ContentRange("bytes 7-3/10") == nil)
+        #expect(ContentRange("bytes 0-10/10") == nil)
+        #expect(ContentRange("bytes 0-9223372036854775807/9223372036854775807") == nil)
     }
 
     @Test func hostileSuggestedNamesLoseTheirFolders() {
