@@ -16,7 +16,9 @@ public final class Cache: Sendable {
     let videosDirectory: String
 
     /// Opens (and creates) the cache at `root`.
-    public init(root: String) throws(DownloadError) {
+    public init(root given: String) throws(DownloadError) {
+        // Absolute, so every path Fetchplay prints or hands on works from anywhere.
+        let root = given.hasPrefix("/") ? given : FileManager.default.currentDirectoryPath + "/" + given
         self.root = root
         partialDirectory = root + "/partial"
         videosDirectory = root + "/videos"

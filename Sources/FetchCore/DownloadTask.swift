@@ -43,28 +43,39 @@ public final class DownloadTask: Sendable {
     public var progress: DownloadProgress { shared.withLock { $0.progress } }
 
     /// Starts or continues the download. Does nothing while it runs or once it is complete.
+    ///
+    /// The stop signal and the run's semaphore change under the same lock as the worker's
+    /// bookkeeping, so a `pause()` from another thread can never be lost between them.
     public func start() {
-        let launch = shared.withLock { shared -> Bool in
-            if case .completed = shared.state { return false }
+        let done = shared.withLock { shared -> DispatchSemaphore? in
+            if case .completed(let path) = shared.state {
+                // Complete stays complete only while the file exists: one evicted or removed in
+                // a file manager since is downloaded again.
+                guard FileIO.size(of: path) == nil else { return nil }
+                shared.state = .idle
+            }
             if shared.workerRunning {
                 if stop.isRaised { shared.startAgain = true }
-                return false
+                return nil
             }
             shared.workerRunning = true
-            shared.finished = DispatchSemaphore(value: 0)
-            return true
+            stop.lower()
+            let done = DispatchSemaphore(value: 0)
+            shared.finished = done
+            return done
         }
-        guard launch else { return }
-        stop.lower()
-        let thread = Thread { [self] in work() }
+        guard let done else { return }
+        let thread = Thread { [self] in work(signalling: done) }
         thread.name = "fetchplay download"
         thread.start()
     }
 
     /// Stops the transfer within a second; the partial stays, ready to continue.
     public func pause() {
-        shared.withLock { $0.startAgain = false }
-        stop.raise()
+        shared.withLock { shared in
+            shared.startAgain = false
+            stop.raise()
+        }
     }
 
     /// Stops like `pause()`; for callers that are going away (quit, SIGINT).
@@ -81,13 +92,16 @@ public final class DownloadTask: Sendable {
 
     // MARK: The worker
 
-    private func work() {
+    /// Runs until a stopping state, and again while Continue was pressed during the stop;
+    /// then signals `done`, the semaphore of this worker's own start.
+    private func work(signalling done: DispatchSemaphore) {
         while true {
             let end = run()
             let again = shared.withLock { shared -> Bool in
                 shared.state = end
                 if shared.startAgain, end.canContinue {
                     shared.startAgain = false
+                    stop.lower()
                     return true
                 }
                 shared.workerRunning = false
@@ -95,9 +109,8 @@ public final class DownloadTask: Sendable {
             }
             onEvent(.state(end))
             if !again { break }
-            stop.lower()
         }
-        shared.withLock { $0.finished }?.signal()
+        done.signal()
     }
 
     private func publish(_ state: DownloadState) {

@@ -39,6 +39,24 @@ struct DownloadCommandTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.body))
     }
 
+    @Test func relativeCacheFolderStillPrintsAnAbsolutePath() throws {
+        server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FetchplayProcess.executable)
+        process.arguments = ["--download", server.url("/clip.webm"), "--cache-dir", "relative-cache"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        process.environment = FetchplayProcess.headlessEnvironment
+        let output = folder.file("relative.out")
+        FileManager.default.createFile(atPath: output, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let path = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(path.hasPrefix(folder.path + "/relative-cache/videos/"), "\(path)")
+    }
+
     @Test func cachedURLCompletesWithoutDownloadingAgain() throws {
         server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
         let first = try download(server.url("/clip.webm"), name: "first")

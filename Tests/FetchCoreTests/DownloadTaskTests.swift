@@ -232,6 +232,17 @@ struct DownloadTaskTests {
         #expect(server.requests(to: "/v.webm").count == 1)
     }
 
+    @Test func finishedVideoRemovedSinceIsDownloadedAgain() throws {
+        let url = serve()
+        let task = try harness.task(url)
+        task.start()
+        let path = try #require(task.wait().completedPath)
+        try FileManager.default.removeItem(atPath: path)
+        task.start()
+        try expectCompleted(task.wait())
+        #expect(server.requests(to: "/v.webm").count == 2)
+    }
+
     @Test func pauseStopsTheBytesAndContinueResumes() throws {
         let url = serve(faults: [.throttle(bytesPerSecond: 200_000)], faultyRequests: nil)
         let task = try harness.task(url)
