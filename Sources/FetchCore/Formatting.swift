@@ -19,9 +19,22 @@ public enum ByteFormat {
 public enum TimeFormat {
     public static func string(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "—" }
-        let total = Int(seconds.rounded(.up))
+        let total = wholeSeconds(seconds, rounding: .up)
         if total < 60 { return "\(total) s" }
         if total < 3600 { return "\(total / 60) min \(total % 60) s" }
         return "\(total / 3600) h \(total % 3600 / 60) min"
+    }
+}
+
+extension TimeFormat {
+    /// A century, in seconds: more than any real video or download takes.
+    static let longest = 100.0 * 365 * 24 * 3600
+
+    /// Whole seconds of a duration that came from outside (a server's numbers, a record on
+    /// disk), without ever trapping: not finite or negative is 0, absurdly large is capped.
+    public static func wholeSeconds(_ seconds: Double,
+                                    rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds, longest).rounded(rule))
     }
 }

@@ -88,9 +88,7 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
 
     /// "0:42", "3:05", "1:02:03".
     public static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let (h, m, s) = (total / 3600, total % 3600 / 60, total % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+        PlaybackTime.string(Double(TimeFormat.wholeSeconds(seconds)))
     }
 
     /// "Today", "Yesterday", else the local medium date ("5 Mar 2025").

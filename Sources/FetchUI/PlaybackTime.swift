@@ -1,8 +1,10 @@
+import FetchCore
+
 /// Playback times as a video player shows them: "0:05", "1:23", "1:02:03". Pure, for tests.
 public enum PlaybackTime {
     /// `seconds` rounded down to whole seconds; hours appear only when needed.
     public static func string(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        let total = TimeFormat.wholeSeconds(seconds, rounding: .down)
         let hours = total / 3600, minutes = (total / 60) % 60, rest = total % 60
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"

@@ -39,7 +39,7 @@ public enum StatusText {
 
     /// "5 seconds left", "3 minutes left", "1 hour 5 minutes left".
     public static func timeLeft(_ seconds: Double) -> String {
-        let seconds = Int(max(seconds, 0).rounded(.up))
+        let seconds = TimeFormat.wholeSeconds(seconds, rounding: .up)
         func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
         if seconds < 60 { return plural(max(seconds, 1), "second") + " left" }
         let minutes = (seconds + 59) / 60
