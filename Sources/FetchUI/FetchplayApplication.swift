@@ -140,7 +140,9 @@ public final class FetchplayApplication {
         let parent = presentWindow().widget.as(GtkWindow.self)
         guard let chooser = gtk_file_chooser_native_new("Open Video", parent, GTK_FILE_CHOOSER_ACTION_OPEN,
                                                         "_Open", "_Cancel") else { return }
-        gtk_file_chooser_add_filter(chooser, fp_video_file_filter("Videos"))
+        let filter = fp_video_file_filter("Videos")
+        gtk_file_chooser_add_filter(chooser, filter) // takes its own reference
+        g_object_unref(filter.map(UnsafeMutableRawPointer.init))
         fileChooser = chooser
         chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
             self?.fileChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))

@@ -31,8 +31,9 @@ extension MainWindow {
         let handler: DropHandler = { _, value, _, _, data in
             guard let value, let list = g_value_get_boxed(value) else { return 0 }
             var path: String?
-            var node = gdk_file_list_get_files(OpaquePointer(list))
-            defer { g_slist_free(node) }
+            let head = gdk_file_list_get_files(OpaquePointer(list))
+            defer { g_slist_free(head) }
+            var node = head
             while let current = node, path == nil {
                 if let file = current.pointee.data, let cPath = g_file_get_path(OpaquePointer(file)) {
                     path = String(cString: cPath)
