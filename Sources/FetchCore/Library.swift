@@ -68,6 +68,10 @@ public final class Library: Sendable {
             throw .notFound
         }
         guard !busy.contains(url), !busy.contains(item.path) else { throw .inUse }
+        // A writer in another window or process holds the lock while it downloads.
+        let lock: PartialLock
+        do { lock = try PartialLock(cache: cache, key: Cache.key(for: url)) } catch { throw .inUse }
+        defer { withExtendedLifetime(lock) {} }
         let token = "\(Cache.key(for: url))-\(UInt32.random(in: 0...UInt32.max))"
         let folder = cache.trashDirectory + "/" + token
         var moves: [Deletion.Move] = []
@@ -89,6 +93,10 @@ public final class Library: Sendable {
 
     /// Puts a deletion's files back where they were; the item is listed again.
     public func undo(_ deletion: Deletion) throws(LibraryError) {
+        // Nothing may be writing this URL's files while they come back.
+        let lock: PartialLock
+        do { lock = try PartialLock(cache: cache, key: Cache.key(for: deletion.url)) } catch { throw .inUse }
+        defer { withExtendedLifetime(lock) {} }
         if deletion.moves.contains(where: { FileIO.size(of: $0.original) != nil }) {
             // The same URL was downloaded again meanwhile: keep the new one.
             commit(deletion)

@@ -16,7 +16,7 @@ import Synchronization
 final class PartialFile: @unchecked Sendable {
     let cache: Cache
     let key: String
-    private let lockDescriptor: Int32
+    private let lock: PartialLock
     private let checkpoints = DispatchQueue(label: "fetchplay.checkpoint")
     /// Guards everything below that the checkpoint queue also touches.
     private let guarded: Mutex<Guarded>
@@ -44,12 +44,7 @@ final class PartialFile: @unchecked Sendable {
     init(cache: Cache, url: String, displayName: String) throws(DownloadError) {
         self.cache = cache
         key = Cache.key(for: url)
-        let lockPath = cache.partialPath(key, "lock")
-        lockDescriptor = try FileIO.open(lockPath, O_RDWR | O_CREAT)
-        if flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0 {
-            close(lockDescriptor)
-            throw errno == EWOULDBLOCK ? .busy : FileIO.error("flock", lockPath)
-        }
+        lock = try PartialLock(cache: cache, key: key)
         let record = cache.loadRecord(at: cache.partialPath(key, "json"))
             ?? DownloadRecord(url: url, displayName: displayName)
         guarded = Mutex(Guarded(record: record))
@@ -59,8 +54,6 @@ final class PartialFile: @unchecked Sendable {
 
     deinit {
         closeDescriptor()
-        flock(lockDescriptor, LOCK_UN)
-        close(lockDescriptor)
     }
 
     var record: DownloadRecord { guarded.withLock { $0.record } }

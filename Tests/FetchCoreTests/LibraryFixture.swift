@@ -64,7 +64,10 @@ final class LibraryFixture: Sendable {
     }
 
     /// Every file under the cache root, relative to it.
+    /// Every file under the cache root but the empty per-URL lock files, which taking a lock
+    /// (a download, a delete, an undo) leaves behind by design.
     func files() -> [String] {
-        (FileManager.default.enumerator(atPath: cache.root)?.allObjects as? [String] ?? []).sorted()
+        (FileManager.default.enumerator(atPath: cache.root)?.allObjects as? [String] ?? [])
+            .filter { !$0.hasSuffix(".lock") }.sorted()
     }
 }

@@ -82,6 +82,18 @@ struct LibraryTests {
         #expect(fixture.files() == before, "undo left the cache different")
     }
 
+    @Test func deleteAndUndoWaitForAWriterToLetGo() throws {
+        let url = "http://example.com/half.webm"
+        try fixture.partial(url, bytes: TestData.bytes(count: 1000), total: 30_000)
+        let library = Library(cache: fixture.cache)
+        library.reload()
+        // Another window or process downloading this URL holds its lock.
+        let writer = try PartialLock(cache: fixture.cache, key: Cache.key(for: url))
+        #expect(throws: LibraryError.inUse) { try library.delete(url: url) }
+        #expect(library.item(url: url) != nil)
+        withExtendedLifetime(writer) {}
+    }
+
     @Test func deletingAPartialAndUndoing() throws {
         try fill()
         let library = Library(cache: fixture.cache)
