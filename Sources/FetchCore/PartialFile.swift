@@ -158,34 +158,56 @@ final class PartialFile: @unchecked Sendable {
     /// it has passed the old partial).
     private func checkpoint(fd: Int32, count: Int64, path: String) throws(DownloadError) {
         try FileIO.dataSync(fd, path: path)
-        let record: DownloadRecord? = try guarded.withLock { (state) throws(DownloadError) -> DownloadRecord? in
+        let next: DownloadRecord? = try guarded.withLock { (state) throws(DownloadError) -> DownloadRecord? in
             if var pending = state.pendingRecord {
                 guard count > state.record.durableBytes else { return nil }
                 try FileIO.rename(cache.partialPath(key, "new"), cache.partialPath(key, "part"))
-                pending.durableBytes = count
+                // From here `.part` is the restarted download; its bytes count as durable only
+                // once its record is saved below.
+                pending.durableBytes = 0
                 state.pendingRecord = nil
                 state.record = pending
-                return pending
+            } else {
+                guard count > state.record.durableBytes || count == 0 else { return nil }
             }
-            guard count > state.record.durableBytes || count == 0 else { return nil }
-            state.record.durableBytes = count
-            return state.record
+            var next = state.record
+            next.durableBytes = count
+            return next
         }
-        if let record {
-            try cache.saveRecord(record, at: cache.partialPath(key, "json"))
-        }
+        guard let next else { return }
+        try cache.saveRecord(next, at: cache.partialPath(key, "json"))
+        // Only a saved record moves the durable count: a failed save (a full disk) leaves the
+        // count at what the disk really vouches for.
+        guarded.withLock { $0.record.durableBytes = max($0.record.durableBytes, count) }
     }
 
     /// Waits for a running checkpoint, then makes everything written so far durable.
+    ///
+    /// On a full disk the record itself may not fit: then the last `diskFullMargin` bytes are
+    /// given back (they download again) so that everything before them can still be vouched for.
+    /// A checkpoint's earlier error is thrown after that.
     func flush() throws(DownloadError) {
         checkpoints.sync {}
         guard descriptor >= 0 else { return }
-        if let error = guarded.withLock({ $0.checkpointError }) {
-            guarded.withLock { $0.checkpointError = nil }
-            throw error
+        let earlier = guarded.withLock { state -> DownloadError? in
+            defer { state.checkpointError = nil }
+            return state.checkpointError
         }
-        try checkpoint(fd: descriptor, count: length, path: writingPath)
+        do {
+            try checkpoint(fd: descriptor, count: length, path: writingPath)
+        } catch .diskFull {
+            // Never below what the record already vouches for: those bytes need no new record.
+            let keep = max(durableBytes, length - diskFullMargin)
+            try FileIO.truncate(descriptor, to: keep, path: writingPath)
+            length = keep
+            try checkpoint(fd: descriptor, count: keep, path: writingPath)
+            throw .diskFull
+        }
+        if let earlier { throw earlier }
     }
+
+    /// Bytes given back on a full disk so the record fits: far more than a record needs.
+    private let diskFullMargin: Int64 = 256 * 1024
 
     /// Moves the whole file into the videos folder; the partial and its record go. Returns the
     /// finished record and the video's path.
