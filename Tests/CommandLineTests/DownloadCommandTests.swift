@@ -41,19 +41,10 @@ struct DownloadCommandTests {
 
     @Test func relativeCacheFolderStillPrintsAnAbsolutePath() throws {
         server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FetchplayProcess.executable)
-        process.arguments = ["--download", server.url("/clip.webm"), "--cache-dir", "relative-cache"]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        process.environment = FetchplayProcess.headlessEnvironment
-        let output = folder.file("relative.out")
-        FileManager.default.createFile(atPath: output, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let path = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let run = try FetchplayProcess.run(["--download", server.url("/clip.webm"), "--cache-dir", "relative-cache"],
+                                           folder: folder, directory: folder.path)
+        #expect(run.status == 0)
+        let path = try #require(run.lastLine)
         #expect(path.hasPrefix(folder.path + "/relative-cache/videos/"), "\(path)")
     }
 
@@ -176,18 +167,10 @@ struct DownloadCommandTests {
 
     @Test func cacheDirectoryComesFromTheEnvironmentToo() throws {
         server.serve("/clip.webm", body: Self.body, etag: "\"a\"")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FetchplayProcess.executable)
-        process.arguments = ["--download", server.url("/clip.webm")]
-        var environment = FetchplayProcess.headlessEnvironment
-        environment["FETCHPLAY_CACHE_DIR"] = cacheDir
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(FileManager.default.fileExists(atPath: cacheDir + "/videos"))
+        let run = try FetchplayProcess.run(["--download", server.url("/clip.webm")], folder: folder,
+                                           environment: ["FETCHPLAY_CACHE_DIR": cacheDir])
+        #expect(run.status == 0)
+        #expect(try #require(run.lastLine).hasPrefix(cacheDir + "/videos/"))
     }
 
     @Test func helpWorksWithoutADisplay() throws {

@@ -29,14 +29,20 @@ struct FetchplayProcess {
     let stderrPath: String
 
     /// Starts `fetchplay ARGUMENTS` with its output going to files in `folder`.
-    init(_ arguments: [String], folder: TemporaryDirectory, name: String = "run") throws {
+    ///
+    /// - Parameters:
+    ///   - environment: variables to set on top of `headlessEnvironment`.
+    ///   - directory: the working directory, when it matters (relative paths).
+    init(_ arguments: [String], folder: TemporaryDirectory, name: String = "run",
+         environment: [String: String] = [:], directory: String? = nil) throws {
         stdoutPath = folder.file("\(name).out")
         stderrPath = folder.file("\(name).err")
         FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
-        process.environment = Self.headlessEnvironment
+        process.environment = Self.headlessEnvironment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
@@ -45,8 +51,10 @@ struct FetchplayProcess {
 
     /// Runs `fetchplay ARGUMENTS` to the end (at most `timeout`).
     static func run(_ arguments: [String], folder: TemporaryDirectory, name: String = "run",
+                    environment: [String: String] = [:], directory: String? = nil,
                     timeout: Duration = .seconds(60)) throws -> FetchplayProcess {
-        let run = try FetchplayProcess(arguments, folder: folder, name: name)
+        let run = try FetchplayProcess(arguments, folder: folder, name: name, environment: environment,
+                                       directory: directory)
         if !run.waitForExit(timeout: timeout) {
             run.send(SIGKILL)
             run.process.waitUntilExit()
