@@ -1,4 +1,5 @@
 import CGLib
+import Foundation
 import CGStreamer
 import GLibSupport
 
@@ -22,6 +23,12 @@ public enum AudioOutput: Sendable {
         guard let sink = GStreamer.make("fakesink", name: "silent-audio") else { return nil }
         GStreamer.setProperty(sink, "sync", .bool(true))
         return sink
+    }
+
+    /// Starts the sound-device check on a worker thread, so the first Play finds the answer
+    /// ready instead of opening the sound server on the main thread. Call it at start-up.
+    public static func probeInBackground() {
+        Thread.detachNewThread { _ = hasSoundDevice }
     }
 
     /// Whether `autoaudiosink` finds a real device, checked once per process.

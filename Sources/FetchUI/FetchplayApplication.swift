@@ -17,6 +17,7 @@
 // by GLib's destroy notifies and reach their Swift owner through weak references.
 import CGtk
 import FetchCore
+import FetchPlayer
 import Foundation
 import GLibSupport
 
@@ -101,6 +102,7 @@ public final class FetchplayApplication {
         }
         gtk_window_set_default_icon_name(Self.id)
         installActions()
+        AudioOutput.probeInBackground()
         MainLoopLatencyProbe.startIfRequested(self) // off unless FETCHPLAY_LATENCY_PROBE=FILE (bench/)
     }
 
