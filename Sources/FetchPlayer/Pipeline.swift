@@ -17,7 +17,12 @@ final class Pipeline {
     init?(uri: String, audio: AudioOutput, frames: FrameOutput) {
         guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { return nil }
         _ = gst_object_ref_sink(playbin)
-        guard let video = VideoSink.make(output: frames), let audioSink = audio.makeSink() else {
+        guard let video = VideoSink.make(output: frames) else {
+            gst_object_unref(playbin)
+            return nil
+        }
+        guard let audioSink = audio.makeSink() else {
+            gst_object_unref(gst_object_ref_sink(video.bin)) // still floating: sink it to free it
             gst_object_unref(playbin)
             return nil
         }

@@ -69,7 +69,7 @@ enum VideoSink {
         let binPointer = bin.as(GstBin.self)
         for element in chain { gst_bin_add(binPointer, element) }
         for (from, to) in zip(chain, chain.dropFirst()) where gst_element_link(from, to) == 0 {
-            gst_object_unref(bin)
+            gst_object_unref(gst_object_ref_sink(bin)) // still floating: sink it to free it
             return nil
         }
         let pad = gst_element_get_static_pad(chain[0], "sink")
