@@ -22,6 +22,14 @@ struct LibraryTests {
         try fixture.foreignFiles()
     }
 
+    /// The fixture's cache filled and a library read from it.
+    func filledLibrary() throws -> Library {
+        try fill()
+        let library = Library(cache: fixture.cache)
+        library.reload()
+        return library
+    }
+
     @Test func listsFinishedAndPartialAndSkipsTheRest() throws {
         try fill()
         let library = Library(cache: fixture.cache)
@@ -64,9 +72,7 @@ struct LibraryTests {
     }
 
     @Test func deleteAndUndoRestoreTheExactBytes() throws {
-        try fill()
-        let library = Library(cache: fixture.cache)
-        library.reload()
+        let library = try filledLibrary()
         let url = "http://example.com/clip.webm"
         let path = try #require(library.item(url: url)?.path)
         let before = fixture.files()
@@ -95,9 +101,7 @@ struct LibraryTests {
     }
 
     @Test func deletingAPartialAndUndoing() throws {
-        try fill()
-        let library = Library(cache: fixture.cache)
-        library.reload()
+        let library = try filledLibrary()
         let url = "http://example.com/half.webm"
         let deletion = try library.delete(url: url)
         #expect(fixture.cache.entry(for: url) == nil)
@@ -108,9 +112,7 @@ struct LibraryTests {
     }
 
     @Test func committedAndPurgedDeletionsAreGone() throws {
-        try fill()
-        let library = Library(cache: fixture.cache)
-        library.reload()
+        let library = try filledLibrary()
         let first = try library.delete(url: "http://example.com/clip.webm")
         library.commit(first)
         #expect(!fixture.files().contains { $0.hasPrefix("trash/") && $0.count > 6 })
@@ -121,9 +123,7 @@ struct LibraryTests {
     }
 
     @Test func busyVideosAreNotDeleted() throws {
-        try fill()
-        let library = Library(cache: fixture.cache)
-        library.reload()
+        let library = try filledLibrary()
         let item = try #require(library.item(url: "http://example.com/clip.webm"))
         #expect(throws: LibraryError.inUse) { try library.delete(url: item.url, busy: [item.path]) }
         #expect(throws: LibraryError.inUse) { try library.delete(url: item.url, busy: [item.url]) }
@@ -132,9 +132,7 @@ struct LibraryTests {
     }
 
     @Test func undoKeepsANewerDownloadOfTheSameURL() throws {
-        try fill()
-        let library = Library(cache: fixture.cache)
-        library.reload()
+        let library = try filledLibrary()
         let url = "http://example.com/clip.webm"
         let deletion = try library.delete(url: url)
         let newer = TestData.bytes(count: 5000, seed: 9)
@@ -144,9 +142,7 @@ struct LibraryTests {
     }
 
     @Test func playedAndDurationSurviveARestart() throws {
-        try fill()
-        let library = Library(cache: fixture.cache)
-        library.reload()
+        let library = try filledLibrary()
         let url = "http://example.com/older.mp4"
         let played = Date(timeIntervalSince1970: 3_000_000)
         try library.markPlayed(url: url, at: played)
