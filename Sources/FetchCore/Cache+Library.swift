@@ -17,8 +17,9 @@ extension Cache {
     /// Rewrites the finished record of `url` (atomically); false when there is none.
     @discardableResult
     func updateFinishedRecord(url: String, _ change: (inout DownloadRecord) -> Void) throws(DownloadError) -> Bool {
-        let path = videoRecordPath(Self.key(for: url))
-        guard var record = loadRecord(at: path), record.completed != nil else { return false }
+        let key = Self.key(for: url)
+        let path = videoRecordPath(key)
+        guard var record = loadRecord(at: path, key: key), record.completed != nil else { return false }
         change(&record)
         try saveRecord(record, at: path)
         return true
@@ -48,7 +49,7 @@ extension Cache {
     private func isBeingWritten(_ path: String) -> Bool {
         guard path.hasSuffix(".part") || path.hasSuffix(".new") else { return false }
         let lock = (path as NSString).deletingPathExtension + ".lock"
-        let fd = open(lock, O_RDONLY | O_CLOEXEC)
+        let fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {

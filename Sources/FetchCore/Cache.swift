@@ -9,7 +9,8 @@ import Foundation
 /// ROOT/partial/KEY.lock   one writer at a time
 /// ROOT/partial/KEY.new    a restarted download until it passes the old partial
 /// ```
-/// KEY is the SHA-256 of the URL; names on disk never come from the server.
+/// KEY is the SHA-256 of the URL's identity (`WebAddress.identity`); names on disk never come
+/// from the server, and a record counts only when its URL hashes to its name.
 public final class Cache: Sendable {
     public let root: String
     let partialDirectory: String
@@ -39,9 +40,11 @@ public final class Cache: Sendable {
         return home + "/.cache/fetchplay"
     }
 
-    /// The cache key of a URL: its SHA-256 in hex.
+    /// The cache key of a URL: the SHA-256 in hex of its identity (normalised, no password), so
+    /// two spellings of one link are one video.
     static func key(for url: String) -> String {
-        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, url, -1)!
+        let identity = (try? WebAddress.identity(url)) ?? url
+        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, identity, -1)!
         defer { g_free(digest) }
         return String(cString: digest)
     }
@@ -64,16 +67,21 @@ public final class Cache: Sendable {
 
     // MARK: Records
 
-    func loadRecord(at path: String) -> DownloadRecord? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    /// The record at `path`, trusted only when its URL hashes to `key` (its file name): a
+    /// record copied or planted under another URL's name is a stray, never continued or listed.
+    func loadRecord(at path: String, key: String) -> DownloadRecord? {
+        guard let data = FileIO.readSmallFile(path) else { return nil }
+        let record: DownloadRecord
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode(DownloadRecord.self, from: data)
+            record = try decoder.decode(DownloadRecord.self, from: data)
         } catch {
             Log.warning("skipping unreadable record \(path): \(error)")
             return nil
         }
+        // Reported once as a stray by the library, not here at every look.
+        return Self.key(for: record.url) == key ? record : nil
     }
 
     /// Replaces the record at `path` atomically and durably.
@@ -119,14 +127,14 @@ public final class Cache: Sendable {
 
     /// A finished video counts only when its record and its file agree on the length.
     func finishedEntry(key: String) -> LibraryItem? {
-        guard let record = loadRecord(at: videoRecordPath(key)), record.completed != nil else { return nil }
+        guard let record = loadRecord(at: videoRecordPath(key), key: key), record.completed != nil else { return nil }
         let path = videoPath(key, url: record.url)
         guard let size = FileIO.size(of: path), size == record.total ?? size else { return nil }
         return LibraryItem(record: record, isComplete: true, bytesDone: size, path: path)
     }
 
     func partialEntry(key: String) -> LibraryItem? {
-        guard let record = loadRecord(at: partialPath(key, "json")) else { return nil }
+        guard let record = loadRecord(at: partialPath(key, "json"), key: key) else { return nil }
         return LibraryItem(record: record, isComplete: false, bytesDone: record.durableBytes,
                           path: partialPath(key, "part"))
     }

@@ -13,6 +13,10 @@ enum CurlError {
             return .connectionRefused(host)
         case CURLE_OPERATION_TIMEDOUT:
             return .stalled
+        case CURLE_RECV_ERROR where words.contains("chunked-encoding"):
+            // A broken chunk is the server's bytes, not the network: no retry mends it. libcurl
+            // tells it apart only in its words ("Malformed encoding found in chunked-encoding").
+            return .badResponse("its chunked encoding is malformed")
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
              CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .connectionLost(words)

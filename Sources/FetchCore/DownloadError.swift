@@ -18,6 +18,8 @@ public enum DownloadError: Error, Sendable, Equatable {
     case tls(String)
     /// The disk is full; the download is paused with its partial intact.
     case diskFull
+    /// The bytes still to come (`bytes`) need more room than the disk has (`available`).
+    case tooLarge(bytes: Int64, available: Int64)
     /// Reading or writing the cache failed for another reason.
     case fileSystem(String)
     /// Another Fetchplay is already downloading this URL.
@@ -50,6 +52,8 @@ public enum DownloadError: Error, Sendable, Equatable {
             "The secure connection could not be verified (\(detail))."
         case .diskFull:
             "The disk is full; free some space, then press Continue."
+        case .tooLarge(let bytes, let available):
+            "The video needs \(ByteFormat.string(bytes)) but the disk has only \(ByteFormat.string(available)) free; free some space, then press Continue."
         case .fileSystem(let detail):
             "The video could not be saved: \(detail)."
         case .busy:

@@ -84,9 +84,10 @@ public final class DownloadQueue: Sendable {
     /// runs at once when a slot is free and waits otherwise. Returns its entry.
     @discardableResult
     public func add(_ text: String, start: Bool = true) throws(DownloadError) -> Entry {
-        let url = try WebAddress.validate(text)
+        let url = try WebAddress.identity(text)
         if state.withLock({ $0.items[url] == nil }) {
-            let task = try DownloadTask(url: url, cache: cache, options: options) { [weak self] event in
+            // The text, not the identity: a password in the link is needed for the request.
+            let task = try DownloadTask(url: text, cache: cache, options: options) { [weak self] event in
                 self?.receive(event, from: url)
             }
             let entry = Entry(url: url, state: task.state, progress: task.progress, isWaiting: false)

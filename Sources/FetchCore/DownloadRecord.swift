@@ -5,11 +5,12 @@ import Foundation
 /// Written atomically (temporary file, fsync, rename) and only after the bytes it counts are on
 /// disk, so after a crash the file always holds at least `durableBytes` valid bytes.
 struct DownloadRecord: Codable, Sendable, Equatable {
-    /// The URL the person entered; the cache key is its hash.
+    /// The link's identity (`WebAddress.identity`: normalised, never a password); the cache key
+    /// is its hash.
     var url: String
     /// Where the redirects ended, for information.
     var finalURL: String?
-    /// A strong ETag (never one starting with `W/`).
+    /// A strong ETag (never one starting with `W/`), its bytes as scalars (`HeaderBytes`).
     var etag: String?
     var lastModified: String?
     /// The whole file's length, when the server told it.
@@ -32,8 +33,9 @@ struct DownloadRecord: Codable, Sendable, Equatable {
         self.created = Date()
     }
 
-    /// The value for `If-Range`: the strong ETag, else Last-Modified.
-    var validator: String? { etag ?? lastModified }
+    /// The value for `If-Range`: the strong ETag, else Last-Modified; nil unless it can be sent
+    /// back byte for byte without control characters (an edited record is checked too).
+    var validator: String? { (etag ?? lastModified).flatMap { HeaderBytes.isSafeToSend($0) ? $0 : nil } }
 
     /// A partial can be continued with `Range` only when its length and identity are known.
     var isResumable: Bool { durableBytes > 0 && total != nil && validator != nil }

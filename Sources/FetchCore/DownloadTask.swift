@@ -7,7 +7,10 @@ import Synchronization
 /// `DownloadEvent`s on that thread, in order, progress at most every `progressInterval`. The
 /// observer hops to its own thread (the window uses `LatestValueRelay`).
 public final class DownloadTask: Sendable {
+    /// The link's identity (`WebAddress.identity`): what the library, records and logs name.
     public let url: String
+    /// The link as requested, with the credentials it may carry; never stored or printed.
+    private let requestURL: String
     private let cache: Cache
     private let options: DownloadOptions
     private let onEvent: @Sendable (DownloadEvent) -> Void
@@ -29,7 +32,8 @@ public final class DownloadTask: Sendable {
     /// the partial's progress when part of it is.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(),
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
-        url = try WebAddress.validate(text)
+        requestURL = try WebAddress.validate(text)
+        url = try WebAddress.identity(requestURL)
         self.cache = cache
         self.options = options
         self.onEvent = onEvent
@@ -139,13 +143,15 @@ public final class DownloadTask: Sendable {
         var serverWasReached = false
         /// The most durable bytes seen: retries are counted only while this does not grow.
         var furthest = partial.durableBytes
+        /// Where the last answer that brought no byte ended.
+        var emptyAnswerAt: Int64?
         while true {
             // Even a partial holding every byte (a crash just before the final rename) asks the
             // server: its 416 with the same validator is what proves the file is whole.
             let record = partial.record
             let offset = !forceFromZero && record.isResumable ? record.durableBytes : 0
             report(bytes: offset > 0 ? offset : record.durableBytes, total: record.total, meter: &meter)
-            let transfer = Transfer(url: url, offset: offset, partial: partial, options: options, stop: stop) {
+            let transfer = Transfer(url: requestURL, offset: offset, partial: partial, options: options, stop: stop) {
                 [self] bytes, total in report(bytes: bytes, total: total, meter: &meter)
             }
             let outcome = transfer.perform()
@@ -161,7 +167,7 @@ public final class DownloadTask: Sendable {
                 serverWasReached = true
             case .stopped:
                 return keep(partial, .paused)
-            case .failed(let error, let gotBytes):
+            case .failed(var error, let gotBytes, let answered):
                 serverWasReached = serverWasReached || gotBytes
                 do {
                     try partial.flush()
@@ -175,6 +181,15 @@ public final class DownloadTask: Sendable {
                 } else {
                     failures += 1
                 }
+                // A server that answers and then ends the body at the same byte again is not a
+                // network fault: no retry will get past it.
+                // (A stall is different: the server may be busy, and stalls are retried.)
+                var endedAt: Int64?
+                if case .connectionLost = error, answered, !gotBytes { endedAt = partial.durableBytes }
+                if let endedAt, endedAt == emptyAnswerAt {
+                    error = .badResponse("it keeps ending the video at byte \(endedAt) of \(record.total.map(String.init) ?? "?")")
+                }
+                emptyAnswerAt = endedAt
                 guard CurlError.isTransient(error, serverWasReached: serverWasReached),
                       failures <= options.maxRetries else {
                     return .failed(error)

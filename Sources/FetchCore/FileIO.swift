@@ -7,6 +7,10 @@ import Glibc
 ///
 /// Like swift-nio's `System.swift`: every call retries `EINTR`, and `ENOSPC`/`EDQUOT` always
 /// become `.diskFull` so the download pauses with its partial intact.
+///
+/// Every file Fetchplay opens in its folders is opened here, with `O_NOFOLLOW`, and must be a
+/// regular file: a symlink or a device planted where a partial, record, lock or video should
+/// be is never written (or read) through.
 enum FileIO {
     static func error(_ call: String, _ path: String, errno code: Int32 = errno) -> DownloadError {
         if code == ENOSPC || code == EDQUOT { return .diskFull }
@@ -24,8 +28,66 @@ enum FileIO {
         }
     }
 
+    /// Opens a regular file of Fetchplay's own, never through a symlink.
+    ///
+    /// With `O_CREAT`, a symlink (or another non-regular file) where the file should be is
+    /// removed first and the file created anew with `O_EXCL`, so the link's target is never
+    /// touched. Without `O_CREAT` such a file is refused. `O_NONBLOCK` keeps a planted FIFO
+    /// from hanging the open; it has no effect on regular files.
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(DownloadError) -> Int32 {
-        Int32(try call("open", path) { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) })
+        let safe = flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        var fd: Int32
+        repeat { fd = Glibc.open(path, safe, mode) } while fd == -1 && errno == EINTR
+        if fd == -1 {
+            let code = errno
+            // ELOOP: a symlink; EISDIR: a folder; ENXIO: a socket.
+            guard flags & O_CREAT != 0, code == ELOOP || code == EISDIR || code == ENXIO else {
+                throw error("open", path, errno: code)
+            }
+        } else if isRegular(fd) {
+            return fd
+        } else {
+            close(fd)
+            guard flags & O_CREAT != 0 else { throw .fileSystem("\(path) is not a regular file") }
+        }
+        try replaceForeignFile(path)
+        fd = Int32(try call("open", path) { Int(Glibc.open(path, safe | O_EXCL, mode)) })
+        guard isRegular(fd) else {
+            close(fd)
+            throw .fileSystem("\(path) is not a regular file")
+        }
+        return fd
+    }
+
+    /// Removes what stands where a file of Fetchplay's should be (a symlink itself, not its
+    /// target; an empty folder), or refuses.
+    private static func replaceForeignFile(_ path: String) throws(DownloadError) {
+        Log.warning("\(path) is not a regular file of Fetchplay's; replacing it")
+        if unlink(path) == 0 || errno == ENOENT { return }
+        if errno == EISDIR, rmdir(path) == 0 { return }
+        throw .fileSystem("\(path) is not a regular file and cannot be replaced")
+    }
+
+    private static func isRegular(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads a small regular file of Fetchplay's (a record, the settings) whole; nil when it is
+    /// missing, a symlink, or larger than `limit` bytes.
+    static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> Data? {
+        guard let fd = try? open(path, O_RDONLY) else { return nil }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+            if data.count > limit { return nil }
+        }
     }
 
     /// Writes all of `buffer` at the file's current position.
@@ -48,7 +110,12 @@ enum FileIO {
         try call("lseek", path) { Int(lseek(fd, off_t(offset), SEEK_SET)) }
     }
 
+    /// Renames a regular file of Fetchplay's; a symlink is never moved into place. (A symlink
+    /// at `to` is replaced by the rename itself, not followed.)
     static func rename(_ from: String, _ to: String) throws(DownloadError) {
+        guard size(of: from) != nil else {
+            throw .fileSystem("\(from) is missing or not a regular file")
+        }
         try call("rename", to) { Int(Glibc.rename(from, to)) }
     }
 
@@ -58,38 +125,59 @@ enum FileIO {
 
     /// Makes a rename or a new file in `directory` survive a power cut.
     static func syncDirectory(_ directory: String) throws(DownloadError) {
-        let fd = try open(directory, O_RDONLY | O_DIRECTORY)
+        let fd = Int32(try call("open", directory) {
+            Int(Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+        })
         defer { close(fd) }
         try call("fsync", directory) { Int(fsync(fd)) }
     }
 
-    /// Writes `contents` to a temporary file, syncs it, renames it over `path`, syncs the folder.
+    /// Writes `contents` to a new temporary file, syncs it, renames it over `path`, syncs the folder.
     static func replaceAtomically(path: String, contents: Data) throws(DownloadError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = try open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
+        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL)
+        // Closed exactly once, on every path: a second close could hit a reused descriptor.
+        let written = contents.withUnsafeBytes { bytes in
+            Result { () throws(DownloadError) in
+                try writeAll(fd, bytes, path: temporary)
+                try dataSync(fd, path: temporary)
+            }
+        }
+        close(fd)
+        if case .failure(let error) = written {
+            remove(temporary)
+            throw error
+        }
         do {
-            try contents.withUnsafeBytes { try writeAll(fd, $0, path: temporary) }
-            try dataSync(fd, path: temporary)
-            close(fd)
             try rename(temporary, path)
         } catch {
-            close(fd)
             remove(temporary)
-            throw error as? DownloadError ?? .fileSystem("\(temporary): \(error)")
+            throw error
         }
         try syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
+    /// The size of a regular file (never a symlink's target); nil for anything else.
     static func size(of path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_size)
+        regularFileInfo(path).map { Int64($0.st_size) }
     }
 
     static func modificationDate(of path: String) -> Date? {
+        regularFileInfo(path).map { Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec)) }
+    }
+
+    private static func regularFileInfo(_ path: String) -> stat? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return info
+    }
+
+    /// Bytes a new file in `directory` may still take (for this user), or nil when unknown.
+    static func availableBytes(in directory: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return nil }
+        let (bytes, overflow) = Int64(info.f_bavail).multipliedReportingOverflow(by: Int64(info.f_frsize))
+        return overflow ? .max : bytes
     }
 }
 

@@ -45,7 +45,7 @@ final class PartialFile: @unchecked Sendable {
         self.cache = cache
         key = Cache.key(for: url)
         lock = try PartialLock(cache: cache, key: key)
-        let record = cache.loadRecord(at: cache.partialPath(key, "json"))
+        let record = cache.loadRecord(at: cache.partialPath(key, "json"), key: key)
             ?? DownloadRecord(url: url, displayName: displayName)
         guarded = Mutex(Guarded(record: record))
         // A restart that never passed the old partial is worthless now.

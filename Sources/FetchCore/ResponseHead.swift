@@ -2,49 +2,96 @@ import Foundation
 
 /// The status line and headers of the final HTTP response, collected from libcurl's header
 /// callback. A new status line (after a redirect or a `100 Continue`) starts over.
+///
+/// Header values are kept as the exact bytes received, each byte as the Unicode scalar of the
+/// same number (ISO 8859-1), so a validator can be sent back unchanged (`HeaderBytes`).
 struct ResponseHead: Sendable, Equatable {
     var status = 0
     var reason = ""
-    /// Lowercased names; a repeated header keeps its last value.
-    var headers: [String: String] = [:]
+    /// Lowercased names; every value of a repeated header, in order, as byte-for-byte scalars.
+    private(set) var fields: [String: [String]] = [:]
 
     init() {}
 
     init(status: Int, headers: [String: String] = [:]) {
+        self.init(status: status, fields: headers.map { ($0.key, $0.value) })
+    }
+
+    /// A head with repeated headers, in order.
+    init(status: Int, fields list: [(String, String)]) {
         self.status = status
-        self.headers = Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), $0.value) })
+        for (name, value) in list { fields[name.lowercased(), default: []].append(value) }
     }
 
     /// Feeds one raw header line (with or without its CRLF).
-    mutating func consume(line raw: String) {
-        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    mutating func consume(line raw: UnsafeRawBufferPointer) {
+        let line = HeaderBytes.latin1(raw).trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             self = ResponseHead()
             let parts = line.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            reason = parts.count > 2 ? String(parts[2]) : ""
+            reason = parts.count > 2 ? HeaderBytes.displayText(String(parts[2])) : ""
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        fields[name, default: []].append(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The last value of a header, decoded as UTF-8 where it is valid: for reading, never for
+    /// sending back.
+    subscript(name: String) -> String? {
+        fields[name]?.last.map(HeaderBytes.displayText)
     }
 
     /// The body's length, when the server gave one and the body is not chunked.
     var contentLength: Int64? {
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true { return nil }
-        return headers["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        if isChunked { return nil }
+        return lengths.first.flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    /// A strong ETag; weak ones (`W/…`) cannot validate a byte range.
+    private var isChunked: Bool { self["transfer-encoding"]?.lowercased().contains("chunked") == true }
+
+    /// Every `Content-Length` value, also from a comma-separated list.
+    private var lengths: [Int64] {
+        (fields["content-length"] ?? []).flatMap { $0.split(separator: ",") }
+            .map { Int64($0.trimmingCharacters(in: .whitespaces)) ?? -1 }
+    }
+
+    /// Why the body of this answer cannot be the video, however the status reads: a protocol
+    /// violation that no retry will mend (RFC 9110 §8.6, RFC 9112 §6.3), or an encoding that
+    /// would store other bytes than the file's.
+    var violation: String? {
+        if !isChunked, Set(lengths).count > 1 || lengths.contains(-1) {
+            let values = (fields["content-length"] ?? []).map(HeaderBytes.displayText).joined(separator: " and ")
+            return "it announced conflicting lengths (Content-Length \(values))"
+        }
+        if let encoding = self["content-encoding"]?.lowercased(), !encoding.isEmpty, encoding != "identity" {
+            return "it compressed the video (Content-Encoding: \(encoding)) although Fetchplay did not ask for that"
+        }
+        if let coding = self["transfer-encoding"]?.lowercased(),
+           coding.split(separator: ",").contains(where: { !["chunked", "identity"].contains($0.trimmingCharacters(in: .whitespaces)) }) {
+            return "it sent the video in an encoding Fetchplay does not store (Transfer-Encoding: \(coding))"
+        }
+        return nil
+    }
+
+    /// A strong ETag that can be sent back exactly; weak ones (`W/…`) cannot validate a range.
     var strongETag: String? {
-        guard let etag = headers["etag"], !etag.isEmpty, !etag.hasPrefix("W/") else { return nil }
+        guard let etag = validator("etag"), !etag.hasPrefix("W/") else { return nil }
         return etag
     }
 
-    var lastModified: String? { headers["last-modified"] }
+    var lastModified: String? { validator("last-modified") }
 
-    var contentRange: ContentRange? { headers["content-range"].flatMap(ContentRange.init) }
+    /// A header that is sent back in `If-Range`: only when it appears once and has no control
+    /// characters (a CR would start a second header in the request).
+    private func validator(_ name: String) -> String? {
+        guard let values = fields[name], values.count == 1, HeaderBytes.isSafeToSend(values[0]) else { return nil }
+        return values[0]
+    }
+
+    var contentRange: ContentRange? { self["content-range"].flatMap(ContentRange.init) }
 
     /// The reason phrase, or the standard one when the server sent none (HTTP/2 has none).
     var reasonPhrase: String {
@@ -67,7 +114,7 @@ struct ResponseHead: Sendable, Equatable {
     /// The file name the server suggests, reduced to a harmless display name (no folders, no
     /// dots in front, no control characters). Only ever shown to people, never used on disk.
     var suggestedName: String? {
-        guard let value = headers["content-disposition"],
+        guard let value = self["content-disposition"],
               let range = value.range(of: "filename=", options: .caseInsensitive) else { return nil }
         var name = value[range.upperBound...].split(separator: ";").first.map(String.init) ?? ""
         name = name.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))

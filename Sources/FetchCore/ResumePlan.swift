@@ -3,8 +3,13 @@
 ///
 /// | answer to `Range: bytes=N-` + `If-Range`      | decision                        |
 /// |-----------------------------------------------|---------------------------------|
-/// | 206, start = N, total = stored total          | `.append`                       |
+/// | any 200 / 206 that breaks the protocol (two    | `.fail` (never retried)         |
+/// |   lengths) or is encoded (gzip)               |                                 |
+/// | 206, start = N, total = stored total, same    | `.append`                       |
+/// |   validator                                   |                                 |
 /// | 206 with another start or total               | `.restartFromZero`              |
+/// | 206 whose validator differs or is missing     | `.restartFromZero` (the server  |
+/// |                                               |   ignored `If-Range`)           |
 /// | 200                                           | `.fresh` (old partial kept until passed) |
 /// | 416, total = local size, validator matches    | `.complete`                     |
 /// | 416 otherwise                                 | `.restartFromZero`              |
@@ -24,6 +29,9 @@ enum ResumeDecision: Sendable, Equatable {
 enum ResumePlan {
     /// Decides what to do with `response`, the answer to a request from `offset` (0: no `Range`).
     static func decide(offset: Int64, record: DownloadRecord, response: ResponseHead) -> ResumeDecision {
+        if (200...299).contains(response.status), let violation = response.violation {
+            return .fail(.badResponse(violation))
+        }
         switch response.status {
         case 200:
             return .fresh(total: response.contentLength, etag: response.strongETag,
@@ -41,14 +49,16 @@ enum ResumePlan {
                 return .fresh(total: total, etag: response.strongETag, lastModified: response.lastModified)
             }
             guard start == offset, let total = range.total, total == record.total else {
-                return .restartFromZero(reason: "Content-Range \(response.headers["content-range"] ?? "") does not continue byte \(offset)")
+                return .restartFromZero(reason: "Content-Range \(response["content-range"] ?? "") does not continue byte \(offset)")
+            }
+            // A server that ignores If-Range sends the new file's bytes from the old offset.
+            guard hasSameValidator(record, response) else {
+                return .restartFromZero(reason: "the 206 answer does not carry the recorded validator \(record.validator ?? "")")
             }
             return .append
         case 416:
-            let sameValidator = (record.etag != nil && response.strongETag == record.etag)
-                || (record.etag == nil && record.lastModified != nil && response.lastModified == record.lastModified)
             if offset > 0, let total = response.contentRange?.total, total == offset, total == record.total,
-               sameValidator {
+               hasSameValidator(record, response) {
                 return .complete
             }
             return offset == 0 ? .fail(.httpStatus(code: 416, reason: response.reasonPhrase))
@@ -58,5 +68,13 @@ enum ResumePlan {
         default:
             return .fail(.badResponse("the status \(response.status) \(response.reason)"))
         }
+    }
+
+    /// The answer names the same version of the file as the record: the same strong ETag when
+    /// one was recorded, else the same Last-Modified. No recorded validator: never the same.
+    private static func hasSameValidator(_ record: DownloadRecord, _ response: ResponseHead) -> Bool {
+        if let etag = record.etag { return response.strongETag == etag }
+        if let date = record.lastModified { return response.lastModified == date }
+        return false
     }
 }

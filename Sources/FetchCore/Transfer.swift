@@ -11,7 +11,8 @@ enum TransferOutcome: Sendable, Equatable {
     case restartFromZero(reason: String)
     /// Pause or cancel was asked for.
     case stopped
-    case failed(DownloadError, gotBytes: Bool)
+    /// `answered`: the server accepted the request with a usable 200 or 206 before it failed.
+    case failed(DownloadError, gotBytes: Bool, answered: Bool = false)
 }
 
 /// One HTTP request and its body, on the calling (worker) thread, with libcurl's easy interface.
@@ -57,8 +58,12 @@ final class Transfer {
         defer { curl_slist_free_all(headers) }
         if offset > 0 {
             headers = curl_slist_append(headers, "Range: bytes=\(offset)-")
-            if let validator = partial.record.validator {
-                headers = curl_slist_append(headers, "If-Range: \(validator)")
+            // The validator goes back byte for byte (it passed `HeaderBytes.isSafeToSend`).
+            if let validator = partial.record.validator, let bytes = HeaderBytes.bytes(of: validator) {
+                let line = Array("If-Range: ".utf8) + bytes + [0]
+                headers = line.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { curl_slist_append(headers, $0.baseAddress) }
+                }
             }
         }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -69,7 +74,8 @@ final class Transfer {
         let code = curl_easy_perform(handle)
         var finalURL: UnsafeMutablePointer<CChar>?
         fp_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &finalURL)
-        return outcome(code, detail: String(cString: errorBuffer), finalURL: finalURL.map { String(cString: $0) })
+        return outcome(code, detail: String(cString: errorBuffer),
+                       finalURL: finalURL.map { WebAddress.redacted(String(cString: $0)) })
     }
 
     private func configure(_ handle: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?,
@@ -96,7 +102,7 @@ final class Transfer {
         fp_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
-            this.response.consume(line: String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self))
+            this.response.consume(line: UnsafeRawBufferPointer(start: data, count: length))
             return length
         }
         fp_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, this)
@@ -123,11 +129,14 @@ final class Transfer {
             switch made {
             case .append:
                 total = partial.record.total
+                try checkRoom(for: (total ?? offset) - offset)
                 if try partial.openForAppend() != offset {
                     // The partial was shorter than its record: it cannot be continued.
                     decision = .restartFromZero(reason: "the partial lost bytes on disk")
                 }
             case .fresh(let newTotal, let etag, let lastModified):
+                // The new file replaces the old partial once it has passed it.
+                try checkRoom(for: (newTotal ?? 0) - partial.durableBytes)
                 total = newTotal
                 var identity = partial.record
                 identity.total = newTotal
@@ -144,6 +153,13 @@ final class Transfer {
             decision = .fail(error)
         }
         return decision!
+    }
+
+    /// Fails at once when the bytes still to come cannot fit on the disk, instead of filling it
+    /// (or waiting for the 10^18 bytes a hostile `Content-Length` promises).
+    private func checkRoom(for bytes: Int64) throws(DownloadError) {
+        guard bytes > 0, let free = FileIO.availableBytes(in: partial.cache.partialDirectory), bytes > free else { return }
+        throw .tooLarge(bytes: bytes, available: free)
     }
 
     /// Writes a piece of the body; false aborts the transfer.
@@ -176,10 +192,14 @@ final class Transfer {
     private func outcome(_ code: CURLcode, detail: String, finalURL: String?) -> TransferOutcome {
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }
+        if code == CURLE_OUT_OF_MEMORY, response.status != 0, !gotBytes {
+            // libcurl 7.88 reports a header past its limit (100 KiB) as "Out of memory".
+            return .failed(.badResponse("it sent more header data than a client can read"), gotBytes: false)
+        }
         // No usable answer at all (refused, a redirect libcurl would not follow): libcurl's error.
         let answered = response.status != 0 && !(300..<400).contains(response.status)
         if code != CURLE_OK, code != CURLE_WRITE_ERROR, !answered {
-            return .failed(CurlError.error(code, url: url, detail: detail), gotBytes: gotBytes)
+            return .failed(CurlError.error(code, url: WebAddress.redacted(url), detail: detail), gotBytes: gotBytes)
         }
         // A body that was empty, or never reached the write callback (416, errors), is decided here.
         switch decideIfNeeded() {
@@ -189,12 +209,15 @@ final class Transfer {
         case .append, .fresh: break
         }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
+        // Here the answer was a usable 200 or 206.
         guard code == CURLE_OK else {
-            return .failed(CurlError.error(code, url: url, detail: detail), gotBytes: gotBytes)
+            return .failed(CurlError.error(code, url: WebAddress.redacted(url), detail: detail), gotBytes: gotBytes,
+                           answered: true)
         }
         onBytes(partial.length, total)
         if let total, partial.length != total {
-            return .failed(.connectionLost("the body ended at \(partial.length) of \(total) bytes"), gotBytes: gotBytes)
+            return .failed(.connectionLost("the body ended at \(partial.length) of \(total) bytes"), gotBytes: gotBytes,
+                           answered: true)
         }
         return .finished(finalURL: finalURL)
     }

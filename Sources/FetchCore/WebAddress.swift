@@ -1,51 +1,150 @@
 import CCurl
 import Foundation
 
-/// The check every URL passes before Fetchplay touches the network: only http and https.
+/// The check every URL passes before Fetchplay touches the network, and the one spelling of a
+/// link that names its video.
+///
+/// Three forms of a link:
+/// - the *request* URL (`validate`): normalised, credentials kept, used for the request only;
+/// - the *identity* (`identity`): the request URL without its password. Records store it, the
+///   cache key is its hash, the library and the command line show it;
+/// - `redacted`: any text made safe to print (the password replaced).
 public enum WebAddress {
-    /// Returns the trimmed URL, or throws an error whose message says what to paste instead.
+    /// Returns the normalised URL, or throws an error whose message says what to paste instead.
     ///
     /// libcurl's own URL parser decides, so what passes here is exactly what libcurl will fetch.
+    /// A link without a scheme is completed as a browser does (`example.org/v.webm` →
+    /// `https://example.org/v.webm`; `http://` for localhost and IP addresses).
     public static func validate(_ text: String) throws(DownloadError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidURL(text) }
-        let scheme = try part(CURLUPART_SCHEME, of: trimmed)
-        guard let scheme else { throw .invalidURL(trimmed) }
-        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
-        guard let host = try part(CURLUPART_HOST, of: trimmed), !host.isEmpty else {
-            throw .invalidURL(trimmed)
-        }
-        return trimmed
+        let parts = try URLParts(completingScheme(trimmed))
+        guard parts.scheme == "http" || parts.scheme == "https" else { throw .unsupportedScheme(parts.scheme) }
+        guard !parts.host.isEmpty else { throw .invalidURL(trimmed) }
+        return parts.normalized(keepingPassword: true)
+    }
+
+    /// The link's identity: `validate`d, without the password (the user name stays).
+    public static func identity(_ text: String) throws(DownloadError) -> String {
+        try URLParts(validate(text)).normalized(keepingPassword: false)
+    }
+
+    /// `text` with any password in it replaced, for messages and logs.
+    public static func redacted(_ text: String) -> String {
+        guard let parts = try? URLParts(text), parts.password != nil else { return text }
+        return parts.normalized(keepingPassword: false)
     }
 
     /// The host name of a URL that passed `validate`, for messages.
     static func host(of url: String) -> String {
-        ((try? part(CURLUPART_HOST, of: url)) ?? nil) ?? url
+        (try? URLParts(url).host) ?? redacted(url)
     }
 
     /// The last path segment of a URL, percent-decoded, or nil.
     static func lastPathSegment(of url: String) -> String? {
-        guard let path = (try? part(CURLUPART_PATH, of: url)) ?? nil else { return nil }
+        guard let path = try? URLParts(url).path else { return nil }
         let segment = path.split(separator: "/").last.map(String.init) ?? ""
         return segment.removingPercentEncoding ?? segment
     }
 
-    private static func part(_ which: CURLUPart, of url: String) throws(DownloadError) -> String? {
+    /// `example.org/v.webm` → `https://example.org/v.webm`: text with no `scheme://` whose first
+    /// part looks like a host name (a dot, `localhost`, an IP address, then a port or a path).
+    private static func completingScheme(_ text: String) -> String {
+        guard !text.contains("://"), !text.contains(" ") else { return text }
+        let hostAndPort = text.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        if let colon = hostAndPort.firstIndex(of: ":"),
+           !hostAndPort[hostAndPort.index(after: colon)...].allSatisfy(\.isNumber) {
+            return text  // `mailto:x`, `magnet:?…`: a scheme, not a port
+        }
+        let isLocal = host == "localhost" || host.allSatisfy { $0.isNumber || $0 == "." }
+        guard isLocal || (host.contains(".") && !host.hasPrefix(".") && !host.hasSuffix(".")) else { return text }
+        return (isLocal ? "http://" : "https://") + text
+    }
+}
+
+/// A URL taken apart by libcurl, and put together again in the normal form of RFC 3986 §6:
+/// scheme and host in lower case, no default port, dot segments removed, an empty path as `/`,
+/// percent-encoding normalised (upper-case hex, unreserved characters decoded, raw bytes such
+/// as UTF-8 encoded), no fragment (it never reaches the server).
+struct URLParts {
+    var scheme: String
+    var user: String?
+    var password: String?
+    var host: String
+    var port: String?
+    var path: String
+    var query: String?
+
+    init(_ text: String) throws(DownloadError) {
         guard let handle = curl_url() else { throw .other("out of memory") }
         defer { curl_url_cleanup(handle) }
-        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else {
+        // Raw spaces and non-ASCII bytes are allowed in (and percent-encoded by `normalized`).
+        // (Text that does not parse is not echoed when it may hold a password.)
+        let flags = UInt32(CURLU_ALLOW_SPACE)
+        guard curl_url_set(handle, CURLUPART_URL, text, flags) == CURLUE_OK else {
             // A scheme that libcurl does not know (ftp is known, "magnet" is not) still deserves
             // the scheme message rather than "not a web address".
-            if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter }),
-               !url[..<colon].isEmpty, url[url.index(after: colon)...].hasPrefix("//") {
-                let scheme = url[..<colon].lowercased()
+            if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter }),
+               !text[..<colon].isEmpty, text[text.index(after: colon)...].hasPrefix("//") {
+                let scheme = text[..<colon].lowercased()
                 if scheme != "http", scheme != "https" { throw .unsupportedScheme(scheme) }
             }
-            throw .invalidURL(url)
+            throw .invalidURL(text.contains("@") ? "…" : text)
         }
-        var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
-        defer { curl_free(value) }
-        return String(cString: value)
+        func get(_ part: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, part, &value, flags) == CURLUE_OK, let value else { return nil }
+            defer { curl_free(value) }
+            return String(cString: value)
+        }
+        scheme = get(CURLUPART_SCHEME)?.lowercased() ?? ""
+        user = get(CURLUPART_USER)
+        password = get(CURLUPART_PASSWORD)
+        host = get(CURLUPART_HOST)?.lowercased() ?? ""
+        port = get(CURLUPART_PORT, UInt32(CURLU_NO_DEFAULT_PORT))
+        path = get(CURLUPART_PATH) ?? "/"
+        query = get(CURLUPART_QUERY)
+    }
+
+    func normalized(keepingPassword: Bool) -> String {
+        var text = scheme + "://"
+        if let user {
+            text += Self.normalizedEncoding(user)
+            if keepingPassword, let password { text += ":" + Self.normalizedEncoding(password) }
+            text += "@"
+        }
+        text += host
+        if let port { text += ":" + port }
+        text += path.isEmpty ? "/" : Self.normalizedEncoding(path)
+        if let query { text += "?" + Self.normalizedEncoding(query) }
+        return text
+    }
+
+    /// Percent-encoding in one form: `%7e` → `~`, `%c3%a9` → `%C3%A9`, `é` → `%C3%A9`, ` ` → `%20`.
+    static func normalizedEncoding(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        var index = 0
+        func isUnreserved(_ byte: UInt8) -> Bool {
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+        }
+        func encode(_ byte: UInt8) {
+            result += Array(String(format: "%%%02X", byte).utf8)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x25, index + 2 < bytes.count,
+               let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16) {
+                if isUnreserved(value) { result.append(value) } else { encode(value) }
+                index += 3
+                continue
+            }
+            // Visible ASCII stays (reserved characters keep their meaning); everything else is encoded.
+            if byte > 0x20, byte < 0x7F, byte != 0x25 { result.append(byte) } else { encode(byte) }
+            index += 1
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -143,14 +143,14 @@ public final class MainWindow {
     /// to Continue or Play. The cache is read off the main thread.
     private func previewCachedDownload() {
         guard let session, !session.isRunning,
-              let url = try? WebAddress.validate(urlText), url != session.url, url != previewedURL else { return }
+              let url = try? WebAddress.identity(urlText), url != session.url, url != previewedURL else { return }
         previewedURL = url
         let cache = session.cache
         DispatchQueue.global(qos: .userInitiated).async {
             guard cache.entry(for: url) != nil else { return }
             MainContext.post { [weak self] in
                 guard let self, let session = self.session, !session.isRunning,
-                      (try? WebAddress.validate(self.urlText)) == url else { return }
+                      (try? WebAddress.identity(self.urlText)) == url else { return }
                 try? session.load(url)
             }
         }
@@ -175,7 +175,7 @@ public final class MainWindow {
     func refresh() {
         let state = session?.state ?? .idle
         let progress = session?.progress
-        let entryURL = try? WebAddress.validate(urlText)
+        let entryURL = try? WebAddress.identity(urlText)
         let entryIsNew = entryURL != nil && entryURL != session?.url
         let controls = ControlState(state: state, progress: progress, hasPartial: session?.hasPartial ?? false,
                                     entryIsNew: entryIsNew, isWaiting: session?.isWaiting ?? false)

@@ -66,7 +66,7 @@ enum ExitCode {
         case .invalidURL, .unsupportedScheme: 2
         case .httpStatus: 3
         case .hostNotFound, .connectionRefused, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
-        case .diskFull, .fileSystem: 5
+        case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
         case .badResponse, .other: 1
         }

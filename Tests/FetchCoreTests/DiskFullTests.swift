@@ -14,7 +14,8 @@ struct DiskFullTests {
 
         let server = try FaultServer()
         let body = TestData.bytes(count: 3_000_000, seed: 5)
-        server.serve("/big.webm", body: body, etag: "\"big\"")
+        // Chunked, so no length announces the overflow in advance (that case is the next test).
+        server.serve("/big.webm", body: body, etag: "\"big\"", faults: [.chunked], faultyRequests: nil)
         let cache = try Cache(root: mountPoint.path + "/cache")
         let task = try DownloadTask(url: server.url("/big.webm"), cache: cache,
                                     options: DownloadHarness.quickOptions) { _ in }
@@ -25,13 +26,33 @@ struct DiskFullTests {
         // Whatever the record vouches for is exactly the start of the file.
         let key = Cache.key(for: server.url("/big.webm"))
         // (Checkpoints at every write, as `quickOptions` asks, leave a record before the disk fills.)
-        let record = try #require(cache.loadRecord(at: cache.partialPath(key, "json")),
+        let record = try #require(cache.loadRecord(at: cache.partialPath(key, "json"), key: key),
                                   "partial folder: \((try? FileManager.default.contentsOfDirectory(atPath: cache.root + "/partial")) ?? [])")
         #expect(record.durableBytes > 0)
         let data = try #require(FileManager.default.contents(atPath: cache.partialPath(key, "part")))
         #expect(data.count >= Int(record.durableBytes))
         #expect(sha256Hex(of: Array(data.prefix(Int(record.durableBytes))))
                 == sha256Hex(of: Array(body.prefix(Int(record.durableBytes)))))
+    }
+
+    @Test func announcedLengthBeyondTheFreeSpaceFailsAtOnce() throws {
+        let mountPoint = try TemporaryDirectory(prefix: "fetchplay-tinyfs")
+        #expect(Command.runShell("mount -t tmpfs -o size=1m tmpfs '\(mountPoint.path)'") == 0)
+        defer { _ = Command.runShell("umount -l '\(mountPoint.path)'") }
+
+        let server = try FaultServer()
+        server.serve("/big.webm", body: TestData.bytes(count: 3_000_000, seed: 5), etag: "\"big\"")
+        let cache = try Cache(root: mountPoint.path + "/cache")
+        let task = try DownloadTask(url: server.url("/big.webm"), cache: cache,
+                                    options: DownloadHarness.quickOptions) { _ in }
+        task.start()
+        guard case .failed(.tooLarge(let bytes, _)) = task.wait() else {
+            Issue.record("state was \(task.state)")
+            return
+        }
+        #expect(bytes == 3_000_000)
+        #expect(server.requests(to: "/big.webm").count == 1, "never retried")
+        #expect(FileIO.size(of: cache.partialPath(Cache.key(for: server.url("/big.webm")), "part")) ?? 0 == 0)
     }
 }
 

@@ -47,7 +47,8 @@ final class DownloadHarness: Sendable {
     func partialPath(_ url: String) -> String { cache.partialPath(Cache.key(for: url), "part") }
 
     func partialRecord(_ url: String) -> DownloadRecord? {
-        cache.loadRecord(at: cache.partialPath(Cache.key(for: url), "json"))
+        let key = Cache.key(for: url)
+        return cache.loadRecord(at: cache.partialPath(key, "json"), key: key)
     }
 
     /// Every file under the cache root, relative to it.

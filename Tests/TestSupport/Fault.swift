@@ -14,6 +14,9 @@ public enum Fault: Sendable, Equatable {
     case stallAfter(bytes: Int)
     /// Answers 200 with the whole body whatever `Range` asked for.
     case ignoreRange
+    /// Honours `Range` but not `If-Range`: a changed file's bytes come back as a 206 from the
+    /// old offset, with the new validators, as some caches do.
+    case ignoreIfRange
     /// Answers a `Range` request with 206 for a start moved by `shift` bytes (clamped to the
     /// body), sending the bytes of that wrong start, as a misbehaving cache might.
     case wrongRangeStart(shift: Int)
@@ -30,8 +33,12 @@ public enum Fault: Sendable, Equatable {
     case chunked
     /// Answers this error status (404, 403, 500, 503...) with a short text body.
     case status(Int)
-    /// Adds a header line to the answer.
+    /// Adds a header line to the answer (a second `Content-Length`, say).
     case header(name: String, value: String)
+    /// Sends `Content-Length: value` instead of the body's real length (`"1000000000000000000"`).
+    case announcedLength(String)
+    /// Sends the body chunked, and after this many bytes a chunk size that is not hexadecimal.
+    case malformedChunk(afterBytes: Int)
 
     /// `Content-Disposition: attachment; filename="<filename>"`, for hostile names such as
     /// `../../evil.webm`.

@@ -34,14 +34,14 @@ extension FaultServer.Core {
     /// Sends the head and the body as `plan` says; false when the answer was cut short (a
     /// fault, the client leaving, or the server stopping).
     private func send(_ plan: ResponsePlan, on fd: Int32, closing: Bool) -> Bool {
-        var head = "HTTP/1.1 \(plan.status) \(ResponsePlan.reasonPhrase(plan.status))\r\n"
-        for header in plan.headers { head += "\(header.name): \(header.value)\r\n" }
-        if closing { head += "Connection: close\r\n" }
-        head += "\r\n"
-        guard Socket.sendAll(fd, Array(head.utf8)) else { return false }
+        var head = Array("HTTP/1.1 \(plan.status) \(ResponsePlan.reasonPhrase(plan.status))\r\n".utf8)
+        for header in plan.headers { head += Array("\(header.name): ".utf8) + header.bytes + [13, 10] }
+        if closing { head += Array("Connection: close\r\n".utf8) }
+        head += [13, 10]
+        guard Socket.sendAll(fd, head) else { return false }
 
         let body = plan.body
-        let stop = min(plan.dropAfter ?? .max, plan.stallAfter ?? .max, body.count)
+        let stop = min(plan.dropAfter ?? .max, plan.stallAfter ?? .max, plan.malformedChunkAfter ?? .max, body.count)
         // Small pieces when throttled keep the rate smooth: about 20 sends a second.
         let pieceSize = plan.throttle.map { max(1, min(16 * 1024, $0 / 20)) } ?? 64 * 1024
         let clock = ContinuousClock()
@@ -61,6 +61,11 @@ extension FaultServer.Core {
         }
         if sent == body.count {
             return plan.chunked ? Socket.sendAll(fd, Array("0\r\n\r\n".utf8)) : true
+        }
+        if plan.malformedChunkAfter == sent {
+            // Not hexadecimal: no client can read on from here.
+            _ = Socket.sendAll(fd, Array("zz\r\n".utf8))
+            return false
         }
         if let stall = plan.stallAfter, stall == sent { waitForClientToLeave(fd) }
         return false

@@ -54,14 +54,16 @@ public final class FaultServer: Sendable {
     ///
     /// - Parameters:
     ///   - etag: sent as given, quotes included: `"\"v1\""` (or `"W/\"v1\""` for a weak one).
+    ///   - etagBytes: an ETag as raw bytes (not UTF-8, say), sent and compared byte for byte.
     ///   - lastModified: an HTTP date, sent as given.
     ///   - headers: extra header lines on every answer.
     ///   - faults: applied to the first `faultyRequests` requests to `path` (HEAD included).
     ///   - faultyRequests: nil applies `faults` to every request.
-    public func serve(_ path: String, body: [UInt8], etag: String? = nil, lastModified: String? = nil,
+    public func serve(_ path: String, body: [UInt8], etag: String? = nil, etagBytes: [UInt8]? = nil,
+                      lastModified: String? = nil,
                       headers: [HTTPHeader] = [], faults: [Fault] = [], faultyRequests: Int? = nil) {
         let stages = faults.isEmpty ? [] : [ServedResource.Stage(faults: faults, remaining: faultyRequests)]
-        let resource = ServedResource(body: body, etag: etag, lastModified: lastModified,
+        let resource = ServedResource(body: body, etag: etag, etagBytes: etagBytes, lastModified: lastModified,
                                       headers: headers, stages: stages)
         core.state.withLock { $0.resources[path] = resource }
     }

@@ -27,24 +27,28 @@ struct HTTPRequestParser {
         guard let end = Self.endOfHead(in: buffer) else {
             return .failure(buffer.count > Self.maximumHeadSize ? .malformed : .needMoreBytes)
         }
-        let head = String(decoding: buffer[..<end], as: UTF8.self)
+        let head = Array(buffer[..<end])
         buffer.removeFirst(end + 4)
         guard let request = Self.parse(head: head, connection: connection) else { return .failure(.malformed) }
         bodyBytesToSkip = Int(request["content-length"] ?? "") ?? 0
         return .success(request)
     }
 
-    /// Parses a request head (without the blank line that ends it).
-    static func parse(head: String, connection: Int) -> RecordedRequest? {
-        var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
+    /// Parses a request head (without the blank line that ends it). Lines end at CRLF only, so
+    /// a lone CR inside a value stays in it, where a test can see it; values keep their bytes.
+    static func parse(head: [UInt8], connection: Int) -> RecordedRequest? {
+        var lines = head.split(separator: [13, 10], omittingEmptySubsequences: false)
         guard !lines.isEmpty else { return nil }
-        let requestLine = lines.removeFirst().split(separator: " ")
+        let requestLine = String(decoding: lines.removeFirst(), as: UTF8.self).split(separator: " ")
         guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1.") else { return nil }
         var headers: [HTTPHeader] = []
         for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            headers.append(HTTPHeader(line[..<colon].lowercased(),
-                                      line[line.index(after: colon)...].trimmingSpaces()))
+            guard let colon = line.firstIndex(of: 0x3A) else { return nil }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            var value = line[(colon + 1)...]
+            while value.first == 0x20 || value.first == 0x09 { value.removeFirst() }
+            while value.last == 0x20 || value.last == 0x09 { value.removeLast() }
+            headers.append(HTTPHeader(name, bytes: Array(value)))
         }
         return RecordedRequest(method: String(requestLine[0]), target: String(requestLine[1]),
                                version: String(requestLine[2]), headers: headers, connection: connection)

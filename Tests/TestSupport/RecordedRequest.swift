@@ -1,11 +1,22 @@
 /// One header line: the name as the server recorded it (lowercased) and its value, trimmed.
 public struct HTTPHeader: Sendable, Equatable, CustomStringConvertible {
     public let name: String
+    /// The value as text (UTF-8, with U+FFFD for bytes that are not).
     public let value: String
+    /// The value exactly as sent or received on the wire.
+    public let bytes: [UInt8]
 
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
+        self.bytes = Array(value.utf8)
+    }
+
+    /// A header whose value is raw bytes, which need not be UTF-8 (or may hold a CR).
+    public init(_ name: String, bytes: [UInt8]) {
+        self.name = name
+        self.value = String(decoding: bytes, as: UTF8.self)
+        self.bytes = bytes
     }
 
     public var description: String { "\(name): \(value)" }
@@ -40,6 +51,12 @@ public struct RecordedRequest: Sendable, Equatable {
     public subscript(_ name: String) -> String? {
         let name = name.lowercased()
         return headers.first { $0.name == name }?.value
+    }
+
+    /// The exact bytes of the first header called `name` (any case), or nil.
+    public func bytes(of name: String) -> [UInt8]? {
+        let name = name.lowercased()
+        return headers.first { $0.name == name }?.bytes
     }
 
     /// Whether the client asked to close the connection after this response.

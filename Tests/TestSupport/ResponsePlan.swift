@@ -13,11 +13,13 @@ struct ResponsePlan: Sendable {
     var dropAfter: Int?
     /// Body bytes after which nothing more is sent.
     var stallAfter: Int?
+    /// Body bytes after which a chunk size that is not hexadecimal is sent (chunked only).
+    var malformedChunkAfter: Int?
     /// Content the resource gets once this answer has ended.
     var contentChange: (body: [UInt8], etag: String?, lastModified: String?)?
 
     /// Whether the connection cannot carry another request after this answer.
-    var endsConnection: Bool { dropAfter != nil || stallAfter != nil }
+    var endsConnection: Bool { dropAfter != nil || stallAfter != nil || malformedChunkAfter != nil }
 
     init(status: Int, headers: [HTTPHeader], body: ArraySlice<UInt8>) {
         self.status = status
@@ -59,6 +61,13 @@ struct ResponsePlan: Sendable {
             case .dropAfter(let bytes): plan.dropAfter = max(0, bytes)
             case .stallAfter(let bytes): plan.stallAfter = max(0, bytes)
             case .changeContent(let body, let etag, let lastModified): plan.contentChange = (body, etag, lastModified)
+            case .malformedChunk(let bytes):
+                plan.chunked = true
+                plan.malformedChunkAfter = max(0, bytes)
+                plan.headers.removeAll { $0.name == "Content-Length" }
+                plan.headers.append(HTTPHeader("Transfer-Encoding", "chunked"))
+            case .announcedLength(let value):
+                plan.headers = plan.headers.map { $0.name == "Content-Length" ? HTTPHeader("Content-Length", value) : $0 }
             default: break
             }
         }
@@ -72,7 +81,11 @@ struct ResponsePlan: Sendable {
         let total = body.count
         var headers = [HTTPHeader("Content-Type", contentType(of: request.path)),
                        HTTPHeader("Accept-Ranges", "bytes")]
-        if let etag = resource.etag { headers.append(HTTPHeader("ETag", etag)) }
+        if let bytes = resource.etagBytes {
+            headers.append(HTTPHeader("ETag", bytes: bytes))
+        } else if let etag = resource.etag {
+            headers.append(HTTPHeader("ETag", etag))
+        }
         if let date = resource.lastModified { headers.append(HTTPHeader("Last-Modified", date)) }
 
         if faults.contains(.chunked) {
@@ -81,7 +94,8 @@ struct ResponsePlan: Sendable {
             plan.chunked = true
             return plan
         }
-        let honoursRange = !faults.contains(.ignoreRange) && ifRangeMatches(request["if-range"], resource)
+        let honoursRange = !faults.contains(.ignoreRange)
+            && (faults.contains(.ignoreIfRange) || ifRangeMatches(request.bytes(of: "if-range"), resource))
         guard honoursRange, let range = request["range"].flatMap({ ByteRange(header: $0, total: total) }) else {
             return ResponsePlan(status: 200, headers: headers + [HTTPHeader("Content-Length", "\(total)")],
                                 body: body[...])
@@ -106,10 +120,12 @@ struct ResponsePlan: Sendable {
     }
 
     /// If-Range holds when absent, or equal to a strong ETag or to Last-Modified (RFC 9110 13.1.5).
-    private static func ifRangeMatches(_ value: String?, _ resource: ServedResource) -> Bool {
+    /// Compared byte for byte, as the validator was sent.
+    private static func ifRangeMatches(_ value: [UInt8]?, _ resource: ServedResource) -> Bool {
         guard let value else { return true }
-        if let etag = resource.etag, !etag.hasPrefix("W/"), value == etag { return true }
-        return value == resource.lastModified
+        let etag = resource.etagBytes ?? resource.etag.map { Array($0.utf8) }
+        if let etag, etag.first != UInt8(ascii: "W"), value == etag { return true }
+        return value == resource.lastModified.map { Array($0.utf8) }
     }
 
     private static func contentType(of path: String) -> String {

@@ -3,6 +3,8 @@
 struct ServedResource: Sendable {
     var body: [UInt8]
     var etag: String?
+    /// An ETag given as raw bytes (not UTF-8, say), sent and compared exactly; wins over `etag`.
+    var etagBytes: [UInt8]?
     var lastModified: String?
     /// Header lines added to every answer (e.g. `Content-Disposition`).
     var headers: [HTTPHeader]
