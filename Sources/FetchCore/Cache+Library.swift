@@ -31,7 +31,8 @@ extension Cache {
         let manager = FileManager.default
         let knownPaths = Set(entries.flatMap { files(of: $0.url) })
         var stray: [String] = []
-        let rootNames = Set(["partial", "videos", "trash", LibrarySettings.fileName])
+        // positions.json: playback positions of local files (cached videos keep theirs in the record).
+        let rootNames = Set(["partial", "videos", "trash", LibrarySettings.fileName, "positions.json"])
         for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where !rootNames.contains(name) {
             stray.append(root + "/" + name)
         }

@@ -24,6 +24,8 @@ public enum DownloadError: Error, Sendable, Equatable {
     case fileSystem(String)
     /// Another Fetchplay is already downloading this URL.
     case busy
+    /// The link answers with a document (a web page, a PDF...), not media; nothing was kept.
+    case notAVideo(DocumentKind)
     /// The server sent more bytes than it announced, or a reply that cannot be used.
     case badResponse(String)
     /// Any other libcurl failure, with libcurl's own words.
@@ -58,6 +60,8 @@ public enum DownloadError: Error, Sendable, Equatable {
             "The video could not be saved: \(detail)."
         case .busy:
             "This video is already being downloaded by another Fetchplay window or process."
+        case .notAVideo(let kind):
+            kind.message
         case .badResponse(let detail):
             "The server sent an unusable answer: \(detail)."
         case .other(let detail):

@@ -25,6 +25,10 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var duration: Double?
     /// When the video was last played: the size cap evicts the least recently played first.
     var lastPlayed: Date?
+    /// Where playback stopped last time, in seconds; nil to start from the beginning.
+    var position: Double?
+    /// Why the last run of a partial failed (the sentence people saw); nil once it runs again.
+    var failure: String?
 
     init(url: String, displayName: String) {
         self.url = url

@@ -135,7 +135,17 @@ public final class DownloadTask: Sendable {
         }
         partial.checkpointInterval = options.checkpointInterval
         publish(.downloading)
+        let end = attempts(partial)
+        switch end {
+        case .failed(let error): partial.noteFailure(error.message)
+        case .paused: partial.noteFailure(nil)
+        default: break
+        }
+        return end
+    }
 
+    /// Requests until the download completes, fails or is stopped; retries with backoff.
+    private func attempts(_ partial: PartialFile) -> DownloadState {
         var meter = SpeedMeter()
         var failures = 0
         var backoff = options.initialBackoff
@@ -167,6 +177,9 @@ public final class DownloadTask: Sendable {
                 serverWasReached = true
             case .stopped:
                 return keep(partial, .paused)
+            case .failed(.notAVideo(let kind), _, _):
+                partial.discardFresh()
+                return .failed(.notAVideo(kind))
             case .failed(var error, let gotBytes, let answered):
                 serverWasReached = serverWasReached || gotBytes
                 do {

@@ -51,6 +51,13 @@ public final class Library: Sendable {
         update(url) { $0.duration = seconds }
     }
 
+    /// Remembers where playback of `url` stopped (nil: start from the beginning next time).
+    public func setPosition(_ seconds: Double?, url: String) throws(DownloadError) {
+        let position = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        guard try cache.updateFinishedRecord(url: url, { $0.position = position }) else { return }
+        update(url) { $0.position = position }
+    }
+
     private func update(_ url: String, _ change: (inout LibraryItem) -> Void) {
         state.withLock { items in
             if let index = items.firstIndex(where: { $0.url == url }) { change(&items[index]) }

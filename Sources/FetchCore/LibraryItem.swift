@@ -21,11 +21,16 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
     /// Seconds, once probed; nil for partials and videos not probed yet.
     public var duration: Double?
     public var lastPlayed: Date?
+    /// Where playback stopped last time, in seconds (finished videos).
+    public var position: Double?
+    /// Why the last run of this partial failed, as people saw it; nil unless it failed.
+    public var failure: String?
 
     public var id: String { url }
 
     public init(url: String, displayName: String, isComplete: Bool, bytesDone: Int64, total: Int64?,
-                path: String, date: Date, duration: Double? = nil, lastPlayed: Date? = nil) {
+                path: String, date: Date, duration: Double? = nil, lastPlayed: Date? = nil,
+                position: Double? = nil, failure: String? = nil) {
         self.url = url
         self.displayName = displayName
         self.isComplete = isComplete
@@ -35,6 +40,8 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
         self.date = date
         self.duration = duration
         self.lastPlayed = lastPlayed
+        self.position = position
+        self.failure = failure
     }
 
     /// The item a record describes, with what is on disk for it.
@@ -42,7 +49,8 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
         self.init(url: record.url, displayName: record.displayName, isComplete: isComplete,
                   bytesDone: bytesDone, total: record.total, path: path,
                   date: record.completed ?? FileIO.modificationDate(of: path) ?? record.created,
-                  duration: record.duration, lastPlayed: record.lastPlayed)
+                  duration: record.duration, lastPlayed: record.lastPlayed,
+                  position: isComplete ? record.position : nil, failure: isComplete ? nil : record.failure)
     }
 
     /// How far a partial is, 0…1; 1 for a finished video; nil when the total is unknown.

@@ -114,6 +114,38 @@ final class PartialFile: @unchecked Sendable {
         }
     }
 
+    /// Throws away a fresh start that turned out unusable (a web page, not a video) before
+    /// any of it was vouched for: its file goes, and an older partial stays as it was.
+    func discardFresh() {
+        closeDescriptor()
+        let hadPending = guarded.withLock { state -> Bool in
+            defer { state.pendingRecord = nil }
+            return state.pendingRecord != nil
+        }
+        if hadPending {
+            FileIO.remove(cache.partialPath(key, "new"))
+        } else if durableBytes == 0 {
+            for suffix in ["part", "json"] { FileIO.remove(cache.partialPath(key, suffix)) }
+        }
+        length = 0
+    }
+
+    /// Keeps why this run failed in the record, so the library shows it after a restart too;
+    /// nil clears it. Only a partial that has a record (durable bytes) keeps a failure.
+    func noteFailure(_ message: String?) {
+        let next = guarded.withLock { state -> DownloadRecord? in
+            guard state.record.durableBytes > 0, state.record.failure != message else { return nil }
+            state.record.failure = message
+            return state.record
+        }
+        guard let next else { return }
+        do {
+            try cache.saveRecord(next, at: cache.partialPath(key, "json"))
+        } catch {
+            Log.warning("cannot keep the failure in \(cache.partialPath(key, "json")): \(error.message)")
+        }
+    }
+
     // MARK: Writing
 
     /// Appends `bytes`; starts a checkpoint when one is due and none is running.

@@ -170,6 +170,12 @@ final class Transfer {
         default:
             return false
         }
+        if partial.length == 0, case .fresh = decision,
+           let kind = MediaSniffer.document(contentType: response["content-type"], firstBytes: bytes) {
+            // Judged on the first bytes, before any is written: nothing of a page is kept.
+            callbackError = .notAVideo(kind)
+            return false
+        }
         if let total, partial.length + Int64(bytes.count) > total {
             callbackError = .badResponse("more bytes than the announced \(total)")
             return false

@@ -3,6 +3,7 @@
 //   fetchplay [URL|FILE…]          the window (a URL downloads at once, a file opens)
 //   fetchplay --download URL       headless download with progress on the terminal
 //   fetchplay --list               what the cache holds
+//   fetchplay --version            the version
 //   --cache-dir DIR                the cache folder (else $FETCHPLAY_CACHE_DIR, else
 //                                  $XDG_CACHE_HOME/fetchplay), for the window and headless alike
 //
@@ -28,6 +29,8 @@ let options = [
            description: "Download URL into the cache without opening a window, then exit", argumentName: "URL"),
     Option(name: "list", argument: G_OPTION_ARG_NONE,
            description: "List the videos in the cache, finished and partial, then exit", argumentName: nil),
+    Option(name: "version", argument: G_OPTION_ARG_NONE,
+           description: "Print the version, then exit", argumentName: nil),
     Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
            description: "Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)",
            argumentName: "DIR"),
@@ -62,6 +65,10 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
         let isBytes = String(cString: g_variant_get_type_string(variant)) == "ay"
         let text = isBytes ? g_variant_get_bytestring(variant) : g_variant_get_string(variant, nil)
         return text.map { String(cString: $0) }
+    }
+    if g_variant_dict_contains(dict, "version") != 0 {
+        print("fetchplay \(AppInfo.version)")
+        return 0
     }
     let root = value("cache-dir") ?? Cache.defaultRoot()
     if let url = value("download") { return Headless.download(url: url, cacheRoot: root) }

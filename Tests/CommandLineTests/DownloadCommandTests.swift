@@ -173,6 +173,35 @@ struct DownloadCommandTests {
         #expect(try #require(run.lastLine).hasPrefix(cacheDir + "/videos/"))
     }
 
+    @Test(arguments: [("/page", "text/html", "<!DOCTYPE html><html><body>a page</body></html>\n", "a web page, not a video"),
+                      ("/doc", "application/pdf", "%PDF-1.4\n1 0 obj << >> endobj\n", "a PDF document")])
+    func documentIsRefusedWithItsOwnExitCode(path: String, type: String, text: String, words: String) throws {
+        server.serve(path, body: Array(text.utf8), etag: "\"d\"", headers: [HTTPHeader("Content-Type", type)])
+        let run = try download(server.url(path))
+        #expect(run.status == 7)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.split(separator: "\n").count == 1)
+        #expect(run.standardError.contains(words), "stderr: \(run.standardError)")
+        let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir], folder: folder, name: "list")
+        #expect(list.standardOutput.isEmpty, "nothing kept")
+    }
+
+    @Test func twoSpellingsOfOneLinkAreOneVideo() throws {
+        server.serve("/vid%C3%A9o.webm", body: Self.body, etag: "\"a\"")
+        let first = try download("http://127.0.0.1:\(server.port)/vidéo.webm", name: "first")
+        let second = try download("HTTP://127.0.0.1:\(server.port)/vid%c3%a9o.webm#start", name: "second")
+        #expect(first.status == 0 && second.status == 0, "\(first.standardError) \(second.standardError)")
+        #expect(first.lastLine == second.lastLine)
+        #expect(server.requests(to: "/vid%C3%A9o.webm").count == 1)
+    }
+
+    @Test func versionIsPrinted() throws {
+        let run = try FetchplayProcess.run(["--version"], folder: folder)
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("fetchplay "))
+        #expect(run.standardOutput.split(separator: " ").last?.split(separator: ".").count == 3)
+    }
+
     @Test func helpWorksWithoutADisplay() throws {
         let run = try FetchplayProcess.run(["--help"], folder: folder)
         #expect(run.status == 0)

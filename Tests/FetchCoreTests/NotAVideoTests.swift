@@ -1,0 +1,89 @@
+@testable import FetchCore
+import Foundation
+import Testing
+import TestSupport
+
+/// A link that answers with a document stops at once, keeps nothing, and says what it is;
+/// the bytes decide over a wrong `Content-Type`.
+struct NotAVideoTests {
+    let server: FaultServer
+    let harness: DownloadHarness
+
+    init() throws {
+        server = try FaultServer()
+        harness = try DownloadHarness()
+    }
+
+    static let page = Array("<!DOCTYPE html>\n<html><head><title>A video site</title></head><body>\(String(repeating: "<p>text</p>", count: 500))</body></html>\n".utf8)
+    static let pdf = Array("%PDF-1.4\n%\u{E2}\u{E3}\n1 0 obj\n<< /Type /Catalog >>\nendobj\n".utf8) + TestData.bytes(count: 5000, seed: 1)
+    static let json = Array("{\"video\": {\"title\": \"not here\", \"items\": [1, 2, 3]}}\n".utf8)
+    /// The start of a WebM file (EBML header, DocType "webm"), then noise.
+    static let webm: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0xF7, 0x81, 0x01,
+                                0x42, 0xF2, 0x81, 0x04, 0x42, 0xF3, 0x81, 0x08, 0x42, 0x82, 0x84]
+        + Array("webm".utf8) + [0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02] + TestData.bytes(count: 50_000, seed: 2)
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let body: [UInt8]
+        let contentType: String?
+        let kind: DocumentKind
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: [
+        Case(name: "web page", body: page, contentType: "text/html; charset=utf-8", kind: .webPage),
+        Case(name: "web page served as a binary", body: page, contentType: "application/octet-stream", kind: .webPage),
+        Case(name: "PDF", body: pdf, contentType: "application/pdf", kind: .pdf),
+        Case(name: "JSON", body: json, contentType: "application/json", kind: .json),
+    ])
+    func documentStopsAtOnceAndKeepsNothing(_ document: Case) throws {
+        server.serve("/watch", body: document.body, etag: "\"d\"",
+                     headers: document.contentType.map { [HTTPHeader("Content-Type", $0)] } ?? [])
+        let state = try harness.download(server.url("/watch"))
+        #expect(state == .failed(.notAVideo(document.kind)))
+        #expect(server.requests(to: "/watch").count == 1)
+        #expect(harness.cache.entries().isEmpty)
+        #expect(harness.filesInCache().filter { !$0.hasSuffix(".lock") }
+                == ["partial", "videos"], "nothing of the document is kept")
+    }
+
+    @Test func videoServedAsTextIsStillAVideo() throws {
+        server.serve("/clip", body: Self.webm, etag: "\"w\"", headers: [HTTPHeader("Content-Type", "text/plain")])
+        let path = try #require(try harness.download(server.url("/clip")).completedPath)
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.webm))
+    }
+
+    @Test func failureWithBytesKeptIsRememberedAndCleared() throws {
+        let body = TestData.bytes(count: 200_000, seed: 3)
+        server.serve("/v.webm", body: body, etag: "\"f\"", faults: [.dropAfter(bytes: 50_000)], faultyRequests: 1)
+        server.addFaults([.status(500)], to: "/v.webm", requests: 1)
+        let url = server.url("/v.webm")
+        guard case .failed(let error) = try harness.download(url) else {
+            Issue.record("expected a failure")
+            return
+        }
+        let failed = try #require(harness.cache.entries().first)
+        #expect(failed.failure == error.message)
+        #expect(failed.bytesDone == 50_000)
+        // Nothing kept: no row, no failure to remember.
+        server.serve("/gone.webm", body: body, faults: [.status(404)], faultyRequests: nil)
+        _ = try harness.download(server.url("/gone.webm"))
+        #expect(harness.cache.entries().count == 1)
+
+        _ = try #require(try harness.download(url).completedPath)
+        #expect(harness.cache.entries().first?.failure == nil)
+    }
+
+    @Test func positionIsKeptInTheVideosRecord() throws {
+        server.serve("/v.webm", body: TestData.bytes(count: 10_000, seed: 4), etag: "\"p\"")
+        let url = server.url("/v.webm")
+        _ = try #require(try harness.download(url).completedPath)
+        let library = Library(cache: harness.cache)
+        library.reload()
+        try library.setPosition(42.5, url: url)
+        #expect(library.item(url: url)?.position == 42.5)
+        #expect(Library(cache: harness.cache).reload().first?.position == 42.5, "kept on disk")
+        try library.setPosition(nil, url: url)
+        #expect(Library(cache: harness.cache).reload().first?.position == nil)
+    }
+}
