@@ -34,3 +34,10 @@ static inline CURLcode fp_curl_getinfo_long(CURL *h, CURLINFO i, long *v) {
 static inline CURLcode fp_curl_getinfo_string(CURL *h, CURLINFO i, char **v) {
     return curl_easy_getinfo(h, i, v);
 }
+static inline CURLMcode fp_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
+    return curl_multi_setopt(m, o, v);
+}
+/// The result code of a finished transfer's message (a union member Swift reads awkwardly).
+static inline CURLcode fp_curl_msg_result(const CURLMsg *message) {
+    return message->data.result;
+}

@@ -10,8 +10,16 @@ extension Cache {
     /// The partial's lock is not among them: it stays, empty, as the engine leaves it.
     func files(of url: String) -> [String] {
         let key = Self.key(for: url)
-        return [videoPath(key, url: url), videoRecordPath(key),
-                partialPath(key, "part"), partialPath(key, "new"), partialPath(key, "json")]
+        return [videoPath(key, url: url), videoRecordPath(key), partialPath(key, "json")] + dataFiles(key: key)
+    }
+
+    /// The data files of `key`'s partial on disk: `KEY.<generation>.part`, and `KEY.part` and
+    /// `KEY.new` of older versions.
+    func dataFiles(key: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: partialDirectory)) ?? []
+        return names.filter { name in
+            name == "\(key).part" || name == "\(key).new" || (name.hasPrefix(key + ".") && name.hasSuffix(".part"))
+        }.sorted().map { partialDirectory + "/" + $0 }
     }
 
     /// Rewrites the finished record of `url` (atomically); false when there is none.
@@ -49,7 +57,8 @@ extension Cache {
     /// A partial's bytes before its first checkpoint wrote the record: the download holds its lock.
     private func isBeingWritten(_ path: String) -> Bool {
         guard path.hasSuffix(".part") || path.hasSuffix(".new") else { return false }
-        let lock = (path as NSString).deletingPathExtension + ".lock"
+        let name = (path as NSString).lastPathComponent
+        let lock = partialDirectory + "/" + name.prefix(64) + ".lock"
         let fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return false }
         defer { close(fd) }

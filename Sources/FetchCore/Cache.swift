@@ -4,10 +4,10 @@ import Foundation
 /// The folders where partial and finished videos live, and what is in them.
 ///
 /// ```
-/// ROOT/partial/KEY.part   bytes so far        ROOT/videos/KEY.EXT   finished video
-/// ROOT/partial/KEY.json   their record        ROOT/videos/KEY.json  its record
-/// ROOT/partial/KEY.lock   one writer at a time
-/// ROOT/partial/KEY.new    a restarted download until it passes the old partial
+/// ROOT/partial/KEY.G.part   bytes so far, in ranges   ROOT/videos/KEY.EXT   finished video
+/// ROOT/partial/KEY.json     their record, naming G    ROOT/videos/KEY.json  its record
+/// ROOT/partial/KEY.lock     one writer at a time
+/// (G: a generation, new when a download starts over; `KEY.part` in older versions)
 /// ```
 /// KEY is the SHA-256 of the URL's identity (`WebAddress.identity`); names on disk never come
 /// from the server, and a record counts only when its URL hashes to its name.
@@ -136,6 +136,6 @@ public final class Cache: Sendable {
     func partialEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: partialPath(key, "json"), key: key) else { return nil }
         return LibraryItem(record: record, isComplete: false, bytesDone: record.durableBytes,
-                          path: partialPath(key, "part"))
+                           path: partialDirectory + "/" + (record.dataFile ?? "\(key).part"))
     }
 }

@@ -14,6 +14,9 @@ public struct DownloadOptions: Sendable {
     /// Seconds between progress events (about 30 a second).
     public var progressInterval = 1.0 / 30
     public var maxRedirects = 10
+    /// Connections at once for one download (and per host across downloads), when the server
+    /// honours ranges of a file with a length and a strong validator; 1: one connection.
+    public var connections = 4
 
     public init() {}
 }

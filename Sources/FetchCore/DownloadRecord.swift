@@ -3,7 +3,7 @@ import Foundation
 /// What Fetchplay keeps beside each partial or finished video: enough to resume it correctly.
 ///
 /// Written atomically (temporary file, fsync, rename) and only after the bytes it counts are on
-/// disk, so after a crash the file always holds at least `durableBytes` valid bytes.
+/// disk, so after a crash the data file it names holds at least the `durable` ranges, valid.
 struct DownloadRecord: Codable, Sendable, Equatable {
     /// The link's identity (`WebAddress.identity`: normalised, never a password); the cache key
     /// is its hash.
@@ -15,8 +15,15 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var lastModified: String?
     /// The whole file's length, when the server told it.
     var total: Int64?
-    /// Bytes of the partial that are known to be on disk (fsynced).
+    /// How many bytes `durable` holds (what older versions read: they wrote one prefix).
     var durableBytes: Int64
+    /// The byte ranges of the partial that are known to be on disk (fsynced); nil in a record
+    /// of an older version, whose `durableBytes` were the prefix `[0, durableBytes)`.
+    var ranges: ByteRanges?
+    /// The file in `partial/` that these ranges are in; nil: `KEY.part` (older versions). A
+    /// download that starts over writes a new file, so a record never vouches for bytes of
+    /// another file whatever the moment of a crash.
+    var dataFile: String?
     /// For people only: never used as a file name.
     var displayName: String
     var created: Date
@@ -43,4 +50,13 @@ struct DownloadRecord: Codable, Sendable, Equatable {
 
     /// A partial can be continued with `Range` only when its length and identity are known.
     var isResumable: Bool { durableBytes > 0 && total != nil && validator != nil }
+
+    /// The ranges on disk; setting them keeps `durableBytes` in step.
+    var durable: ByteRanges {
+        get { ranges ?? ByteRanges(prefix: durableBytes) }
+        set {
+            ranges = newValue
+            durableBytes = newValue.count
+        }
+    }
 }

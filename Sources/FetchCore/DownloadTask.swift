@@ -155,16 +155,16 @@ public final class DownloadTask: Sendable {
         var furthest = partial.durableBytes
         /// Where the last answer that brought no byte ended.
         var emptyAnswerAt: Int64?
+        /// An extra connection was refused once: the rest of this run uses one.
+        var connections = options.connections
         while true {
-            // Even a partial holding every byte (a crash just before the final rename) asks the
-            // server: its 416 with the same validator is what proves the file is whole.
             let record = partial.record
-            let offset = !forceFromZero && record.isResumable ? record.durableBytes : 0
-            report(bytes: offset > 0 ? offset : record.durableBytes, total: record.total, meter: &meter)
-            let transfer = Transfer(url: requestURL, offset: offset, partial: partial, options: options, stop: stop) {
-                [self] bytes, total in report(bytes: bytes, total: total, meter: &meter)
-            }
-            let outcome = transfer.perform()
+            let resume = !forceFromZero && record.isResumable
+            report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: &meter)
+            let attempt = RangeDownload(url: requestURL, partial: partial, options: options, connections: connections,
+                                        stop: stop) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
+            let outcome = attempt.run(resume: resume)
+            if attempt.slicesRefused { connections = 1 }
             switch outcome {
             case .finished(let finalURL):
                 return finish(partial, finalURL: finalURL)
@@ -177,6 +177,9 @@ public final class DownloadTask: Sendable {
                 serverWasReached = true
             case .stopped:
                 return keep(partial, .paused)
+            case .sliceRefused(let reason):
+                // Only a slice is refused, and the attempt goes on without it; never here.
+                return keep(partial, .failed(.badResponse(reason)))
             case .failed(.notAVideo(let kind), _, _):
                 partial.discardFresh()
                 return .failed(.notAVideo(kind))

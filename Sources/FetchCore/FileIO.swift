@@ -98,6 +98,25 @@ enum FileIO {
         }
     }
 
+    /// Writes all of `buffer` at `offset`, whatever the file's position (`pwrite`).
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int64, path: String) throws(DownloadError) {
+        var done = 0
+        while done < buffer.count {
+            done += try call("pwrite", path) {
+                pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+        }
+    }
+
+    /// Closes a descriptor exactly once. EBADF means this process closed it already (or never
+    /// opened it): a bug that could close a reused number, so it stops the program, as in
+    /// swift-nio. Other errors of close lose nothing here: every write that matters was synced.
+    static func close(_ fd: Int32) {
+        if Glibc.close(fd) != 0 {
+            precondition(errno != EBADF, "close(\(fd)): a descriptor closed twice")
+        }
+    }
+
     static func dataSync(_ fd: Int32, path: String) throws(DownloadError) {
         try call("fdatasync", path) { Int(fdatasync(fd)) }
     }

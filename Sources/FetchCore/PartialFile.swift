@@ -4,15 +4,19 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// One URL's partial download on disk: the lock, the bytes, and the record that vouches for them.
+/// One URL's partial download on disk: the lock, the data file, and the record that vouches for
+/// byte ranges of it.
 ///
-/// The writer (the transfer's thread) only appends. Every `checkpointInterval` a checkpoint on
-/// a queue of its own syncs the bytes written so far and only then records their count, so the
-/// record never claims bytes the disk may not have, and the transfer never waits for the disk.
+/// Several connections write into one data file at their own offsets (`write(_:at:)`, all on the
+/// download's worker thread). Every `checkpointInterval` a checkpoint on a queue of its own syncs
+/// the file and only then records the ranges written so far, so the record never claims bytes
+/// the disk may not have, and the writers never wait for the disk.
 ///
-/// A download that starts over while an older partial exists writes into `KEY.new`; the first
-/// checkpoint past the old partial's length renames it over `KEY.part`. Until then a crash
-/// leaves the old partial, whole and still resumable.
+/// A download that starts over while an older partial exists writes into a new data file
+/// (`KEY.<generation>.part`); the first checkpoint past the old partial's byte count saves a
+/// record naming the new file, and only then removes the old one. No rename stands between a
+/// record and its bytes: after a crash the record names exactly the file it vouches for, and
+/// files it does not name are removed when the partial is next opened.
 final class PartialFile: @unchecked Sendable {
     let cache: Cache
     let key: String
@@ -22,8 +26,9 @@ final class PartialFile: @unchecked Sendable {
     private let guarded: Mutex<Guarded>
 
     private struct Guarded {
+        /// The saved record: what the disk vouches for.
         var record: DownloadRecord
-        /// The identity of a restarted download still writing to `KEY.new`.
+        /// The identity of a restarted download still writing a file of its own.
         var pendingRecord: DownloadRecord?
         var checkpointError: DownloadError?
         var checkpointInFlight = false
@@ -31,12 +36,13 @@ final class PartialFile: @unchecked Sendable {
 
     // Writer-thread state.
     private var descriptor: Int32 = -1
-    private var writingPath = ""
-    /// Bytes in the file being written (from byte 0 of that file).
-    private(set) var length: Int64 = 0
+    /// The name (in `partial/`) of the data file being written.
+    private var writingName = ""
+    /// Every range written into that file (a superset of what the record vouches for).
+    private(set) var written = ByteRanges()
     private var lastCheckpoint = 0.0
-    /// Where the last early writeback request ended.
-    private var writebackStart: Int64 = 0
+    /// Bytes written since writeback was last started.
+    private var unsubmitted: Int64 = 0
     /// Bytes between early writeback requests.
     private let writebackStep: Int64 = 8 << 20
 
@@ -48,86 +54,108 @@ final class PartialFile: @unchecked Sendable {
         let record = cache.loadRecord(at: cache.partialPath(key, "json"), key: key)
             ?? DownloadRecord(url: url, displayName: displayName)
         guarded = Mutex(Guarded(record: record))
-        // A restart that never passed the old partial is worthless now.
-        FileIO.remove(cache.partialPath(key, "new"))
+        // Data files the record does not name are worthless: a restart that never passed the old
+        // partial, an old file a crash left beside the new record.
+        let named = record.durableBytes > 0 ? dataPath(of: record) : nil
+        for path in cache.dataFiles(key: key) where path != named { FileIO.remove(path) }
     }
 
     deinit {
         closeDescriptor()
     }
 
+    /// The saved record: what the disk vouches for.
     var record: DownloadRecord { guarded.withLock { $0.record } }
+
+    /// The version of the file being written: a restart's new identity while it has not yet
+    /// passed the old partial, else the record's. Extra connections ask for this version.
+    var identity: DownloadRecord { guarded.withLock { $0.pendingRecord ?? $0.record } }
 
     /// Bytes of the current download identity that are on disk, vouched for by the record.
     var durableBytes: Int64 { record.durableBytes }
 
+    /// Bytes written into the file being written, durable or not yet.
+    var length: Int64 { written.count }
+
+    private func fileName(of record: DownloadRecord) -> String { record.dataFile ?? "\(key).part" }
+
+    private func dataPath(of record: DownloadRecord) -> String { cache.partialDirectory + "/" + fileName(of: record) }
+
     // MARK: Starting an attempt
 
-    /// Opens `KEY.part` to append after its durable bytes; anything past them (written after the
-    /// last checkpoint) is cut, since a power cut may have left it unwritten. Returns the offset.
-    func openForAppend() throws(DownloadError) -> Int64 {
+    /// Opens the record's data file to write the ranges it lacks. A file shorter than its
+    /// record's ranges lost bytes and is not trusted at all. Returns the ranges on disk.
+    @discardableResult
+    func openForAppend() throws(DownloadError) -> ByteRanges {
+        if descriptor >= 0, guarded.withLock({ $0.pendingRecord == nil }) { return written }
         closeDescriptor()
-        // Continuing the old partial ends any restart that had not passed it yet: its `.new`
-        // bytes must never be swapped in over what is appended now.
-        guarded.withLock { $0.pendingRecord = nil }
-        FileIO.remove(cache.partialPath(key, "new"))
-        let path = cache.partialPath(key, "part")
-        let fd = try FileIO.open(path, O_RDWR | O_CREAT)
-        var durable = durableBytes
-        if (FileIO.size(of: path) ?? 0) < durable {
-            // The file lost bytes its record vouched for: it cannot be trusted at all.
-            Log.warning("partial \(path) is shorter than its record; starting over")
-            durable = 0
-            guarded.withLock { $0.record.durableBytes = 0 }
+        // Continuing the old partial ends any restart that had not passed it yet: its bytes
+        // must never be swapped in over what is written now.
+        let abandoned = guarded.withLock { state -> DownloadRecord? in
+            defer { state.pendingRecord = nil }
+            return state.pendingRecord
         }
-        do {
-            try FileIO.truncate(fd, to: durable, path: path)
-            try FileIO.seek(fd, to: durable, path: path)
-        } catch {
-            close(fd)
-            throw error
+        if let abandoned { FileIO.remove(dataPath(of: abandoned)) }
+        let current = record
+        let path = dataPath(of: current)
+        let fd = try FileIO.open(path, O_RDWR | O_CREAT)
+        var durable = current.durable
+        if (FileIO.size(of: path) ?? 0) < durable.upperBound {
+            Log.warning("partial \(path) is shorter than its record; starting over")
+            durable = ByteRanges()
+            guarded.withLock { $0.record.durable = durable }
         }
         descriptor = fd
-        writingPath = path
-        length = durable
-        writebackStart = durable
+        writingName = (path as NSString).lastPathComponent
+        written = durable
+        unsubmitted = 0
         lastCheckpoint = monotonicSeconds()
         return durable
     }
 
-    /// Prepares for a body that is the whole file from byte 0, with a new identity.
+    /// Prepares for a body that is the whole file from byte 0, with a new identity, in a new
+    /// data file. An older partial stays until the new one has more bytes.
     func openFresh(_ identity: DownloadRecord) throws(DownloadError) {
         closeDescriptor()
-        let keepOld = durableBytes > 0
-        let path = cache.partialPath(key, keepOld ? "new" : "part")
-        descriptor = try FileIO.open(path, O_RDWR | O_CREAT | O_TRUNC)
-        writingPath = path
-        length = 0
-        writebackStart = 0
+        let name = "\(key).\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).part"
+        descriptor = try FileIO.open(cache.partialDirectory + "/" + name, O_RDWR | O_CREAT | O_EXCL)
+        writingName = name
+        written = ByteRanges()
+        unsubmitted = 0
         lastCheckpoint = monotonicSeconds()
-        guarded.withLock {
-            if keepOld {
-                $0.pendingRecord = identity
+        var fresh = identity
+        fresh.dataFile = name
+        fresh.durable = ByteRanges()
+        let obsolete = guarded.withLock { state -> [DownloadRecord] in
+            // An earlier restart that never passed the old partial is worthless now.
+            var obsolete = state.pendingRecord.map { [$0] } ?? []
+            if state.record.durableBytes > 0 {
+                state.pendingRecord = fresh
             } else {
-                $0.record = identity
+                obsolete.append(state.record)
+                state.pendingRecord = nil
+                state.record = fresh
             }
+            return obsolete
         }
+        for old in obsolete where fileName(of: old) != name { FileIO.remove(dataPath(of: old)) }
     }
 
     /// Throws away a fresh start that turned out unusable (a web page, not a video) before
     /// any of it was vouched for: its file goes, and an older partial stays as it was.
     func discardFresh() {
         closeDescriptor()
-        let hadPending = guarded.withLock { state -> Bool in
+        let pending = guarded.withLock { state -> DownloadRecord? in
             defer { state.pendingRecord = nil }
-            return state.pendingRecord != nil
+            return state.pendingRecord
         }
-        if hadPending {
-            FileIO.remove(cache.partialPath(key, "new"))
+        if let pending {
+            FileIO.remove(dataPath(of: pending))
         } else if durableBytes == 0 {
-            for suffix in ["part", "json"] { FileIO.remove(cache.partialPath(key, suffix)) }
+            FileIO.remove(dataPath(of: record))
+            FileIO.remove(cache.partialPath(key, "json"))
         }
-        length = 0
+        written = ByteRanges()
     }
 
     /// Keeps why this run failed in the record, so the library shows it after a restart too;
@@ -148,16 +176,18 @@ final class PartialFile: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Appends `bytes`; starts a checkpoint when one is due and none is running.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(DownloadError) {
+    /// Writes `bytes` at `offset` of the data file; starts a checkpoint when one is due and none
+    /// is running.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
         if let error = guarded.withLock({ $0.checkpointError }) { throw error }
-        try FileIO.writeAll(descriptor, bytes, path: writingPath)
-        length += Int64(bytes.count)
-        if length - writebackStart >= writebackStep {
+        try FileIO.writeAll(descriptor, bytes, at: offset, path: writingName)
+        written.insert(offset..<offset + Int64(bytes.count))
+        unsubmitted += Int64(bytes.count)
+        if unsubmitted >= writebackStep {
             // Hand the kernel each few megabytes as they arrive, so a checkpoint's fdatasync
             // waits only for the tail instead of a whole second of a fast download at once.
-            _ = fp_start_writeback(descriptor, off_t(writebackStart), off_t(length - writebackStart))
-            writebackStart = length
+            _ = fp_start_writeback(descriptor, 0, 0)
+            unsubmitted = 0
         }
         let now = monotonicSeconds()
         if now - lastCheckpoint >= checkpointInterval {
@@ -175,10 +205,10 @@ final class PartialFile: @unchecked Sendable {
             return true
         }
         guard start else { return }
-        let fd = descriptor, count = length, path = writingPath
+        let fd = descriptor, snapshot = written, name = writingName
         checkpoints.async { [self] in
             do {
-                try checkpoint(fd: fd, count: count, path: path)
+                try checkpoint(fd: fd, ranges: snapshot, name: name)
             } catch {
                 guarded.withLock { $0.checkpointError = error as? DownloadError ?? .fileSystem("\(error)") }
             }
@@ -186,38 +216,42 @@ final class PartialFile: @unchecked Sendable {
         }
     }
 
-    /// Syncs the first `count` bytes, then records them (swapping in a restarted download once
-    /// it has passed the old partial).
-    private func checkpoint(fd: Int32, count: Int64, path: String) throws(DownloadError) {
-        try FileIO.dataSync(fd, path: path)
-        let next: DownloadRecord? = try guarded.withLock { (state) throws(DownloadError) -> DownloadRecord? in
-            if var pending = state.pendingRecord {
-                guard count > state.record.durableBytes else { return nil }
-                try FileIO.rename(cache.partialPath(key, "new"), cache.partialPath(key, "part"))
-                // From here `.part` is the restarted download; its bytes count as durable only
-                // once its record is saved below.
-                pending.durableBytes = 0
-                state.pendingRecord = nil
-                state.record = pending
-            } else {
-                guard count > state.record.durableBytes || count == 0 else { return nil }
+    /// Syncs the file, then records `ranges` as durable (swapping in a restarted download once
+    /// it holds more bytes than the old partial, and only then removing the old file).
+    private func checkpoint(fd: Int32, ranges: ByteRanges, name: String) throws(DownloadError) {
+        try FileIO.dataSync(fd, path: name)
+        let (next, replaced) = guarded.withLock { state -> (DownloadRecord?, DownloadRecord?) in
+            if let pending = state.pendingRecord, pending.dataFile == name {
+                guard ranges.count > state.record.durableBytes else { return (nil, nil) }
+                var next = pending
+                next.durable = ranges
+                return (next, state.record)
+            }
+            // A record is written only for bytes: a partial of nothing is no partial.
+            guard fileName(of: state.record) == name, !ranges.isEmpty, ranges != state.record.durable else {
+                return (nil, nil)
             }
             var next = state.record
-            next.durableBytes = count
-            return next
+            next.durable = ranges
+            return (next, nil)
         }
         guard let next else { return }
         try cache.saveRecord(next, at: cache.partialPath(key, "json"))
-        // Only a saved record moves the durable count: a failed save (a full disk) leaves the
-        // count at what the disk really vouches for.
-        guarded.withLock { $0.record.durableBytes = max($0.record.durableBytes, count) }
+        // Only a saved record moves what is durable: a failed save (a full disk) leaves the
+        // record at what the disk really vouches for.
+        guarded.withLock { state in
+            if replaced != nil { state.pendingRecord = nil }
+            state.record = next
+        }
+        if let replaced, replaced.durableBytes > 0 { FileIO.remove(dataPath(of: replaced)) }
     }
 
     /// Waits for a running checkpoint, then makes everything written so far durable.
     ///
-    /// On a full disk the record itself may not fit: then the last `diskFullMargin` bytes are
-    /// given back (they download again) so that everything before them can still be vouched for.
-    /// A checkpoint's earlier error is thrown after that.
+    /// On a full disk the record itself may not fit: then the last `diskFullMargin` bytes of
+    /// each range written since the last record are given back (their blocks freed; they
+    /// download again) so that everything before them can still be vouched for. A checkpoint's
+    /// earlier error is thrown after that.
     func flush() throws(DownloadError) {
         checkpoints.sync {}
         guard descriptor >= 0 else { return }
@@ -226,62 +260,71 @@ final class PartialFile: @unchecked Sendable {
             return state.checkpointError
         }
         do {
-            try checkpoint(fd: descriptor, count: length, path: writingPath)
+            try checkpoint(fd: descriptor, ranges: written, name: writingName)
         } catch .diskFull {
-            // Never below what the record already vouches for: those bytes need no new record.
-            let keep = max(durableBytes, length - diskFullMargin)
-            try FileIO.truncate(descriptor, to: keep, path: writingPath)
-            length = keep
-            try checkpoint(fd: descriptor, count: keep, path: writingPath)
+            let durable = guarded.withLock { $0.pendingRecord == nil ? $0.record.durable : ByteRanges() }
+            var kept = durable
+            for range in written.ranges {
+                let end = max(range.lowerBound, range.upperBound - diskFullMargin)
+                kept.insert(range.lowerBound..<end)
+                if end < range.upperBound { _ = fp_punch_hole(descriptor, off_t(end), off_t(range.upperBound - end)) }
+            }
+            written = kept
+            try checkpoint(fd: descriptor, ranges: kept, name: writingName)
             throw .diskFull
         }
         if let earlier { throw earlier }
     }
 
-    /// Bytes given back on a full disk so the record fits: far more than a record needs.
+    /// Bytes given back per range on a full disk so the record fits: far more than a record needs.
     private let diskFullMargin: Int64 = 256 * 1024
 
     /// Moves the whole file into the videos folder; the partial and its record go. Returns the
-    /// finished record and the video's path.
+    /// finished record and the video's path. Every byte of `[0, total)` must be written.
     ///
     /// Order matters for crashes: the finished record first (it counts only once a file of its
     /// length exists), then the rename, then the folder sync, then the partial's record.
     func complete(finalURL: String?) throws(DownloadError) -> (DownloadRecord, String) {
         if descriptor < 0 {
-            // Completed without a body (a 416, or all bytes already durable): cut anything
-            // past the durable bytes, which no checkpoint vouched for.
-            _ = try openForAppend()
+            // Completed without a body (a 416, or all bytes already durable).
+            try openForAppend()
         }
         checkpoints.sync {}
-        try FileIO.dataSync(descriptor, path: writingPath)
-        let count = length
-        closeDescriptor()
-        let pending = guarded.withLock { state -> DownloadRecord? in
-            defer { state.pendingRecord = nil }
-            return state.pendingRecord
-        }
-        if pending != nil {
-            try FileIO.rename(cache.partialPath(key, "new"), cache.partialPath(key, "part"))
-        }
+        let pending = guarded.withLock { $0.pendingRecord }
         var final = pending ?? record
-        final.durableBytes = count
-        final.total = final.total ?? count
+        let count = final.total ?? written.upperBound
+        guard written.covers(total: count) else {
+            throw .badResponse("the download ended with bytes missing (\(written.count) of \(count))")
+        }
+        try FileIO.truncate(descriptor, to: count, path: writingName)
+        try FileIO.dataSync(descriptor, path: writingName)
+        let source = cache.partialDirectory + "/" + writingName
+        closeDescriptor()
+        final.durable = ByteRanges(prefix: count)
+        final.ranges = nil
+        final.dataFile = nil
+        final.failure = nil
+        final.total = count
         final.finalURL = finalURL ?? final.finalURL
         final.completed = Date()
         let destination = cache.videoPath(key, url: final.url)
         try cache.saveRecord(final, at: cache.videoRecordPath(key))
-        try FileIO.rename(cache.partialPath(key, "part"), destination)
+        try FileIO.rename(source, destination)
         try FileIO.syncDirectory(cache.videosDirectory)
         FileIO.remove(cache.partialPath(key, "json"))
+        for path in cache.dataFiles(key: key) { FileIO.remove(path) }
         try FileIO.syncDirectory(cache.partialDirectory)
-        guarded.withLock { $0.record = final }
+        guarded.withLock {
+            $0.pendingRecord = nil
+            $0.record = final
+        }
         return (final, destination)
     }
 
     private func closeDescriptor() {
         if descriptor >= 0 {
             checkpoints.sync {}
-            close(descriptor)
+            FileIO.close(descriptor)
             descriptor = -1
         }
     }

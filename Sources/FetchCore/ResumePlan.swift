@@ -23,6 +23,8 @@ enum ResumeDecision: Sendable, Equatable {
     case restartFromZero(reason: String)
     /// The local bytes are already the whole file.
     case complete
+    /// An extra connection's answer cannot fill its slice; go on with fewer connections.
+    case sliceRefused(reason: String)
     case fail(DownloadError)
 }
 
@@ -68,6 +70,32 @@ enum ResumePlan {
         default:
             return .fail(.badResponse("the status \(response.status) \(response.reason)"))
         }
+    }
+
+    /// Decides what to do with the answer to an extra connection's `Range: bytes=start-…` of
+    /// the file `record` describes. Only an aligned 206 of the same version is written:
+    ///
+    /// | answer                                             | decision                      |
+    /// |----------------------------------------------------|-------------------------------|
+    /// | a protocol violation (two lengths, gzip)           | `.fail`                       |
+    /// | 200 or 206 of another version (validator differs)  | `.restartFromZero` (changed)  |
+    /// | 206 from `start`, the recorded total, same version | `.append`                     |
+    /// | anything else (200, 206 elsewhere, 406, 416, 5xx)  | `.sliceRefused`               |
+    static func decideSlice(start: Int64, record: DownloadRecord, response: ResponseHead) -> ResumeDecision {
+        if (200...299).contains(response.status), let violation = response.violation {
+            return .fail(.badResponse(violation))
+        }
+        let changed = (response.status == 200 || response.status == 206) && !hasSameValidator(record, response)
+        if changed {
+            return .restartFromZero(reason: "an extra connection found another version of the file")
+        }
+        guard response.status == 206 else {
+            return .sliceRefused(reason: "the server answered \(response.status) to a request for a range")
+        }
+        guard let range = response.contentRange, range.start == start, range.total == record.total else {
+            return .sliceRefused(reason: "Content-Range \(response["content-range"] ?? "") does not continue byte \(start)")
+        }
+        return .append
     }
 
     /// The answer names the same version of the file as the record: the same strong ETag when

@@ -1,151 +1,174 @@
 import CCurl
 import Foundation
 
-/// How one HTTP attempt ended.
+/// How one connection's request ended.
 enum TransferOutcome: Sendable, Equatable {
-    /// The body ended; the bytes are in the partial file.
+    /// The body ended, or the connection wrote all of its slice.
     case finished(finalURL: String?)
     /// The server's answer proves the local bytes are already the whole file (416).
     case alreadyComplete
     /// The answer could not continue the partial; ask again from byte 0.
     case restartFromZero(reason: String)
+    /// An extra connection's answer cannot fill its slice (no ranges, a 416, an error status):
+    /// the download goes on with fewer connections.
+    case sliceRefused(reason: String)
     /// Pause or cancel was asked for.
     case stopped
     /// `answered`: the server accepted the request with a usable 200 or 206 before it failed.
     case failed(DownloadError, gotBytes: Bool, answered: Bool = false)
 }
 
-/// One HTTP request and its body, on the calling (worker) thread, with libcurl's easy interface.
+/// One connection: one HTTP request and the part of its body that this connection writes into
+/// the partial, driven by `RangeDownload`'s libcurl multi handle on the download's worker thread.
 ///
-/// libcurl calls back into this object from `curl_easy_perform`, which it outlives, so the
-/// callbacks get it unretained.
+/// The *primary* connection of an attempt asks for the whole file or, when resuming, for
+/// `bytes=N-`, and its answer is judged by the resume table (`ResumePlan.decide`). A *slice*
+/// asks for `bytes=A-B` of the same file and is used only for an aligned 206 with the recorded
+/// validator (`ResumePlan.decideSlice`). Either writes from `next` up to `end`, which another
+/// connection may move closer when it takes over this one's tail.
+///
+/// libcurl calls back into this object, which outlives the easy handle, so the callbacks get it
+/// unretained.
 final class Transfer {
-    private let url: String
-    private let offset: Int64
-    private let partial: PartialFile
-    private let options: DownloadOptions
-    private let stop: StopSignal
-    private let onBytes: (Int64, Int64?) -> Void
+    enum Role: Sendable, Equatable { case primary, slice }
 
-    private var response = ResponseHead()
-    private var decision: ResumeDecision?
-    private var total: Int64?
-    private var gotBytes = false
+    let role: Role
+    /// The first byte asked for (0 with no `Range` for a primary that starts afresh).
+    let start: Int64
+    /// Where this connection stops writing, exclusive; nil: the end of the file.
+    var end: Int64?
+    /// The offset of the next byte this connection writes.
+    private(set) var next: Int64
+    private(set) var decision: ResumeDecision?
+    /// The whole file's length, once the answer is judged.
+    private(set) var total: Int64?
+    private(set) var gotBytes = false
+    let easy: CurlEasy
+    private(set) var response = ResponseHead()
+
+    private let url: String
+    private let partial: PartialFile
+    private let stop: StopSignal
+    private let onWrite: () -> Void
+    private var headers: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// An error found inside a callback, which then aborts the transfer.
     private var callbackError: DownloadError?
-    private var lastProgress = 0.0
+    /// This connection wrote up to `end` and stopped itself there.
+    private var reachedEnd = false
 
     /// - Parameters:
-    ///   - offset: where the partial's durable bytes end (0: no `Range`).
-    ///   - onBytes: (bytes in the file being written, total), at most every `progressInterval`.
-    init(url: String, offset: Int64, partial: PartialFile, options: DownloadOptions,
-         stop: StopSignal, onBytes: @escaping (Int64, Int64?) -> Void) {
+    ///   - range: the first byte and, for a slice, the last byte asked for; nil: no `Range`.
+    ///   - onWrite: called after each piece of the body is written.
+    init(url: String, role: Role, range: (first: Int64, last: Int64?)?, end: Int64?, partial: PartialFile,
+         options: DownloadOptions, stop: StopSignal, onWrite: @escaping () -> Void) throws(DownloadError) {
         self.url = url
-        self.offset = offset
+        self.role = role
+        start = range?.first ?? 0
+        next = start
+        self.end = end
         self.partial = partial
-        self.options = options
         self.stop = stop
-        self.onBytes = onBytes
-    }
-
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
-    func perform() -> TransferOutcome {
-        _ = Self.globalInit
-        guard let handle = curl_easy_init() else { return .failed(.other("libcurl could not start"), gotBytes: false) }
-        defer { curl_easy_cleanup(handle) }
-        var headers: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headers) }
-        if offset > 0 {
-            headers = curl_slist_append(headers, "Range: bytes=\(offset)-")
+        self.onWrite = onWrite
+        easy = try CurlEasy()
+        errorBuffer[0] = 0
+        if let range {
+            headers = curl_slist_append(headers, "Range: bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
             // The validator goes back byte for byte (it passed `HeaderBytes.isSafeToSend`).
-            if let validator = partial.record.validator, let bytes = HeaderBytes.bytes(of: validator) {
+            let version = role == .primary ? partial.record : partial.identity
+            if let validator = version.validator, let bytes = HeaderBytes.bytes(of: validator) {
                 let line = Array("If-Range: ".utf8) + bytes + [0]
                 headers = line.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: CChar.self) { curl_slist_append(headers, $0.baseAddress) }
                 }
             }
         }
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        defer { errorBuffer.deallocate() }
-        errorBuffer[0] = 0
-        configure(handle, headers: headers, errorBuffer: errorBuffer)
-
-        let code = curl_easy_perform(handle)
-        var finalURL: UnsafeMutablePointer<CChar>?
-        fp_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &finalURL)
-        return outcome(code, detail: String(cString: errorBuffer),
-                       finalURL: finalURL.map { WebAddress.redacted(String(cString: $0)) })
+        try configure(options)
     }
 
-    private func configure(_ handle: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?,
-                           errorBuffer: UnsafeMutablePointer<CChar>) {
+    deinit {
+        curl_slist_free_all(headers)
+        errorBuffer.deallocate()
+    }
+
+    /// Bytes this connection still has to write, when its end is known.
+    func remaining(total: Int64) -> Int64 { (end ?? total) - next }
+
+    private func configure(_ options: DownloadOptions) throws(DownloadError) {
         let this = Unmanaged.passUnretained(self).toOpaque()
-        fp_curl_setopt_string(handle, CURLOPT_URL, url)
-        fp_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        fp_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        try easy.set(CURLOPT_URL, url)
+        try easy.set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        try easy.set(CURLOPT_NOSIGNAL, 1)
         // Only http and https, also for redirects, and never down from https to http.
-        fp_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        fp_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, url.lowercased().hasPrefix("https:") ? "https" : "http,https")
-        fp_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        fp_curl_setopt_long(handle, CURLOPT_MAXREDIRS, options.maxRedirects)
-        fp_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        fp_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, url.lowercased().hasPrefix("https:") ? "https" : "http,https")
+        try easy.set(CURLOPT_FOLLOWLOCATION, 1)
+        try easy.set(CURLOPT_MAXREDIRS, options.maxRedirects)
+        try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
         // No CURLOPT_ACCEPT_ENCODING: a compressed body would not match the file's byte offsets.
-        fp_curl_setopt_string(handle, CURLOPT_USERAGENT, "Fetchplay/0.1")
-        fp_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
-        fp_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        fp_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
-        fp_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
-        fp_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 256 * 1024)
-        fp_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
-        fp_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+        try easy.set(CURLOPT_USERAGENT, "Fetchplay/\(AppInfo.version)")
+        try easy.set(CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
+        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
+        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        try easy.set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        try easy.set(CURLOPT_HTTPHEADER, list: headers)
+        try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
             this.response.consume(line: UnsafeRawBufferPointer(start: data, count: length))
             return length
         }
-        fp_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, this)
-        fp_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+        try easy.set(CURLOPT_HEADERDATA, pointer: this)
+        try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
             return this.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
         }
-        fp_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, this)
-        fp_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-        fp_curl_setopt_xferinfo_callback(handle) { user, _, _, _, _ in
+        try easy.set(CURLOPT_WRITEDATA, pointer: this)
+        try easy.set(CURLOPT_NOPROGRESS, 0)
+        try easy.setProgress { user, _, _, _, _ in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             return this.stop.isRaised ? 1 : 0
         }
-        fp_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, this)
+        try easy.set(CURLOPT_XFERINFODATA, pointer: this)
     }
 
     /// Decides, once per response, what its body means; opens the file accordingly.
     private func decideIfNeeded() -> ResumeDecision {
         if let decision { return decision }
-        let made = ResumePlan.decide(offset: offset, record: partial.record, response: response)
+        let record = partial.record
+        let made = role == .primary
+            ? ResumePlan.decide(offset: start, record: record, response: response)
+            : ResumePlan.decideSlice(start: start, record: partial.identity, response: response)
         decision = made
         do {
             switch made {
             case .append:
-                total = partial.record.total
-                try checkRoom(for: (total ?? offset) - offset)
-                if try partial.openForAppend() != offset {
+                total = role == .primary ? record.total : partial.identity.total
+                guard role == .primary else { break }
+                let durable = try partial.openForAppend()
+                if durable.isEmpty, start > 0 {
                     // The partial was shorter than its record: it cannot be continued.
                     decision = .restartFromZero(reason: "the partial lost bytes on disk")
+                    break
                 }
+                try checkRoom(for: (total ?? start) - durable.count)
             case .fresh(let newTotal, let etag, let lastModified):
                 // The new file replaces the old partial once it has passed it.
                 try checkRoom(for: (newTotal ?? 0) - partial.durableBytes)
                 total = newTotal
+                // The whole file from byte 0, whatever was asked for.
+                next = 0
                 var identity = partial.record
                 identity.total = newTotal
                 identity.etag = etag
                 identity.lastModified = lastModified
-                identity.durableBytes = 0
+                identity.failure = nil
                 if let name = response.suggestedName { identity.displayName = name }
                 try partial.openFresh(identity)
-            case .restartFromZero, .complete, .fail:
+            case .restartFromZero, .complete, .sliceRefused, .fail:
                 break
             }
         } catch {
@@ -153,6 +176,17 @@ final class Transfer {
             decision = .fail(error)
         }
         return decision!
+    }
+
+    /// Whether this answer lets more connections fetch other ranges of the same file: a length,
+    /// a strong validator, and ranges honoured (a 206, or a 200 saying `Accept-Ranges: bytes`).
+    var allowsSlices: Bool {
+        guard let decision, total != nil, partial.identity.validator != nil else { return false }
+        switch decision {
+        case .append: return true
+        case .fresh: return response["accept-ranges"]?.lowercased().contains("bytes") == true
+        default: return false
+        }
     }
 
     /// Fails at once when the bytes still to come cannot fit on the disk, instead of filling it
@@ -170,34 +204,41 @@ final class Transfer {
         default:
             return false
         }
-        if partial.length == 0, case .fresh = decision,
+        if next == 0, case .fresh = decision,
            let kind = MediaSniffer.document(contentType: response["content-type"], firstBytes: bytes) {
             // Judged on the first bytes, before any is written: nothing of a page is kept.
             callbackError = .notAVideo(kind)
             return false
         }
-        if let total, partial.length + Int64(bytes.count) > total {
+        let room = end.map { $0 - next } ?? Int64(bytes.count)
+        let count = Int(max(0, min(Int64(bytes.count), room)))
+        if let total, next + Int64(count) > total {
             callbackError = .badResponse("more bytes than the announced \(total)")
             return false
         }
         do {
-            try partial.write(bytes)
+            try partial.write(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: next)
         } catch {
             callbackError = error
             return false
         }
-        gotBytes = true
-        let now = monotonicSeconds()
-        if now - lastProgress >= options.progressInterval {
-            lastProgress = now
-            onBytes(partial.length, total)
+        next += Int64(count)
+        gotBytes = gotBytes || count > 0
+        onWrite()
+        if let end, next >= end {
+            // The rest of this body belongs to another connection (or is already written).
+            reachedEnd = true
+            return false
         }
         return !stop.isRaised
     }
 
-    private func outcome(_ code: CURLcode, detail: String, finalURL: String?) -> TransferOutcome {
+    /// What the request came to, once libcurl is done with it (`code`).
+    func outcome(_ code: CURLcode) -> TransferOutcome {
+        if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }
+        let detail = String(cString: errorBuffer)
         if code == CURLE_OUT_OF_MEMORY, response.status != 0, !gotBytes {
             // libcurl 7.88 reports a header past its limit (100 KiB) as "Out of memory".
             return .failed(.badResponse("it sent more header data than a client can read"), gotBytes: false)
@@ -210,6 +251,7 @@ final class Transfer {
         // A body that was empty, or never reached the write callback (416, errors), is decided here.
         switch decideIfNeeded() {
         case .restartFromZero(let reason): return .restartFromZero(reason: reason)
+        case .sliceRefused(let reason): return .sliceRefused(reason: reason)
         case .complete: return .alreadyComplete
         case .fail(let error): return .failed(error, gotBytes: gotBytes)
         case .append, .fresh: break
@@ -220,11 +262,11 @@ final class Transfer {
             return .failed(CurlError.error(code, url: WebAddress.redacted(url), detail: detail), gotBytes: gotBytes,
                            answered: true)
         }
-        onBytes(partial.length, total)
-        if let total, partial.length != total {
-            return .failed(.connectionLost("the body ended at \(partial.length) of \(total) bytes"), gotBytes: gotBytes,
+        let expectedEnd = end ?? total
+        if let expectedEnd, next != expectedEnd {
+            return .failed(.connectionLost("the body ended at \(next) of \(expectedEnd) bytes"), gotBytes: gotBytes,
                            answered: true)
         }
-        return .finished(finalURL: finalURL)
+        return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted))
     }
 }

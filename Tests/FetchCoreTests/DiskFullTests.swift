@@ -29,8 +29,9 @@ struct DiskFullTests {
         let record = try #require(cache.loadRecord(at: cache.partialPath(key, "json"), key: key),
                                   "partial folder: \((try? FileManager.default.contentsOfDirectory(atPath: cache.root + "/partial")) ?? [])")
         #expect(record.durableBytes > 0)
-        let data = try #require(FileManager.default.contents(atPath: cache.partialPath(key, "part")))
+        let data = try #require(FileManager.default.contents(atPath: cache.partialDirectory + "/" + (record.dataFile ?? "")))
         #expect(data.count >= Int(record.durableBytes))
+        #expect(record.durable.ranges == [0..<record.durableBytes], "one connection: a prefix")
         #expect(sha256Hex(of: Array(data.prefix(Int(record.durableBytes))))
                 == sha256Hex(of: Array(body.prefix(Int(record.durableBytes)))))
     }

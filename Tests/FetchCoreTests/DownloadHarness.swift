@@ -44,11 +44,27 @@ final class DownloadHarness: Sendable {
         events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
     }
 
-    func partialPath(_ url: String) -> String { cache.partialPath(Cache.key(for: url), "part") }
+    /// The partial's data file: the one its record names, else the one on disk.
+    func partialPath(_ url: String) -> String {
+        let key = Cache.key(for: url)
+        if let name = partialRecord(url)?.dataFile { return cache.partialDirectory + "/" + name }
+        return cache.dataFiles(key: key).first ?? cache.partialPath(key, "part")
+    }
 
     func partialRecord(_ url: String) -> DownloadRecord? {
         let key = Cache.key(for: url)
         return cache.loadRecord(at: cache.partialPath(key, "json"), key: key)
+    }
+
+    /// Whether every range the partial's record vouches for holds exactly `body`'s bytes there.
+    func durableRangesMatch(_ url: String, _ body: [UInt8]) -> Bool {
+        guard let record = partialRecord(url),
+              let data = FileManager.default.contents(atPath: partialPath(url)) else { return false }
+        let file = Array(data)
+        return !record.durable.isEmpty && record.durable.ranges.allSatisfy { range in
+            let span = Int(range.lowerBound)..<Int(range.upperBound)
+            return span.upperBound <= file.count && span.upperBound <= body.count && file[span] == body[span]
+        }
     }
 
     /// Every file under the cache root, relative to it.

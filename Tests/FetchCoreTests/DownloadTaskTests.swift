@@ -163,7 +163,7 @@ struct DownloadTaskTests {
         let key = Cache.key(for: url)
         try Data(Self.body).write(to: URL(fileURLWithPath: harness.partialPath(url)))
         var record = try #require(harness.partialRecord(url))
-        record.durableBytes = Int64(Self.body.count)
+        record.durable = ByteRanges(prefix: Int64(Self.body.count))
         try harness.cache.saveRecord(record, at: harness.cache.partialPath(key, "json"))
 
         try expectCompleted(try harness.download(url))

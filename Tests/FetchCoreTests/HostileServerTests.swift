@@ -189,10 +189,9 @@ struct HostileServerTests {
         options.maxRetries = 0
         _ = try harness.download(urlA, options: options)
         let keyA = Cache.key(for: urlA), keyB = Cache.key(for: urlB)
-        for suffix in ["part", "json"] {
-            try FileManager.default.moveItem(atPath: harness.cache.partialPath(keyA, suffix),
-                                             toPath: harness.cache.partialPath(keyB, suffix))
-        }
+        try FileManager.default.moveItem(atPath: harness.partialPath(urlA), toPath: harness.cache.partialPath(keyB, "part"))
+        try FileManager.default.moveItem(atPath: harness.cache.partialPath(keyA, "json"),
+                                         toPath: harness.cache.partialPath(keyB, "json"))
         let library = Library(cache: harness.cache)
         #expect(library.reload().isEmpty, "neither A nor B is listed from B's name")
         #expect(harness.cache.strayFiles(known: []).contains(harness.cache.partialPath(keyB, "json")))

@@ -1,0 +1,112 @@
+import CCurl
+
+/// One libcurl easy handle, and the one gate its options go through: an option this libcurl
+/// refuses (too old for `CURLOPT_PROTOCOLS_STR`, say) is an error, never a setting silently
+/// lost, which for the protocol and TLS options would be security silently lost.
+final class CurlEasy {
+    let handle: UnsafeMutableRawPointer
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    init() throws(DownloadError) {
+        _ = Self.globalInit
+        guard let handle = curl_easy_init() else { throw .other("libcurl could not start") }
+        self.handle = handle
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    func set(_ option: CURLoption, _ value: Int) throws(DownloadError) {
+        try check(fp_curl_setopt_long(handle, option, value), option)
+    }
+
+    func set(_ option: CURLoption, offset value: Int64) throws(DownloadError) {
+        try check(fp_curl_setopt_offset(handle, option, curl_off_t(value)), option)
+    }
+
+    /// libcurl copies string options, so `value` need not outlive the call.
+    func set(_ option: CURLoption, _ value: String) throws(DownloadError) {
+        try check(fp_curl_setopt_string(handle, option, value), option)
+    }
+
+    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws(DownloadError) {
+        try check(fp_curl_setopt_pointer(handle, option, value), option)
+    }
+
+    func set(_ option: CURLoption, list value: UnsafeMutablePointer<curl_slist>?) throws(DownloadError) {
+        try check(fp_curl_setopt_slist(handle, option, value), option)
+    }
+
+    func set(_ option: CURLoption, callback: fp_curl_data_callback) throws(DownloadError) {
+        try check(fp_curl_setopt_data_callback(handle, option, callback), option)
+    }
+
+    func setProgress(_ callback: fp_curl_xferinfo_callback) throws(DownloadError) {
+        try check(fp_curl_setopt_xferinfo_callback(handle, callback), CURLOPT_XFERINFOFUNCTION)
+    }
+
+    /// Where the redirects ended.
+    var effectiveURL: String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard fp_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    private func check(_ code: CURLcode, _ option: CURLoption) throws(DownloadError) {
+        guard code != CURLE_OK else { return }
+        throw .other("this libcurl cannot set option \(option.rawValue) (\(String(cString: curl_easy_strerror(code))))")
+    }
+}
+
+/// libcurl's multi interface: many transfers on the calling thread, no extra locks.
+final class CurlMulti {
+    private let handle: UnsafeMutableRawPointer
+
+    init() throws(DownloadError) {
+        guard let handle = curl_multi_init() else { throw .other("libcurl could not start") }
+        self.handle = handle
+    }
+
+    deinit { curl_multi_cleanup(handle) }
+
+    func add(_ easy: CurlEasy) throws(DownloadError) {
+        try check(curl_multi_add_handle(handle, easy.handle))
+    }
+
+    func remove(_ easy: CurlEasy) {
+        _ = curl_multi_remove_handle(handle, easy.handle)
+    }
+
+    /// Runs what can run now without blocking; returns the number of transfers still running.
+    @discardableResult
+    func perform() throws(DownloadError) -> Int {
+        var running: Int32 = 0
+        try check(curl_multi_perform(handle, &running))
+        return Int(running)
+    }
+
+    /// Waits up to `milliseconds` for activity on any transfer, or for `wakeUp()`.
+    func poll(milliseconds: Int32) throws(DownloadError) {
+        try check(curl_multi_poll(handle, nil, 0, milliseconds, nil))
+    }
+
+    /// Ends a `poll` early, from any thread.
+    func wakeUp() { _ = curl_multi_wakeup(handle) }
+
+    /// The transfers that ended since the last call, with libcurl's result for each.
+    func finished() -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
+        var result: [(UnsafeMutableRawPointer, CURLcode)] = []
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(handle, &left) {
+            if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle {
+                result.append((easy, fp_curl_msg_result(message)))
+            }
+        }
+        return result
+    }
+
+    private func check(_ code: CURLMcode) throws(DownloadError) {
+        guard code != CURLM_OK else { return }
+        throw .other("libcurl: \(String(cString: curl_multi_strerror(code)))")
+    }
+}

@@ -1,0 +1,227 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One attempt at a download, with one connection or several, on the calling (worker) thread.
+///
+/// The primary connection asks for the file (or, resuming, for its first missing byte on). When
+/// its answer shows a length, a strong validator and ranges honoured, up to
+/// `options.connections` connections fill the file: a free one takes a range nobody has, else
+/// half of the largest range still to come (never a slice under `minimumSlice`). An extra
+/// connection whose answer cannot fill its slice (a 200, a 416, an error status, a misaligned
+/// range) ends the extra connections for good (`slicesRefused`) and gives its range back; one
+/// that finds another version of the file starts the whole download over; one dropped by the
+/// network is retried from its own next byte while the others go on.
+///
+/// The attempt ends like a single request (`TransferOutcome`), so the task's retry rules stay
+/// the same for one connection and for several.
+final class RangeDownload {
+    private let url: String
+    private let partial: PartialFile
+    private let options: DownloadOptions
+    private let stop: StopSignal
+    private let onBytes: (Int64, Int64?) -> Void
+    private let maxConnections: Int
+    private let host: String
+
+    /// An extra connection was refused (or failed past its retries): later attempts use one.
+    private(set) var slicesRefused = false
+    private var active: [Transfer] = []
+    private var lastProgress = 0.0
+    /// When the next extra connection may open, after one failed (monotonic seconds).
+    private var nextSliceAt = 0.0
+    private var sliceBackoff: Double
+    private var sliceFailures = 0
+
+    /// - Parameters:
+    ///   - url: the request URL (credentials included).
+    ///   - connections: at most this many at once; 1 for today's one-connection behaviour.
+    init(url: String, partial: PartialFile, options: DownloadOptions, connections: Int, stop: StopSignal,
+         onBytes: @escaping (Int64, Int64?) -> Void) {
+        self.url = url
+        self.partial = partial
+        self.options = options
+        self.stop = stop
+        self.onBytes = onBytes
+        maxConnections = max(1, connections)
+        host = WebAddress.host(of: url)
+        sliceBackoff = options.initialBackoff
+    }
+
+    /// Runs the attempt: from the partial's first missing byte when `resume`, else from 0.
+    func run(resume: Bool) -> TransferOutcome {
+        let multi: CurlMulti
+        let primary: Transfer
+        do {
+            multi = try CurlMulti()
+            let record = partial.record
+            var range: (first: Int64, last: Int64?)?
+            if resume, let total = record.total {
+                // Even a partial holding every byte asks the server: its 416 with the same
+                // validator is what proves the file is whole.
+                range = (record.durable.gaps(upTo: total).first?.lowerBound ?? total, nil)
+            }
+            primary = try Transfer(url: url, role: .primary, range: range, end: nil, partial: partial,
+                                   options: options, stop: stop) { [unowned self] in progressed() }
+            try start(primary, on: multi)
+        } catch {
+            return .failed(error, gotBytes: false)
+        }
+        defer { for transfer in active { finish(transfer, on: multi) } }
+
+        var pendingFailure: TransferOutcome?
+        while true {
+            if stop.isRaised { return .stopped }
+            do {
+                try multi.perform()
+            } catch {
+                return .failed(error, gotBytes: partial.length > 0)
+            }
+            for (handle, code) in multi.finished() {
+                guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
+                finish(transfer, on: multi)
+                let outcome = transfer.outcome(code)
+                if let end = judge(outcome, of: transfer, primary: primary) { return end }
+                if case .failed = outcome { pendingFailure = outcome }
+            }
+            if active.isEmpty {
+                return ended(primary: primary, pendingFailure: pendingFailure)
+            }
+            openSlices(on: multi, primary: primary)
+            do {
+                try multi.poll(milliseconds: 100)
+            } catch {
+                return .failed(error, gotBytes: partial.length > 0)
+            }
+        }
+    }
+
+    // MARK: Outcomes
+
+    /// What one connection's end means for the attempt; nil: the attempt goes on.
+    private func judge(_ outcome: TransferOutcome, of transfer: Transfer, primary: Transfer) -> TransferOutcome? {
+        switch outcome {
+        case .finished:
+            // A primary with no known length ends the download when its body ends.
+            return transfer.role == .primary && transfer.total == nil ? outcome : nil
+        case .alreadyComplete, .restartFromZero, .stopped:
+            return outcome
+        case .sliceRefused(let reason):
+            Log.warning("\(WebAddress.redacted(url)): \(reason); going on with one connection")
+            slicesRefused = true
+            giveBack(transfer, to: primary)
+            return nil
+        case .failed(let error, _, _):
+            let others = active.contains { $0 !== transfer }
+            guard others, CurlError.isTransient(error, serverWasReached: true) else { return outcome }
+            // The network dropped this one; the others go on, and its range opens again later.
+            sliceFailures += 1
+            if sliceFailures > options.maxRetries {
+                slicesRefused = true
+                return nil
+            }
+            Log.warning("\(WebAddress.redacted(url)): one connection failed (\(error.message)); retrying its range")
+            nextSliceAt = monotonicSeconds() + sliceBackoff
+            sliceBackoff = min(sliceBackoff * 2, options.maxBackoff)
+            giveBack(transfer, to: primary)
+            return nil
+        }
+    }
+
+    /// A range a connection did not finish goes back: to the primary when it ends where the
+    /// primary stops (its request runs to the end of the file), else to whoever is free.
+    private func giveBack(_ transfer: Transfer, to primary: Transfer) {
+        guard transfer !== primary, active.contains(where: { $0 === primary }),
+              let primaryEnd = primary.end, primaryEnd == transfer.start else { return }
+        primary.end = transfer.end
+    }
+
+    /// The attempt once no connection is left.
+    private func ended(primary: Transfer, pendingFailure: TransferOutcome?) -> TransferOutcome {
+        let total = partial.identity.total
+        if let total, partial.written.covers(total: total) {
+            return .finished(finalURL: primary.easy.effectiveURL.map(WebAddress.redacted))
+        }
+        if let pendingFailure { return pendingFailure }
+        // Ranges given back after the primary passed them: the next attempt asks for them.
+        return .failed(.connectionLost("\(partial.length) of \(total.map(String.init) ?? "?") bytes arrived"),
+                       gotBytes: partial.length > 0, answered: true)
+    }
+
+    // MARK: Connections
+
+    private func start(_ transfer: Transfer, on multi: CurlMulti) throws(DownloadError) {
+        try multi.add(transfer.easy)
+        active.append(transfer)
+        HostSlots.shared.take(host)
+    }
+
+    private func finish(_ transfer: Transfer, on multi: CurlMulti) {
+        multi.remove(transfer.easy)
+        active.removeAll { $0 === transfer }
+        HostSlots.shared.release(host)
+    }
+
+    /// Opens extra connections while there is work worth one and a connection to spare.
+    private func openSlices(on multi: CurlMulti, primary: Transfer) {
+        guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
+              monotonicSeconds() >= nextSliceAt else { return }
+        while active.count < maxConnections, HostSlots.shared.hasRoom(host, limit: maxConnections),
+              let work = nextWork(total: total) {
+            do {
+                let slice = try Transfer(url: url, role: .slice, range: (work.lowerBound, work.upperBound - 1),
+                                         end: work.upperBound, partial: partial, options: options, stop: stop) {
+                    [unowned self] in progressed()
+                }
+                try start(slice, on: multi)
+            } catch {
+                slicesRefused = true
+                return
+            }
+        }
+    }
+
+    /// A range that no connection has and that is not written yet; else the second half of the
+    /// largest range still to come, taken from the connection that has it.
+    private func nextWork(total: Int64) -> Range<Int64>? {
+        var claimed = partial.written
+        for transfer in active { claimed.insert(transfer.next..<(transfer.end ?? total)) }
+        if let gap = claimed.gaps(upTo: total).first { return gap }
+        guard let largest = active.max(by: { $0.remaining(total: total) < $1.remaining(total: total) }),
+              largest.remaining(total: total) >= 2 * Self.minimumSlice else { return nil }
+        let end = largest.end ?? total
+        // The middle, on a 64 KiB boundary: requests of whole pages.
+        let middle = (largest.next + largest.remaining(total: total) / 2) & ~0xFFFF
+        guard middle > largest.next, middle < end else { return nil }
+        largest.end = middle
+        return middle..<end
+    }
+
+    /// Bytes per connection below which another connection costs more than it brings.
+    static let minimumSlice: Int64 = 2 << 20
+
+    private func progressed() {
+        let now = monotonicSeconds()
+        guard now - lastProgress >= options.progressInterval else { return }
+        lastProgress = now
+        onBytes(partial.length, partial.identity.total)
+    }
+}
+
+/// Connections open per host across every download of this process, so several downloads from
+/// one server never open more than a download may alone.
+final class HostSlots: Sendable {
+    static let shared = HostSlots()
+    private let counts = Mutex<[String: Int]>([:])
+
+    func take(_ host: String) { counts.withLock { $0[host, default: 0] += 1 } }
+
+    func release(_ host: String) {
+        counts.withLock { counts in
+            counts[host, default: 1] -= 1
+            if counts[host] == 0 { counts[host] = nil }
+        }
+    }
+
+    func hasRoom(_ host: String, limit: Int) -> Bool { counts.withLock { ($0[host] ?? 0) < limit } }
+}
