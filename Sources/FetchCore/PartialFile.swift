@@ -236,7 +236,9 @@ final class PartialFile: @unchecked Sendable {
             return (next, nil)
         }
         guard let next else { return }
+        if replaced != nil { CrashPoint.beforeReplacingRecord.reach() }
         try cache.saveRecord(next, at: cache.partialPath(key, "json"))
+        if replaced != nil { CrashPoint.afterReplacingRecord.reach() }
         // Only a saved record moves what is durable: a failed save (a full disk) leaves the
         // record at what the disk really vouches for.
         guarded.withLock { state in

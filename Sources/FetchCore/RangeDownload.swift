@@ -56,12 +56,20 @@ final class RangeDownload {
             multi = try CurlMulti()
             let record = partial.record
             var range: (first: Int64, last: Int64?)?
+            var end: Int64?
             if resume, let total = record.total {
                 // Even a partial holding every byte asks the server: its 416 with the same
                 // validator is what proves the file is whole.
-                range = (record.durable.gaps(upTo: total).first?.lowerBound ?? total, nil)
+                let gap = record.durable.gaps(upTo: total).first
+                range = (gap?.lowerBound ?? total, nil)
+                if let gap, gap.upperBound < total, maxConnections > 1 {
+                    // Only the hole: the ranges after it are on disk, and the other holes go
+                    // to other connections.
+                    range = (gap.lowerBound, gap.upperBound - 1)
+                    end = gap.upperBound
+                }
             }
-            primary = try Transfer(url: url, role: .primary, range: range, end: nil, partial: partial,
+            primary = try Transfer(url: url, role: .primary, range: range, end: end, partial: partial,
                                    options: options, stop: stop) { [unowned self] in progressed() }
             try start(primary, on: multi)
         } catch {
@@ -132,8 +140,9 @@ final class RangeDownload {
     /// primary stops (its request runs to the end of the file), else to whoever is free.
     private func giveBack(_ transfer: Transfer, to primary: Transfer) {
         guard transfer !== primary, active.contains(where: { $0 === primary }),
-              let primaryEnd = primary.end, primaryEnd == transfer.start else { return }
-        primary.end = transfer.end
+              let primaryEnd = primary.end, primaryEnd == transfer.next,
+              let total = primary.total else { return }
+        primary.end = min(transfer.end ?? total, primary.requestEnd ?? total)
     }
 
     /// The attempt once no connection is left.

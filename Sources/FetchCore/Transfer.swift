@@ -37,6 +37,8 @@ final class Transfer {
     let start: Int64
     /// Where this connection stops writing, exclusive; nil: the end of the file.
     var end: Int64?
+    /// One past the last byte asked for; nil: to the end of the file.
+    let requestEnd: Int64?
     /// The offset of the next byte this connection writes.
     private(set) var next: Int64
     private(set) var decision: ResumeDecision?
@@ -65,6 +67,7 @@ final class Transfer {
         self.url = url
         self.role = role
         start = range?.first ?? 0
+        requestEnd = range?.last.map { $0 + 1 }
         next = start
         self.end = end
         self.partial = partial

@@ -10,13 +10,13 @@ import Synchronization
 /// line of stdout and the exit code is 0; on failure one error line on stderr, nothing on
 /// stdout, and an exit code from 1 to 127 (see `ExitCode`).
 enum Headless {
-    static func download(url text: String, cacheRoot: String) -> Int32 {
+    static func download(url text: String, cacheRoot: String, options: DownloadOptions = .init()) -> Int32 {
         let cache: Cache
         let task: DownloadTask
         let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
         do {
             cache = try Cache(root: cacheRoot)
-            task = try DownloadTask(url: text, cache: cache) { event in
+            task = try DownloadTask(url: text, cache: cache, options: options) { event in
                 if case .progress(let progress) = event { printer.show(progress) }
             }
         } catch {

@@ -4,6 +4,7 @@
 //   fetchplay --download URL       headless download with progress on the terminal
 //   fetchplay --list               what the cache holds
 //   fetchplay --version            the version
+//   --connections N                at most N connections for --download (1: one, as curl)
 //   --cache-dir DIR                the cache folder (else $FETCHPLAY_CACHE_DIR, else
 //                                  $XDG_CACHE_HOME/fetchplay), for the window and headless alike
 //
@@ -31,6 +32,8 @@ let options = [
            description: "List the videos in the cache, finished and partial, then exit", argumentName: nil),
     Option(name: "version", argument: G_OPTION_ARG_NONE,
            description: "Print the version, then exit", argumentName: nil),
+    Option(name: "connections", argument: G_OPTION_ARG_INT,
+           description: "With --download: at most N connections at once (default 4; 1 for one)", argumentName: "N"),
     Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
            description: "Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)",
            argumentName: "DIR"),
@@ -71,7 +74,19 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
         return 0
     }
     let root = value("cache-dir") ?? Cache.defaultRoot()
-    if let url = value("download") { return Headless.download(url: url, cacheRoot: root) }
+    if let url = value("download") {
+        var options = DownloadOptions()
+        if let variant = g_variant_dict_lookup_value(dict, "connections", nil) {
+            defer { g_variant_unref(variant) }
+            let count = Int(g_variant_get_int32(variant))
+            guard (1...16).contains(count) else {
+                FileHandle.standardError.write(Data("fetchplay: --connections takes a number from 1 to 16.\n".utf8))
+                return 2
+            }
+            options.connections = count
+        }
+        return Headless.download(url: url, cacheRoot: root, options: options)
+    }
     if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root) }
     app.cacheRoot = root
     return -1

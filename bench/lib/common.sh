@@ -5,6 +5,7 @@
 #   bench_site DIR              makes DIR and its files world-readable for nginx's workers
 #   bench_random_file PATH MIB  PATH gets MIB mebibytes of random bytes
 #   nginx_start ROOT            nginx on 127.0.0.1:free port serving ROOT; sets NGINX_PORT, NGINX_URL
+#                               (NGINX_LIMIT_RATE=4m: each connection limited, as many hosts do)
 #   nginx_stop                  stops it (also done by bench_cleanup)
 #   median / machine_line       small reporting helpers
 #
@@ -102,6 +103,7 @@ http {
     server {
         listen 127.0.0.1:$port;
         root "$root";
+        ${NGINX_LIMIT_RATE:+limit_rate $NGINX_LIMIT_RATE;}
     }
 }
 EOF

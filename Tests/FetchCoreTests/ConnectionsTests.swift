@@ -1,0 +1,107 @@
+@testable import FetchCore
+import Foundation
+import Testing
+import TestSupport
+
+/// Several connections on one file, against a server that limits each connection (as many
+/// hosts do): every rule of the resume table per range request, the exact bytes on disk.
+struct ConnectionsTests {
+    let server: FaultServer
+    let harness: DownloadHarness
+    /// Large enough for four slices of at least 2 MiB.
+    static let body = TestData.bytes(count: 10 << 20, seed: 31)
+    static let newBody = TestData.bytes(count: 10 << 20, seed: 32)
+    static let etag = "\"big\""
+    /// Per connection: the whole file would take about 2.5 s on one.
+    static let perConnection = Fault.throttle(bytesPerSecond: 4 << 20)
+
+    init() throws {
+        server = try FaultServer()
+        harness = try DownloadHarness()
+    }
+
+    /// Serves the body throttled per connection, with `faults` on request `number` (1: the first).
+    private func serve(faults: [Fault] = [], onRequest number: Int = 2) -> String {
+        server.serve("/v.bin", body: Self.body, etag: Self.etag, faults: [Self.perConnection],
+                     faultyRequests: number - 1)
+        if !faults.isEmpty { server.addFaults([Self.perConnection] + faults, to: "/v.bin", requests: 1) }
+        server.addFaults([Self.perConnection], to: "/v.bin", requests: nil)
+        return server.url("/v.bin")
+    }
+
+    private func expectExact(_ state: DownloadState, _ body: [UInt8] = ConnectionsTests.body) throws {
+        let path = try #require(state.completedPath, "state was \(state)")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+    }
+
+    /// The ranges asked for with a start and an end: the extra connections.
+    private var slices: [RecordedRequest] {
+        server.requests(to: "/v.bin").filter { $0["range"].map { !$0.hasSuffix("-") } ?? false }
+    }
+
+    @Test func fourConnectionsFillTheFileExactly() throws {
+        let url = serve()
+        try expectExact(try harness.download(url))
+        let requests = server.requests(to: "/v.bin")
+        #expect(requests[0]["range"] == nil)
+        #expect(slices.count >= 3, "\(requests.map { $0["range"] ?? "-" })")
+        #expect(slices.allSatisfy { $0["if-range"] == Self.etag })
+        #expect(Set(requests.map(\.connection)).count >= 4)
+    }
+
+    @Test func oneConnectionKeepsTodaysRequests() throws {
+        let url = serve()
+        var options = DownloadHarness.quickOptions
+        options.connections = 1
+        try expectExact(try harness.download(url, options: options))
+        #expect(server.requests(to: "/v.bin").map { $0["range"] } == [nil])
+    }
+
+    /// An extra connection's answer that cannot fill its slice: never written, the download
+    /// goes on (and ends) with one connection.
+    @Test(arguments: [Fault.wrongRangeStart(shift: -4096), .ignoreRange, .status(416), .status(503)])
+    func refusedSliceFallsBackToOneConnection(_ fault: Fault) throws {
+        let url = serve(faults: [fault])
+        try expectExact(try harness.download(url))
+        #expect(slices.count >= 1)
+    }
+
+    @Test func droppedSliceIsRetriedFromItsNextByteWhileTheOthersGoOn() throws {
+        let url = serve(faults: [.dropAfter(bytes: 300_000)])
+        try expectExact(try harness.download(url))
+        let second = try #require(server.requests(to: "/v.bin").dropFirst().first)
+        let start = try #require(second["range"].flatMap { Int64($0.dropFirst(6).split(separator: "-")[0]) })
+        #expect(server.requests(to: "/v.bin").contains { $0["range"]?.hasPrefix("bytes=\(start + 300_000)-") == true },
+                "the dropped slice continues from its own next byte")
+    }
+
+    @Test func fileChangedBetweenConnectionsStartsOverWithoutMixing() throws {
+        server.serve("/v.bin", body: Self.body, etag: Self.etag,
+                     faults: [Self.perConnection, .changeContent(body: Self.newBody, etag: "\"v2\"")], faultyRequests: 1)
+        server.addFaults([Self.perConnection], to: "/v.bin", requests: nil)
+        try expectExact(try harness.download(server.url("/v.bin")), Self.newBody)
+        #expect(server.requests(to: "/v.bin").contains { $0["range"] == nil && $0.connection > 1 },
+                "the whole file was asked for again")
+    }
+
+    @Test func pausedRangesResumeExactlyAskingOnlyForTheHoles() throws {
+        let url = serve()
+        let task = try harness.task(url)
+        task.start()
+        #expect(waitUntil(timeout: .seconds(20)) {
+            (harness.partialRecord(url)?.durable.ranges.count ?? 0) >= 3
+        })
+        task.pause()
+        #expect(task.wait() == .paused)
+        let record = try #require(harness.partialRecord(url))
+        #expect(harness.durableRangesMatch(url, Self.body))
+        let before = server.requests(to: "/v.bin").count
+
+        task.start()
+        try expectExact(task.wait())
+        for request in server.requests(to: "/v.bin").dropFirst(before) {
+            let first = try #require(request["range"].flatMap { Int64($0.dropFirst(6).split(separator: "-")[0]) })
+            #expect(!record.durable.contains(first), "\(request["range"] ?? "") asks again for bytes on disk")
+        }
+    }
+}
