@@ -67,6 +67,20 @@ struct ByteRanges: Sendable, Equatable, Codable {
         return result
     }
 
+    /// The bytes of this set that are not in `other`.
+    func subtracting(_ other: ByteRanges) -> ByteRanges {
+        var result = ByteRanges()
+        for range in ranges {
+            var next = range.lowerBound
+            for cut in other.ranges where cut.upperBound > next && cut.lowerBound < range.upperBound {
+                if cut.lowerBound > next { result.ranges.append(next..<cut.lowerBound) }
+                next = max(next, cut.upperBound)
+            }
+            if next < range.upperBound { result.ranges.append(next..<range.upperBound) }
+        }
+        return result
+    }
+
     /// The set limited to `[0, bound)`.
     func clamped(to bound: Int64) -> ByteRanges {
         var result = ByteRanges()

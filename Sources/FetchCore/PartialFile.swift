@@ -264,13 +264,14 @@ final class PartialFile: @unchecked Sendable {
         do {
             try checkpoint(fd: descriptor, ranges: written, name: writingName)
         } catch .diskFull {
+            // Never a byte the record already vouches for: those need no new record.
             let durable = guarded.withLock { $0.pendingRecord == nil ? $0.record.durable : ByteRanges() }
-            var kept = durable
-            for range in written.ranges {
-                let end = max(range.lowerBound, range.upperBound - diskFullMargin)
-                kept.insert(range.lowerBound..<end)
-                if end < range.upperBound { _ = fp_punch_hole(descriptor, off_t(end), off_t(range.upperBound - end)) }
+            let tails = ByteRanges(written.ranges.map { max($0.lowerBound, $0.upperBound - diskFullMargin)..<$0.upperBound })
+            let givenBack = tails.subtracting(durable)
+            for range in givenBack.ranges {
+                _ = fp_punch_hole(descriptor, off_t(range.lowerBound), off_t(range.upperBound - range.lowerBound))
             }
+            let kept = written.subtracting(givenBack)
             written = kept
             try checkpoint(fd: descriptor, ranges: kept, name: writingName)
             throw .diskFull

@@ -33,6 +33,14 @@ struct ByteRangesTests {
         #expect(set.contains(25) && !set.contains(30))
     }
 
+    @Test func subtractingCutsEveryOverlap() {
+        let set = ByteRanges([0..<10, 20..<30])
+        #expect(set.subtracting(ByteRanges([5..<22])).ranges == [0..<5, 22..<30])
+        #expect(set.subtracting(ByteRanges([0..<10, 20..<30])).isEmpty)
+        #expect(set.subtracting(ByteRanges([12..<18])) == set)
+        #expect(set.subtracting(ByteRanges([2..<3, 25..<26])).ranges == [0..<2, 3..<10, 20..<25, 26..<30])
+    }
+
     @Test func recordsReadAndWriteThemAsPairs() throws {
         let set = ByteRanges([0..<10, 20..<30])
         let data = try JSONEncoder().encode(set)
