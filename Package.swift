@@ -22,15 +22,16 @@ let package = Package(
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0 gstreamer-app-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
 
-        .target(name: "GLibSupport", dependencies: ["CGLib"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux"]),
+        .target(name: "Locking"),
+        .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "Locking"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport"]),
         .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer"]),
-        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport"]),
+        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
-        .target(name: "TestSupport", dependencies: ["CGLib"], path: "Tests/TestSupport"),
-        .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
+        .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
         .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "TestSupport", "CGtk"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),

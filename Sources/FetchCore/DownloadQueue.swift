@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Several downloads at once: at most `maxRunning` run, the rest wait in the order they came.
 ///
@@ -46,7 +46,7 @@ public final class DownloadQueue: Sendable {
     public let cache: Cache
     private let options: DownloadOptions
     private let onChange: @Sendable (String) -> Void
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// - Parameter onChange: called with a URL whenever its entry changes, on any thread.
     public init(cache: Cache, maxRunning: Int = 3, options: DownloadOptions = .init(),
@@ -54,7 +54,7 @@ public final class DownloadQueue: Sendable {
         self.cache = cache
         self.options = options
         self.onChange = onChange
-        state = Mutex(State(maxRunning: max(1, maxRunning)))
+        state = Locked(State(maxRunning: max(1, maxRunning)))
     }
 
     /// How many may run at once; raising it starts waiting ones at once.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One URL's download: start, pause, continue and cancel, from any thread.
 ///
@@ -15,7 +15,7 @@ public final class DownloadTask: Sendable {
     private let options: DownloadOptions
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let stop = StopSignal()
-    private let shared: Mutex<Shared>
+    private let shared: Locked<Shared>
 
     private struct Shared {
         var state: DownloadState
@@ -40,7 +40,7 @@ public final class DownloadTask: Sendable {
         let entry = cache.entry(for: url)
         let progress = DownloadProgress(bytesDone: entry?.bytesDone ?? 0, total: entry?.total)
         let state: DownloadState = entry.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
-        shared = Mutex(Shared(state: state, progress: progress))
+        shared = Locked(Shared(state: state, progress: progress))
     }
 
     public var state: DownloadState { shared.withLock { $0.state } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Every finished and partial video in the cache folder, and what people do to them: delete
 /// with undo, remember when they were played, keep the folder under a size cap.
@@ -9,9 +9,9 @@ import Synchronization
 /// any thread; every call touches the disk, so a window calls it off its main thread.
 public final class Library: Sendable {
     public let cache: Cache
-    private let state = Mutex<[LibraryItem]>([])
+    private let state = Locked<[LibraryItem]>([])
     /// Stray files already logged: each is reported once, not at every reload.
-    private let reported = Mutex<Set<String>>([])
+    private let reported = Locked<Set<String>>([])
 
     public init(cache: Cache) { self.cache = cache }
 

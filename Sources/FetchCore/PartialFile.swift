@@ -2,7 +2,7 @@ import CLinux
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// One URL's partial download on disk: the lock, the data file, and the record that vouches for
 /// byte ranges of it.
@@ -23,7 +23,7 @@ final class PartialFile: @unchecked Sendable {
     private let lock: PartialLock
     private let checkpoints = DispatchQueue(label: "fetchplay.checkpoint")
     /// Guards everything below that the checkpoint queue also touches.
-    private let guarded: Mutex<Guarded>
+    private let guarded: Locked<Guarded>
 
     private struct Guarded {
         /// The saved record: what the disk vouches for.
@@ -53,7 +53,7 @@ final class PartialFile: @unchecked Sendable {
         lock = try PartialLock(cache: cache, key: key)
         let record = cache.loadRecord(at: cache.partialPath(key, "json"), key: key)
             ?? DownloadRecord(url: url, displayName: displayName)
-        guarded = Mutex(Guarded(record: record))
+        guarded = Locked(Guarded(record: record))
         // Data files the record does not name are worthless: a restart that never passed the old
         // partial, an old file a crash left beside the new record.
         let named = record.durableBytes > 0 ? dataPath(of: record) : nil

@@ -1,6 +1,6 @@
 import CCurl
 import Foundation
-import Synchronization
+import Locking
 
 /// One attempt at a download, with one connection or several, on the calling (worker) thread.
 ///
@@ -221,7 +221,7 @@ final class RangeDownload {
 /// one server never open more than a download may alone.
 final class HostSlots: Sendable {
     static let shared = HostSlots()
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
 
     func take(_ host: String) { counts.withLock { $0[host, default: 0] += 1 } }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Hands values from a worker thread to the main thread, keeping only the newest one.
 ///
@@ -6,7 +6,7 @@ import Synchronization
 /// keeps at most one main-loop callback pending and drops the values it replaces, so the main
 /// loop never falls behind a queue of stale updates.
 public final class LatestValueRelay<Value: Sendable>: Sendable {
-    private let state = Mutex<(latest: Value?, pending: Bool)>((nil, false))
+    private let state = Locked<(latest: Value?, pending: Bool)>((nil, false))
     private let deliver: @Sendable @MainActor (Value) -> Void
     private let priority: Int32
 

@@ -1,6 +1,6 @@
 import FetchCore
 import Foundation
-import Synchronization
+import Locking
 
 /// Download progress on stderr: a bar redrawn in place on a terminal, a plain line every few
 /// seconds when stderr is a file or a pipe.
@@ -8,7 +8,7 @@ final class ProgressPrinter: Sendable {
     private let terminal: Bool
     /// Seconds between lines when not on a terminal.
     private let lineInterval = 3.0
-    private let state = Mutex<(lastDraw: Double, drawn: Bool, latest: DownloadProgress?)>((0, false, nil))
+    private let state = Locked<(lastDraw: Double, drawn: Bool, latest: DownloadProgress?)>((0, false, nil))
 
     init(terminal: Bool) { self.terminal = terminal }
 

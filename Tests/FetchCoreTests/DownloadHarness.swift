@@ -1,13 +1,13 @@
 @testable import FetchCore
 import Foundation
-import Synchronization
+import Locking
 import TestSupport
 
 /// A temporary cache, a task on it with short timeouts, and every event the task sent.
 final class DownloadHarness: Sendable {
     let folder: TemporaryDirectory
     let cache: Cache
-    private let recorded = Mutex<[DownloadEvent]>([])
+    private let recorded = Locked<[DownloadEvent]>([])
 
     init() throws {
         folder = try TemporaryDirectory(prefix: "fetchplay-core")

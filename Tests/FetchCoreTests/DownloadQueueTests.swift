@@ -1,6 +1,6 @@
 @testable import FetchCore
 import Foundation
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 
@@ -19,8 +19,8 @@ struct DownloadQueueTests {
     /// Watches a queue from its change callbacks: the most entries running at one moment, and
     /// the order in which URLs first took a slot.
     final class Watcher: Sendable {
-        private let seen = Mutex<(maxRunning: Int, started: [String])>((0, []))
-        let queue = Mutex<DownloadQueue?>(nil)
+        private let seen = Locked<(maxRunning: Int, started: [String])>((0, []))
+        let queue = Locked<DownloadQueue?>(nil)
 
         func changed(_ url: String) {
             guard let queue = queue.withLock({ $0 }) else { return }
@@ -123,7 +123,7 @@ struct DownloadQueueTests {
         #expect(waitUntil(timeout: .seconds(10)) {
             queue.entries.prefix(2).allSatisfy { $0.progress.bytesDone > 0 }
         })
-        let stopped = Mutex(false)
+        let stopped = Locked(false)
         queue.stopAll { stopped.withLock { $0 = true } }
         #expect(waitUntil(timeout: .seconds(5)) { stopped.withLock { $0 } })
         #expect(queue.runningURLs.isEmpty && !queue.entries.contains(where: \.isWaiting))

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Short videos generated with `gst-launch-1.0` at test time, each made once per process.
 ///
@@ -67,7 +67,7 @@ public enum Clips {
         return base.path
     }()
 
-    private static let made = Mutex<[String: String]>([:])
+    private static let made = Locked<[String: String]>([:])
 
     /// Makes the file once per process (concurrent callers may both make it; the last write wins).
     private static func file(named name: String, make: (String) throws -> Void) throws -> String {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 extension FaultServer {
     /// The listening socket, the shared state and the threads. Threads retain the core, never
@@ -18,7 +18,7 @@ extension FaultServer {
             var listenerClosed = false
         }
 
-        let state = Mutex(State())
+        let state = Locked(State())
         private let listener: Int32
         /// Every running thread is inside this group.
         private let threads = DispatchGroup()

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// A real nginx serving a folder on 127.0.0.1, for integration tests and benchmarks.
 ///
@@ -24,7 +24,7 @@ public final class Nginx: Sendable {
     /// The folder being served.
     public let root: String
     private let prefix: TemporaryDirectory
-    private let process: Mutex<Process?>
+    private let process: Locked<Process?>
 
     /// Why nginx could not be started.
     public enum StartError: Error, CustomStringConvertible {
@@ -78,7 +78,7 @@ public final class Nginx: Sendable {
                 self.port = port
                 self.root = root
                 self.prefix = prefix
-                self.process = Mutex(process)
+                self.process = Locked(process)
                 return
             }
             Self.terminate(process)
