@@ -1,59 +1,86 @@
 import Foundation
 import Locking
 
-/// Several downloads at once: at most `maxRunning` run, the rest wait in the order they came.
+/// The store of downloads: every URL's phase, changed only by `DownloadLife.reduce`, and the one
+/// rule it adds: at most `maxRunning` workers hold a slot, the others wait in line, first come
+/// first served (Continue during a stop goes to the front).
 ///
-/// Each URL gets one `DownloadTask`. A running task holds its slot until its worker reports a
-/// stopping state (completed, paused, failed), so there are never more than `maxRunning` workers
-/// alive; only then does the next waiting URL start. Pause, continue and remove act per URL.
-///
-/// Like the task, the queue has no main loop: `onChange` runs on whichever thread changed
-/// something (a task's worker, or the caller), with the URL that changed. A window hops to its
-/// main thread and reads `entries` there.
+/// Workers perform the effects the reducer asks for and report events; nothing else keeps a
+/// download's state, so the window, the library rows and the command line all read it here.
+/// `onChange` runs on whichever thread changed something (a worker, or the caller), with the URL
+/// that changed; a window hops to its main thread and reads `entries` there.
 public final class DownloadQueue: Sendable {
-    /// One URL in the queue, as it stands now.
+    /// One URL in the store, as it stands now.
     public struct Entry: Sendable, Equatable {
         public var url: String
-        /// The task's state; `.downloading` from the moment it takes a slot.
-        public var state: DownloadState
+        public var phase: DownloadPhase
         public var progress: DownloadProgress
-        /// Waiting for a free slot (its state is then `.idle` or `.paused`).
-        public var isWaiting: Bool
+
+        /// What people see: `.downloading` from the moment it takes a slot until its worker ends.
+        public var state: DownloadState { phase.state }
+        /// Waiting for a free slot (its state is then `.idle`, `.paused` or `.failed`).
+        public var isWaiting: Bool { phase.isWaiting }
+
+        public init(url: String, phase: DownloadPhase, progress: DownloadProgress) {
+            self.url = url
+            self.phase = phase
+            self.progress = progress
+        }
+
+        /// An entry as people see it (for tests and previews): the phase that shows `state`.
+        public init(url: String, state: DownloadState, progress: DownloadProgress, isWaiting: Bool) {
+            let phase = DownloadPhase(ended: state)
+            self.init(url: url, phase: isWaiting ? phase.resting.map { .waiting(resting: $0) } ?? phase : phase,
+                      progress: progress)
+        }
     }
 
     private struct Item {
-        let task: DownloadTask
+        let worker: DownloadWorker
         var entry: Entry
-        /// Holds a slot: started, and its worker has not reported a stop yet.
-        var active = false
-        /// Pause was asked while active; the worker is winding down.
-        var pausing = false
-        /// Continue was asked while it was still pausing: it waits again once stopped.
-        var continueWhenStopped = false
     }
 
     private struct State {
         var items: [String: Item] = [:]
         /// Every URL, in the order it was added.
         var order: [String] = []
-        var waiting: [String] = []
+        /// URLs waiting for a slot, in turn.
+        var line: [String] = []
         var maxRunning: Int
         var whenIdle: [@Sendable () -> Void] = []
 
-        var activeCount: Int { items.values.filter(\.active).count }
+        var slotsTaken: Int { items.values.filter(\.entry.phase.holdsSlot).count }
+    }
+
+    /// What `apply` found to do once the lock is released.
+    private struct Actions {
+        var start: [DownloadWorker] = []
+        var stop: [DownloadWorker] = []
+        var changed: [String] = []
+        var idle: [@Sendable () -> Void] = []
     }
 
     public let cache: Cache
     private let options: DownloadOptions
     private let onChange: @Sendable (String) -> Void
+    /// Every worker event, for a single download's observer (`DownloadTask`).
+    private let onEvent: @Sendable (String, DownloadEvent) -> Void
     private let state: Locked<State>
+    /// Broadcast after every change, for `wait(for:)`.
+    private let changes = NSCondition()
 
     /// - Parameter onChange: called with a URL whenever its entry changes, on any thread.
-    public init(cache: Cache, maxRunning: Int = 3, options: DownloadOptions = .init(),
-                onChange: @escaping @Sendable (String) -> Void = { _ in }) {
+    public convenience init(cache: Cache, maxRunning: Int = 3, options: DownloadOptions = .init(),
+                            onChange: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.init(cache: cache, maxRunning: maxRunning, options: options, onChange: onChange) { _, _ in }
+    }
+
+    init(cache: Cache, maxRunning: Int, options: DownloadOptions, onChange: @escaping @Sendable (String) -> Void,
+         onEvent: @escaping @Sendable (String, DownloadEvent) -> Void) {
         self.cache = cache
         self.options = options
         self.onChange = onChange
+        self.onEvent = onEvent
         state = Locked(State(maxRunning: max(1, maxRunning)))
     }
 
@@ -61,8 +88,13 @@ public final class DownloadQueue: Sendable {
     public var maxRunning: Int {
         get { state.withLock { $0.maxRunning } }
         set {
-            state.withLock { $0.maxRunning = max(1, newValue) }
-            pump()
+            let actions = state.withLock { state in
+                state.maxRunning = max(1, newValue)
+                var actions = Actions()
+                Self.grantSlots(&state, &actions)
+                return actions
+            }
+            perform(actions)
         }
     }
 
@@ -75,174 +107,160 @@ public final class DownloadQueue: Sendable {
 
     /// URLs whose workers are running now (including ones winding down after a pause).
     public var runningURLs: Set<String> {
-        state.withLock { Set($0.items.filter(\.value.active).keys) }
+        state.withLock { Set($0.items.filter(\.value.entry.phase.holdsSlot).keys) }
     }
 
     // MARK: Commands
 
-    /// Adds `url` (validated) if new, showing what the cache holds for it; with `start`, it
-    /// runs at once when a slot is free and waits otherwise. Returns its entry.
+    /// Adds `text` (validated, and named by its identity) if new, showing what the cache holds
+    /// for it; with `start`, it runs at once when a slot is free and waits otherwise.
     @discardableResult
     public func add(_ text: String, start: Bool = true) throws(DownloadError) -> Entry {
-        let url = try WebAddress.identity(text)
+        // The text, not the identity: a password in the link is needed for the request.
+        let requestURL = try WebAddress.validate(text)
+        let url = try WebAddress.identity(requestURL)
         if state.withLock({ $0.items[url] == nil }) {
-            // The text, not the identity: a password in the link is needed for the request.
-            let task = try DownloadTask(url: text, cache: cache, options: options) { [weak self] event in
+            let worker = try DownloadWorker(requestURL: requestURL, cache: cache, options: options) { [weak self] event in
                 self?.receive(event, from: url)
             }
-            let entry = Entry(url: url, state: task.state, progress: task.progress, isWaiting: false)
-            state.withLock { state in
-                guard state.items[url] == nil else { return }
-                state.items[url] = Item(task: task, entry: entry)
+            // What the cache holds now: a finished video, a partial, or nothing.
+            let held = cache.entry(for: url)
+            let phase: DownloadPhase = held.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
+            let entry = Entry(url: url, phase: phase,
+                              progress: DownloadProgress(bytesDone: held?.bytesDone ?? 0, total: held?.total))
+            let added = state.withLock { state -> Bool in
+                guard state.items[url] == nil else { return false }
+                state.items[url] = Item(worker: worker, entry: entry)
                 state.order.append(url)
+                return true
             }
-            onChange(url)
+            if added { perform(Actions(changed: [url])) }
         }
         if start { self.start(url) }
         return entry(url)!
     }
 
     /// Starts or continues `url`: now if a slot is free, else after the ones already waiting.
-    /// Nothing happens when it runs, waits, or is complete.
+    /// Nothing happens when it runs, waits, or is complete (unless its file is gone since).
     public func start(_ url: String) {
-        let changed = state.withLock { state -> Bool in
-            guard var item = state.items[url] else { return false }
-            defer { state.items[url] = item }
-            if item.active {
-                guard item.pausing, !item.continueWhenStopped else { return false }
-                item.continueWhenStopped = true
-                return false
-            }
-            if case .completed = item.entry.state { return false }
-            guard !item.entry.isWaiting else { return false }
-            item.entry.isWaiting = true
-            state.waiting.append(url)
-            return true
+        if case .completed(let path) = entry(url)?.phase, FileIO.size(of: path) == nil {
+            apply(.videoMissing, to: url)
         }
-        if changed { onChange(url) }
-        pump()
+        apply(.start, to: url)
     }
 
     /// Pauses `url`: a running one stops within a second (its partial kept), a waiting one
     /// leaves the line.
-    public func pause(_ url: String) {
-        let (task, changed) = state.withLock { state -> (DownloadTask?, Bool) in
-            guard var item = state.items[url] else { return (nil, false) }
-            defer { state.items[url] = item }
-            item.continueWhenStopped = false
-            if item.active {
-                item.pausing = true
-                return (item.task, false)
-            }
-            guard item.entry.isWaiting else { return (nil, false) }
-            item.entry.isWaiting = false
-            item.entry.state = item.entry.progress.bytesDone > 0 ? .paused : .idle
-            state.waiting.removeAll { $0 == url }
-            return (nil, true)
-        }
-        task?.pause()
-        if changed { onChange(url) }
-    }
+    public func pause(_ url: String) { apply(.pause, to: url) }
 
     /// Forgets `url` (to delete its files); refused (false) while its worker runs.
     @discardableResult
     public func remove(_ url: String) -> Bool {
         let removed = state.withLock { state -> Bool in
             guard let item = state.items[url] else { return true }
-            guard !item.active else { return false }
+            guard !item.entry.phase.holdsSlot else { return false }
             state.items[url] = nil
             state.order.removeAll { $0 == url }
-            state.waiting.removeAll { $0 == url }
+            state.line.removeAll { $0 == url }
             return true
         }
-        if removed { onChange(url) }
+        if removed { perform(Actions(changed: [url])) }
         return removed
     }
 
     /// Quitting: empties the line, pauses every running download (partials kept, ready to
     /// continue next time) and calls `done` once every worker has stopped, on any thread.
     public func stopAll(then done: @escaping @Sendable () -> Void) {
-        let (tasks, waited, idle) = state.withLock { state -> ([DownloadTask], [String], Bool) in
-            let waited = state.waiting
-            for url in waited {
-                guard var item = state.items[url] else { continue }
-                item.entry.isWaiting = false
-                item.entry.state = item.entry.progress.bytesDone > 0 ? .paused : .idle
-                state.items[url] = item
-            }
-            state.waiting = []
-            var tasks: [DownloadTask] = []
-            for url in state.order where state.items[url]?.active == true {
-                state.items[url]?.pausing = true
-                state.items[url]?.continueWhenStopped = false
-                tasks.append(state.items[url]!.task)
-            }
-            if !tasks.isEmpty { state.whenIdle.append(done) }
-            return (tasks, waited, tasks.isEmpty)
+        let actions = state.withLock { state in
+            var actions = Actions()
+            for url in state.order { Self.reduce(&state, url, .pause, &actions) }
+            if state.slotsTaken == 0 { actions.idle.append(done) } else { state.whenIdle.append(done) }
+            return actions
         }
-        waited.forEach(onChange)
-        tasks.forEach { $0.cancel() }
-        if idle { done() }
+        perform(actions)
     }
 
-    // MARK: Events
+    /// Blocks until `url` rests (no slot, not waiting), and returns its phase. Never on the
+    /// main thread.
+    func wait(for url: String) -> DownloadPhase? {
+        changes.lock()
+        defer { changes.unlock() }
+        while true {
+            guard let phase = entry(url)?.phase else { return nil }
+            if !phase.holdsSlot, !phase.isWaiting { return phase }
+            changes.wait()
+        }
+    }
+
+    // MARK: The store
 
     private func receive(_ event: DownloadEvent, from url: String) {
-        var finished: [@Sendable () -> Void] = []
-        state.withLock { state in
-            guard var item = state.items[url] else { return }
-            defer { state.items[url] = item }
-            switch event {
-            case .progress(let progress):
-                item.entry.progress = progress
-            case .state(let newState):
-                item.entry.state = newState
-                item.entry.progress = item.task.progress
-                guard newState != .downloading else { return }
-                // The worker has stopped: its slot is free.
-                item.active = false
-                item.pausing = false
-                if item.continueWhenStopped, newState.canContinue {
-                    item.continueWhenStopped = false
-                    item.entry.isWaiting = true
-                    state.waiting.insert(url, at: 0)
-                }
-                if state.items.values.allSatisfy({ !$0.active || $0.task === item.task }) {
-                    finished = state.whenIdle
+        switch event {
+        case .progress(let progress):
+            state.withLock { $0.items[url]?.entry.progress = progress }
+            onEvent(url, event)
+            perform(Actions(changed: [url]))
+        case .state(.downloading):
+            onEvent(url, event)
+        case .state(let end):
+            onEvent(url, event)
+            apply(.workerEnded(end), to: url)
+        }
+    }
+
+    private func apply(_ event: DownloadLife.Event, to url: String) {
+        let actions = state.withLock { state in
+            var actions = Actions()
+            Self.reduce(&state, url, event, &actions)
+            return actions
+        }
+        perform(actions)
+    }
+
+    /// One event for one URL, and everything it leads to, under the lock.
+    private static func reduce(_ state: inout State, _ url: String, _ event: DownloadLife.Event, _ actions: inout Actions) {
+        guard let item = state.items[url] else { return }
+        let (phase, effects) = DownloadLife.reduce(item.entry.phase, event)
+        guard phase != item.entry.phase || !effects.isEmpty else { return }
+        state.items[url]?.entry.phase = phase
+        actions.changed.append(url)
+        for effect in effects {
+            switch effect {
+            case .wantSlot(let first):
+                state.line.removeAll { $0 == url }
+                if first { state.line.insert(url, at: 0) } else { state.line.append(url) }
+            case .dropSlotRequest:
+                state.line.removeAll { $0 == url }
+            case .startWorker:
+                actions.start.append(item.worker)
+            case .stopWorker:
+                actions.stop.append(item.worker)
+            case .freeSlot:
+                if state.slotsTaken == 0 {
+                    actions.idle += state.whenIdle
                     state.whenIdle = []
                 }
             }
         }
-        onChange(url)
-        if case .state(let newState) = event, newState != .downloading {
-            pump()
-            finished.forEach { $0() }
+        grantSlots(&state, &actions)
+    }
+
+    /// Gives free slots to the line, in turn.
+    private static func grantSlots(_ state: inout State, _ actions: inout Actions) {
+        while state.slotsTaken < state.maxRunning, !state.line.isEmpty {
+            let url = state.line.removeFirst()
+            reduce(&state, url, .slotGranted, &actions)
         }
     }
 
-    /// Starts waiting URLs while slots are free, first come first served.
-    private func pump() {
-        let starting = state.withLock { state -> [(String, DownloadTask)] in
-            var starting: [(String, DownloadTask)] = []
-            while state.activeCount < state.maxRunning, !state.waiting.isEmpty {
-                let url = state.waiting.removeFirst()
-                guard var item = state.items[url] else { continue }
-                item.entry.isWaiting = false
-                if case .completed = item.task.state {
-                    // Finished meanwhile (another window or process): no slot needed.
-                    item.entry.state = item.task.state
-                } else {
-                    item.active = true
-                    item.entry.state = .downloading
-                    starting.append((url, item.task))
-                }
-                state.items[url] = item
-            }
-            return starting
-        }
-        for (url, task) in starting {
-            onChange(url)
-            task.start()
-        }
+    private func perform(_ actions: Actions) {
+        actions.stop.forEach { $0.stop() }
+        actions.start.forEach { $0.start() }
+        var seen = Set<String>()
+        for url in actions.changed where seen.insert(url).inserted { onChange(url) }
+        changes.lock()
+        changes.broadcast()
+        changes.unlock()
+        actions.idle.forEach { $0() }
     }
 }

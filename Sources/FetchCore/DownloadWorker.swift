@@ -1,0 +1,162 @@
+import Foundation
+
+/// The thread that downloads one URL until it completes, fails or is stopped.
+///
+/// A worker holds nothing of the download's life: it performs the store's effects (`start`,
+/// `stop`) and reports what happens as `DownloadEvent`s on its own thread, in order, progress at
+/// most every `progressInterval`, its end state last. The store (`DownloadQueue`) never starts a
+/// worker whose previous run has not ended (its phase says so), so one worker runs one thread at
+/// a time.
+final class DownloadWorker: Sendable {
+    /// The link's identity (`WebAddress.identity`): what the library, records and logs name.
+    let url: String
+    /// The link as requested, with the credentials it may carry; never stored or printed.
+    private let requestURL: String
+    private let cache: Cache
+    private let options: DownloadOptions
+    private let stopSignal = StopSignal()
+    private let report: @Sendable (DownloadEvent) -> Void
+
+    init(requestURL: String, cache: Cache, options: DownloadOptions,
+         report: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
+        self.requestURL = requestURL
+        url = try WebAddress.identity(requestURL)
+        self.cache = cache
+        self.options = options
+        self.report = report
+    }
+
+    /// Runs one download on a thread of its own; its end state is the last event.
+    func start() {
+        stopSignal.lower()
+        let thread = Thread { [self] in report(.state(run())) }
+        thread.name = "fetchplay download"
+        thread.start()
+    }
+
+    /// Stops the transfer within a second; the partial stays, ready to continue.
+    func stop() { stopSignal.raise() }
+
+    /// One run from start to a stopping state: attempts, retries with backoff, completion.
+    private func run() -> DownloadState {
+        let partial: PartialFile
+        do {
+            if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+            partial = try PartialFile(cache: cache, url: url, displayName: DisplayName.fromURL(url))
+            // Another process may have finished it while we waited for nothing.
+            if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+        } catch {
+            return .failed(error)
+        }
+        partial.checkpointInterval = options.checkpointInterval
+        report(.state(.downloading))
+        let end = attempts(partial)
+        switch end {
+        case .failed(let error): partial.noteFailure(error.message)
+        case .paused: partial.noteFailure(nil)
+        default: break
+        }
+        return end
+    }
+
+    /// Requests until the download completes, fails or is stopped; retries with backoff.
+    private func attempts(_ partial: PartialFile) -> DownloadState {
+        var meter = SpeedMeter()
+        var failures = 0
+        var backoff = options.initialBackoff
+        var forceFromZero = false
+        var serverWasReached = false
+        /// The most durable bytes seen: retries are counted only while this does not grow.
+        var furthest = partial.durableBytes
+        /// Where the last answer that brought no byte ended.
+        var emptyAnswerAt: Int64?
+        /// An extra connection was refused once: the rest of this run uses one.
+        var connections = options.connections
+        while true {
+            let record = partial.record
+            let resume = !forceFromZero && record.isResumable
+            report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: &meter)
+            let attempt = RangeDownload(url: requestURL, partial: partial, options: options, connections: connections,
+                                        stop: stopSignal) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
+            let outcome = attempt.run(resume: resume)
+            if attempt.slicesRefused { connections = 1 }
+            switch outcome {
+            case .finished(let finalURL):
+                return finish(partial, finalURL: finalURL)
+            case .alreadyComplete:
+                return finish(partial, finalURL: nil)
+            case .restartFromZero(let reason):
+                Log.warning("\(url): \(reason); starting over")
+                if forceFromZero { return keep(partial, .failed(.badResponse(reason))) }
+                forceFromZero = true
+                serverWasReached = true
+            case .stopped:
+                return keep(partial, .paused)
+            case .sliceRefused(let reason):
+                // Only a slice is refused, and the attempt goes on without it; never here.
+                return keep(partial, .failed(.badResponse(reason)))
+            case .failed(.notAVideo(let kind), _, _):
+                partial.discardFresh()
+                return .failed(.notAVideo(kind))
+            case .failed(var error, let gotBytes, let answered):
+                serverWasReached = serverWasReached || gotBytes
+                do {
+                    try partial.flush()
+                } catch {
+                    return .failed(error)
+                }
+                if partial.durableBytes > furthest {
+                    furthest = partial.durableBytes
+                    failures = 0
+                    backoff = options.initialBackoff
+                } else {
+                    failures += 1
+                }
+                // A server that answers and then ends the body at the same byte again is not a
+                // network fault: no retry will get past it.
+                // (A stall is different: the server may be busy, and stalls are retried.)
+                var endedAt: Int64?
+                if case .connectionLost = error, answered, !gotBytes { endedAt = partial.durableBytes }
+                if let endedAt, endedAt == emptyAnswerAt {
+                    error = .badResponse("it keeps ending the video at byte \(endedAt) of \(record.total.map(String.init) ?? "?")")
+                }
+                emptyAnswerAt = endedAt
+                guard CurlError.isTransient(error, serverWasReached: serverWasReached),
+                      failures <= options.maxRetries else {
+                    return .failed(error)
+                }
+                Log.warning("\(url): \(error.message) Retrying in \(backoff) s.")
+                if stopSignal.wait(seconds: backoff) { return keep(partial, .paused) }
+                backoff = min(backoff * 2, options.maxBackoff)
+                forceFromZero = false
+            }
+        }
+    }
+
+    /// Makes the partial durable and ends in `state` (a disk error wins over it).
+    private func keep(_ partial: PartialFile, _ state: DownloadState) -> DownloadState {
+        do {
+            try partial.flush()
+        } catch {
+            return .failed(error)
+        }
+        return state
+    }
+
+    private func finish(_ partial: PartialFile, finalURL: String?) -> DownloadState {
+        do {
+            let (record, path) = try partial.complete(finalURL: finalURL)
+            report(.progress(DownloadProgress(bytesDone: record.durableBytes, total: record.total)))
+            return .completed(path: path)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    private func report(bytes: Int64, total: Int64?, meter: inout SpeedMeter) {
+        meter.add(bytes: bytes, at: monotonicSeconds())
+        let speed = meter.bytesPerSecond
+        let left = total.flatMap { speed > 0 ? Double($0 - bytes) / speed : nil }
+        report(.progress(DownloadProgress(bytesDone: bytes, total: total, bytesPerSecond: speed, secondsLeft: left)))
+    }
+}
