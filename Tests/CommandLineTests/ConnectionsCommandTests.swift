@@ -6,24 +6,17 @@ import TestSupport
 /// `fetchplay --download` with several connections, killed at the worst moments: what is on disk
 /// afterwards is exact, and the next run asks only for what is missing.
 struct ConnectionsCommandTests {
-    let server: FaultServer
-    let folder: TemporaryDirectory
-    var cacheDir: String { folder.file("cache") }
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+    var folder: TemporaryDirectory { fixture.folder }
+    var cacheDir: String { fixture.cacheDir }
     static let body = TestData.bytes(count: 12 << 20, seed: 41)
 
     init() throws {
-        server = try FaultServer()
-        folder = try TemporaryDirectory(prefix: "fetchplay-connections")
+        fixture = try CommandFixture(prefix: "fetchplay-connections")
     }
 
-    /// The partial's record as a person would read it: the JSON on disk.
-    private func partialRecord() -> [String: Any]? {
-        let partial = cacheDir + "/partial"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: partial)) ?? []
-        guard let name = names.first(where: { $0.hasSuffix(".json") }),
-              let data = FileManager.default.contents(atPath: partial + "/" + name) else { return nil }
-        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-    }
+    private func partialRecord() -> [String: Any]? { fixture.partialRecord() }
 
     private func durableRanges() -> [Range<Int>] {
         ((partialRecord()?["ranges"] as? [[Int]]) ?? []).map { $0[0]..<$0[1] }

@@ -6,29 +6,21 @@ import TestSupport
 /// `fetchplay --download` and `--list` as other tools use them: separate processes, no display,
 /// a real HTTP server on 127.0.0.1.
 struct DownloadCommandTests {
-    let server: FaultServer
-    let folder: TemporaryDirectory
-    var cacheDir: String { folder.file("cache") }
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+    var folder: TemporaryDirectory { fixture.folder }
+    var cacheDir: String { fixture.cacheDir }
     static let body = TestData.bytes(count: 600_000, seed: 3)
 
     init() throws {
-        server = try FaultServer()
-        folder = try TemporaryDirectory(prefix: "fetchplay-cli")
+        fixture = try CommandFixture(prefix: "fetchplay-cli")
     }
 
     private func download(_ url: String, name: String = "run") throws -> FetchplayProcess {
-        try FetchplayProcess.run(["--download", url, "--cache-dir", cacheDir], folder: folder, name: name)
+        try fixture.download(url, name: name)
     }
 
-    /// The record of the partial download, read the way a person would: from the JSON on disk.
-    private func partialDurableBytes() -> Int64? {
-        let partial = cacheDir + "/partial"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: partial)) ?? []
-        guard let name = names.first(where: { $0.hasSuffix(".json") }),
-              let data = FileManager.default.contents(atPath: partial + "/" + name),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return (object["durableBytes"] as? NSNumber)?.int64Value
-    }
+    private func partialDurableBytes() -> Int64? { fixture.partialDurableBytes }
 
     @Test func successPrintsThePathLastAndExitsZero() throws {
         server.serve("/clip.webm", body: Self.body, etag: "\"a\"")

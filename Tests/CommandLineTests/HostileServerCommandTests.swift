@@ -5,18 +5,18 @@ import TestSupport
 /// `fetchplay --download` against a hostile server: the exit code, one line on stderr, nothing
 /// on stdout, and no password in anything it prints or keeps.
 struct HostileServerCommandTests {
-    let server: FaultServer
-    let folder: TemporaryDirectory
-    var cacheDir: String { folder.file("cache") }
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+    var folder: TemporaryDirectory { fixture.folder }
+    var cacheDir: String { fixture.cacheDir }
     static let body = TestData.bytes(count: 400_000, seed: 21)
 
     init() throws {
-        server = try FaultServer()
-        folder = try TemporaryDirectory(prefix: "fetchplay-hostile-cli")
+        fixture = try CommandFixture(prefix: "fetchplay-hostile-cli")
     }
 
     private func download(_ url: String, name: String = "run") throws -> FetchplayProcess {
-        try FetchplayProcess.run(["--download", url, "--cache-dir", cacheDir], folder: folder, name: name)
+        try fixture.download(url, name: name)
     }
 
     private func expectOneLine(_ run: FetchplayProcess, status: Int32, containing words: String) {
