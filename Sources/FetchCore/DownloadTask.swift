@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Locking
 
 /// One URL's download: start, pause, continue and cancel, from any thread.
@@ -203,7 +204,9 @@ public final class DownloadTask: Sendable {
                 var endedAt: Int64?
                 if case .connectionLost = error, answered, !gotBytes { endedAt = partial.durableBytes }
                 if let endedAt, endedAt == emptyAnswerAt {
-                    error = .badResponse("it keeps ending the video at byte \(endedAt) of \(record.total.map(String.init) ?? "?")")
+                    // TRANSLATORS: %2$@ is the announced size in bytes, or ? when unknown.
+                    error = .badResponse(String(format: tr("it keeps ending the video at byte %1$lld of %2$@"),
+                                                endedAt, record.total.map(String.init) ?? "?"))
                 }
                 emptyAnswerAt = endedAt
                 guard CurlError.isTransient(error, serverWasReached: serverWasReached),
