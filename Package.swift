@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
         .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "TestSupport", "CGtk"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
