@@ -12,7 +12,8 @@ struct MessageSourceTests {
         .invalidURL("not a link"), .unsupportedScheme("ftp"), .httpStatus(code: 404, reason: "Not Found"),
         .httpStatus(code: 503, reason: "Service Unavailable"), .hostNotFound("example.invalid"),
         .connectionRefused("127.0.0.1"), .stalled, .connectionLost("Recv failure"), .tooManyRedirects,
-        .tls("certificate has expired"), .diskFull, .fileSystem("cannot encode a record"), .busy,
+        .tls("certificate has expired"), .diskFull, .tooLarge(bytes: 4_200_000_000, available: 900_000_000),
+        .fileSystem("cannot encode a record"), .busy,
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
     ]
 
@@ -30,7 +31,7 @@ struct MessageSourceTests {
     func downloadErrorMessages(_ error: DownloadError) {
         switch error {
         case .invalidURL, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .stalled,
-             .connectionLost, .tooManyRedirects, .tls, .diskFull, .fileSystem, .busy, .badResponse, .other:
+             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .badResponse, .other:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }
