@@ -72,6 +72,12 @@ struct InstallTests {
             #expect(component.contains(part), "metainfo lacks \(part)")
         }
 
+        // One version everywhere: the binary's (AppInfo.version) is the metainfo's newest release.
+        let version = try Command.run(prefix + "/bin/fetchplay", ["--version"])
+        let newest = component.range(of: #"<release version="([^"]+)""#, options: .regularExpression)
+            .map { String(component[$0].dropFirst("<release version=\"".count).dropLast()) }
+        #expect(version.output == "fetchplay \(newest ?? "?")\n", "--version says \(version.output)")
+
         // The installed binary finds PREFIX/share/locale and needs no display for --list.
         let environment = ["LANG": "C.UTF-8", "LANGUAGE": "zh_CN", "PATH": "/usr/bin:/bin"]
         let help = try Command.run("/usr/bin/env", ["-i"] + environment.map { "\($0)=\($1)" }

@@ -13,7 +13,8 @@ struct MessageSourceTests {
         .httpStatus(code: 503, reason: "Service Unavailable"), .hostNotFound("example.invalid"),
         .connectionRefused("127.0.0.1"), .stalled, .connectionLost("Recv failure"), .tooManyRedirects,
         .tls("certificate has expired"), .diskFull, .tooLarge(bytes: 4_200_000_000, available: 900_000_000),
-        .fileSystem("cannot encode a record"), .busy,
+        .fileSystem("cannot encode a record"), .busy, .notAVideo(.webPage), .notAVideo(.pdf), .notAVideo(.json),
+        .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist),
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
     ]
 
@@ -31,7 +32,7 @@ struct MessageSourceTests {
     func downloadErrorMessages(_ error: DownloadError) {
         switch error {
         case .invalidURL, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .stalled,
-             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .badResponse, .other:
+             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }
