@@ -19,15 +19,17 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4",
                        providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CIntl"),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0 gstreamer-app-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
 
         .target(name: "Locking"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "Locking"]),
-        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer"]),
-        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking"]),
+        .target(name: "Localization", dependencies: ["CIntl"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "Locking", "Localization"]),
+        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "Localization"]),
+        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
@@ -35,6 +37,7 @@ let package = Package(
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
         .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "TestSupport", "CGtk"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

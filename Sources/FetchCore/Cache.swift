@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import Localization
 
 /// The folders where partial and finished videos live, and what is in them.
 ///
@@ -27,7 +28,7 @@ public final class Cache: Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw .fileSystem("cannot create the folder \(directory)")
+                throw .fileSystem(String(format: tr("cannot create the folder %1$@"), directory))
             }
         }
     }
@@ -90,7 +91,7 @@ public final class Cache: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         let data: Data
-        do { data = try encoder.encode(record) } catch { throw .fileSystem("cannot encode a record") }
+        do { data = try encoder.encode(record) } catch { throw .fileSystem(tr("cannot encode a record")) }
         try FileIO.replaceAtomically(path: path, contents: data)
     }
 

@@ -1,4 +1,5 @@
 import CCurl
+import Localization
 
 /// One libcurl easy handle, and the one gate its options go through: an option this libcurl
 /// refuses (too old for `CURLOPT_PROTOCOLS_STR`, say) is an error, never a setting silently
@@ -10,7 +11,7 @@ final class CurlEasy {
 
     init() throws(DownloadError) {
         _ = Self.globalInit
-        guard let handle = curl_easy_init() else { throw .other("libcurl could not start") }
+        guard let handle = curl_easy_init() else { throw .other(tr("libcurl could not start")) }
         self.handle = handle
     }
 
@@ -54,7 +55,8 @@ final class CurlEasy {
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(DownloadError) {
         guard code != CURLE_OK else { return }
-        throw .other("this libcurl cannot set option \(option.rawValue) (\(String(cString: curl_easy_strerror(code))))")
+        throw .other(String(format: tr("this libcurl cannot set option %1$ld (%2$@)"), Int(option.rawValue),
+                                String(cString: curl_easy_strerror(code))))
     }
 }
 
@@ -63,7 +65,7 @@ final class CurlMulti {
     private let handle: UnsafeMutableRawPointer
 
     init() throws(DownloadError) {
-        guard let handle = curl_multi_init() else { throw .other("libcurl could not start") }
+        guard let handle = curl_multi_init() else { throw .other(tr("libcurl could not start")) }
         self.handle = handle
     }
 

@@ -1,4 +1,5 @@
 import CCurl
+import Localization
 
 /// The one place where a libcurl result becomes a `DownloadError`.
 enum CurlError {
@@ -16,7 +17,7 @@ enum CurlError {
         case CURLE_RECV_ERROR where words.contains("chunked-encoding"):
             // A broken chunk is the server's bytes, not the network: no retry mends it. libcurl
             // tells it apart only in its words ("Malformed encoding found in chunked-encoding").
-            return .badResponse("its chunked encoding is malformed")
+            return .badResponse(tr("its chunked encoding is malformed"))
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
              CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .connectionLost(words)
@@ -25,7 +26,7 @@ enum CurlError {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // libcurl says: Protocol "ftp" not supported or disabled in libcurl
             let quoted = words.split(separator: "\"")
-            return .unsupportedScheme(quoted.count >= 2 ? String(quoted[1]) : "this kind of link")
+            return .unsupportedScheme(quoted.count >= 2 ? String(quoted[1]) : tr("this kind of link"))
         case CURLE_URL_MALFORMAT:
             return .invalidURL(url)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,

@@ -1,3 +1,6 @@
+import Foundation
+import Localization
+
 /// Why a download stopped, as a value the window and the command line can show.
 ///
 /// Every case has one sentence a person can act on (`message`). The partial file, if any, is
@@ -35,37 +38,46 @@ public enum DownloadError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .invalidURL(let text):
-            "“\(text)” is not a web address; paste a link that starts with http:// or https://."
+            // TRANSLATORS: %1$@ is the text that was entered instead of a link.
+            String(format: tr("“%1$@” is not a web address; paste a link that starts with http:// or https://."), text)
         case .unsupportedScheme(let scheme):
-            "Fetchplay only downloads http and https links, not \(scheme):."
+            // TRANSLATORS: %1$@ is the scheme of the link, such as ftp or file.
+            String(format: tr("Fetchplay only downloads http and https links, not %1$@:."), scheme)
         case .httpStatus(let code, let reason):
-            "The server answered \(code) \(reason)" + (code >= 500 ? "; try again later." : "; check the link.")
+            // TRANSLATORS: %1$ld is an HTTP status such as 404, %2$@ its reason phrase from the
+            // server, in English (Not Found).
+            String(format: code >= 500 ? tr("The server answered %1$ld %2$@; try again later.")
+                                       : tr("The server answered %1$ld %2$@; check the link."), code, reason)
         case .hostNotFound(let host):
-            "The host \(host) could not be found; check the link and your network connection."
+            String(format: tr("The host %1$@ could not be found; check the link and your network connection."), host)
         case .connectionRefused(let host):
-            "\(host) refused the connection; check the link or try again later."
+            // TRANSLATORS: %1$@ is a host name, such as example.com.
+            String(format: tr("%1$@ refused the connection; check the link or try again later."), host)
         case .stalled:
-            "The server stopped sending data; press Continue to try again."
+            tr("The server stopped sending data; press Continue to try again.")
         case .connectionLost(let detail):
-            "The connection was lost (\(detail)); press Continue to try again."
+            // TRANSLATORS: %1$@ says how, often in English from libcurl.
+            String(format: tr("The connection was lost (%1$@); press Continue to try again."), detail)
         case .tooManyRedirects:
-            "The link redirects too many times; check it in a browser."
+            tr("The link redirects too many times; check it in a browser.")
         case .tls(let detail):
-            "The secure connection could not be verified (\(detail))."
+            String(format: tr("The secure connection could not be verified (%1$@)."), detail)
         case .diskFull:
-            "The disk is full; free some space, then press Continue."
+            tr("The disk is full; free some space, then press Continue.")
         case .tooLarge(let bytes, let available):
-            "The video needs \(ByteFormat.string(bytes)) but the disk has only \(ByteFormat.string(available)) free; free some space, then press Continue."
+            // TRANSLATORS: two sizes, such as 4.2 GB and 900 MB.
+            String(format: tr("The video needs %1$@ but the disk has only %2$@ free; free some space, then press Continue."),
+                   ByteFormat.string(bytes), ByteFormat.string(available))
         case .fileSystem(let detail):
-            "The video could not be saved: \(detail)."
+            String(format: tr("The video could not be saved: %1$@."), detail)
         case .busy:
-            "This video is already being downloaded by another Fetchplay window or process."
+            tr("This video is already being downloaded by another Fetchplay window or process.")
         case .notAVideo(let kind):
             kind.message
         case .badResponse(let detail):
-            "The server sent an unusable answer: \(detail)."
+            String(format: tr("The server sent an unusable answer: %1$@."), detail)
         case .other(let detail):
-            "The download failed: \(detail)."
+            String(format: tr("The download failed: %1$@."), detail)
         }
     }
 }

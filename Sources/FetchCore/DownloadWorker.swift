@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// The thread that downloads one URL until it completes, fails or is stopped.
 ///
@@ -118,7 +119,9 @@ final class DownloadWorker: Sendable {
                 var endedAt: Int64?
                 if case .connectionLost = error, answered, !gotBytes { endedAt = partial.durableBytes }
                 if let endedAt, endedAt == emptyAnswerAt {
-                    error = .badResponse("it keeps ending the video at byte \(endedAt) of \(record.total.map(String.init) ?? "?")")
+                    // TRANSLATORS: %2$@ is the announced size in bytes, or ? when unknown.
+                    error = .badResponse(String(format: tr("it keeps ending the video at byte %1$lld of %2$@"),
+                                                endedAt, record.total.map(String.init) ?? "?"))
                 }
                 emptyAnswerAt = endedAt
                 guard CurlError.isTransient(error, serverWasReached: serverWasReached),

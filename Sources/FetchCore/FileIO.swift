@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,13 +49,13 @@ enum FileIO {
             return fd
         } else {
             close(fd)
-            guard flags & O_CREAT != 0 else { throw .fileSystem("\(path) is not a regular file") }
+            guard flags & O_CREAT != 0 else { throw .fileSystem(String(format: tr("%1$@ is not a regular file"), path)) }
         }
         try replaceForeignFile(path)
         fd = Int32(try call("open", path) { Int(Glibc.open(path, safe | O_EXCL, mode)) })
         guard isRegular(fd) else {
             close(fd)
-            throw .fileSystem("\(path) is not a regular file")
+            throw .fileSystem(String(format: tr("%1$@ is not a regular file"), path))
         }
         return fd
     }
@@ -65,7 +66,7 @@ enum FileIO {
         Log.warning("\(path) is not a regular file of Fetchplay's; replacing it")
         if unlink(path) == 0 || errno == ENOENT { return }
         if errno == EISDIR, rmdir(path) == 0 { return }
-        throw .fileSystem("\(path) is not a regular file and cannot be replaced")
+        throw .fileSystem(String(format: tr("%1$@ is not a regular file and cannot be replaced"), path))
     }
 
     private static func isRegular(_ fd: Int32) -> Bool {
@@ -133,7 +134,7 @@ enum FileIO {
     /// at `to` is replaced by the rename itself, not followed.)
     static func rename(_ from: String, _ to: String) throws(DownloadError) {
         guard size(of: from) != nil else {
-            throw .fileSystem("\(from) is missing or not a regular file")
+            throw .fileSystem(String(format: tr("%1$@ is missing or not a regular file"), from))
         }
         try call("rename", to) { Int(Glibc.rename(from, to)) }
     }

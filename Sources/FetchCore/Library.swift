@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Locking
 
 /// Every finished and partial video in the cache folder, and what people do to them: delete
@@ -173,10 +174,10 @@ public enum LibraryError: Error, Sendable, Equatable {
     /// One sentence a person can act on.
     public var message: String {
         switch self {
-        case .notFound: "That video is no longer in the library."
-        case .inUse: "The video is downloading or playing; pause or stop it first."
-        case .replaced: "The video was downloaded again meanwhile; the new copy stays."
-        case .fileSystem(let detail): "The library could not change the cache folder: \(detail)."
+        case .notFound: tr("That video is no longer in the library.")
+        case .inUse: tr("The video is downloading or playing; pause or stop it first.")
+        case .replaced: tr("The video was downloaded again meanwhile; the new copy stays.")
+        case .fileSystem(let detail): String(format: tr("The library could not change the cache folder: %1$@."), detail)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// The library's two settings, kept in `settings.json` at the cache root.
 ///
@@ -43,7 +44,7 @@ public struct LibrarySettings: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
-        do { data = try encoder.encode(self) } catch { throw .fileSystem("cannot encode the settings") }
+        do { data = try encoder.encode(self) } catch { throw .fileSystem(tr("cannot encode the settings")) }
         try FileIO.replaceAtomically(path: cache.root + "/" + Self.fileName, contents: data)
     }
 }

@@ -1,4 +1,5 @@
 import CGLib
+import Localization
 
 /// What a response that is not a video is, so the download can stop at once with a sentence
 /// that says so instead of saving a web page as a "video".
@@ -8,12 +9,12 @@ public enum DocumentKind: String, Sendable, Equatable {
     /// "This link is a web page, not a video."
     public var message: String {
         switch self {
-        case .webPage: "This link is a web page, not a video; open it in a browser and copy the video's own link."
-        case .pdf: "This link is a PDF document, not a video."
-        case .json: "This link is JSON data, not a video."
-        case .xml: "This link is an XML document, not a video."
-        case .text: "This link is a text file, not a video."
-        case .playlist: "This link is a streaming playlist (HLS), which Fetchplay cannot save yet."
+        case .webPage: tr("This link is a web page, not a video; open it in a browser and copy the video's own link.")
+        case .pdf: tr("This link is a PDF document, not a video.")
+        case .json: tr("This link is JSON data, not a video.")
+        case .xml: tr("This link is an XML document, not a video.")
+        case .text: tr("This link is a text file, not a video.")
+        case .playlist: tr("This link is a streaming playlist (HLS), which Fetchplay cannot save yet.")
         }
     }
 }

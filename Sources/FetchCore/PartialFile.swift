@@ -1,6 +1,7 @@
 import CLinux
 import Dispatch
 import Foundation
+import Localization
 import Glibc
 import Locking
 
@@ -297,7 +298,7 @@ final class PartialFile: @unchecked Sendable {
         var final = pending ?? record
         let count = final.total ?? written.upperBound
         guard written.covers(total: count) else {
-            throw .badResponse("the download ended with bytes missing (\(written.count) of \(count))")
+            throw .badResponse(String(format: tr("the download ended with bytes missing (%1$lld of %2$lld)"), written.count, count))
         }
         try FileIO.truncate(descriptor, to: count, path: writingName)
         try FileIO.dataSync(descriptor, path: writingName)

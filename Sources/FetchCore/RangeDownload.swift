@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Localization
 import Locking
 
 /// One attempt at a download, with one connection or several, on the calling (worker) thread.
@@ -153,7 +154,9 @@ final class RangeDownload {
         }
         if let pendingFailure { return pendingFailure }
         // Ranges given back after the primary passed them: the next attempt asks for them.
-        return .failed(.connectionLost("\(partial.length) of \(total.map(String.init) ?? "?") bytes arrived"),
+        // TRANSLATORS: %2$@ is the size in bytes, or ? when unknown.
+        return .failed(.connectionLost(String(format: tr("%1$lld of %2$@ bytes arrived"), partial.length,
+                                              total.map(String.init) ?? "?")),
                        gotBytes: partial.length > 0, answered: true)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// The status line and headers of the final HTTP response, collected from libcurl's header
 /// callback. A new status line (after a redirect or a `100 Continue`) starts over.
@@ -63,15 +64,15 @@ struct ResponseHead: Sendable, Equatable {
     /// would store other bytes than the file's.
     var violation: String? {
         if !isChunked, Set(lengths).count > 1 || lengths.contains(-1) {
-            let values = (fields["content-length"] ?? []).map(HeaderBytes.displayText).joined(separator: " and ")
-            return "it announced conflicting lengths (Content-Length \(values))"
+            let values = (fields["content-length"] ?? []).map(HeaderBytes.displayText).joined(separator: ", ")
+            return String(format: tr("it announced conflicting lengths (Content-Length %1$@)"), values)
         }
         if let encoding = self["content-encoding"]?.lowercased(), !encoding.isEmpty, encoding != "identity" {
-            return "it compressed the video (Content-Encoding: \(encoding)) although Fetchplay did not ask for that"
+            return String(format: tr("it compressed the video (Content-Encoding: %1$@) although Fetchplay did not ask for that"), encoding)
         }
         if let coding = self["transfer-encoding"]?.lowercased(),
            coding.split(separator: ",").contains(where: { !["chunked", "identity"].contains($0.trimmingCharacters(in: .whitespaces)) }) {
-            return "it sent the video in an encoding Fetchplay does not store (Transfer-Encoding: \(coding))"
+            return String(format: tr("it sent the video in an encoding Fetchplay does not store (Transfer-Encoding: %1$@)"), coding)
         }
         return nil
     }

@@ -1,3 +1,6 @@
+import Foundation
+import Localization
+
 /// What a server's answer to a (possibly ranged) request means: the resume table of the design,
 /// as one pure function so that every row can be tested on its own.
 ///
@@ -40,13 +43,13 @@ enum ResumePlan {
                           lastModified: response.lastModified)
         case 206:
             guard let range = response.contentRange, let start = range.start else {
-                return offset == 0 ? .fail(.badResponse("a partial answer without Content-Range"))
+                return offset == 0 ? .fail(.badResponse(tr("a partial answer without Content-Range")))
                                    : .restartFromZero(reason: "206 without Content-Range")
             }
             if offset == 0 {
                 // A range we did not ask for: usable only if it is the whole file from byte 0.
                 guard start == 0, let total = range.total, let end = range.end, end + 1 == total else {
-                    return .fail(.badResponse("a partial answer to a request for the whole file"))
+                    return .fail(.badResponse(tr("a partial answer to a request for the whole file")))
                 }
                 return .fresh(total: total, etag: response.strongETag, lastModified: response.lastModified)
             }
@@ -68,7 +71,7 @@ enum ResumePlan {
         case 400...599:
             return .fail(.httpStatus(code: response.status, reason: response.reasonPhrase))
         default:
-            return .fail(.badResponse("the status \(response.status) \(response.reason)"))
+            return .fail(.badResponse(String(format: tr("the status %1$ld %2$@"), response.status, response.reason)))
         }
     }
 

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Localization
 
 /// How one connection's request ended.
 enum TransferOutcome: Sendable, Equatable {
@@ -216,7 +217,7 @@ final class Transfer {
         let room = end.map { $0 - next } ?? Int64(bytes.count)
         let count = Int(max(0, min(Int64(bytes.count), room)))
         if let total, next + Int64(count) > total {
-            callbackError = .badResponse("more bytes than the announced \(total)")
+            callbackError = .badResponse(String(format: tr("more bytes than the announced %1$lld"), total))
             return false
         }
         do {
@@ -244,7 +245,7 @@ final class Transfer {
         let detail = String(cString: errorBuffer)
         if code == CURLE_OUT_OF_MEMORY, response.status != 0, !gotBytes {
             // libcurl 7.88 reports a header past its limit (100 KiB) as "Out of memory".
-            return .failed(.badResponse("it sent more header data than a client can read"), gotBytes: false)
+            return .failed(.badResponse(tr("it sent more header data than a client can read")), gotBytes: false)
         }
         // No usable answer at all (refused, a redirect libcurl would not follow): libcurl's error.
         let answered = response.status != 0 && !(300..<400).contains(response.status)
@@ -267,8 +268,8 @@ final class Transfer {
         }
         let expectedEnd = end ?? total
         if let expectedEnd, next != expectedEnd {
-            return .failed(.connectionLost("the body ended at \(next) of \(expectedEnd) bytes"), gotBytes: gotBytes,
-                           answered: true)
+            return .failed(.connectionLost(String(format: tr("the body ended at %1$lld of %2$lld bytes"), next, expectedEnd)),
+                           gotBytes: gotBytes, answered: true)
         }
         return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted))
     }

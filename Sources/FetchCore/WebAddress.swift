@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Localization
 
 /// The check every URL passes before Fetchplay touches the network, and the one spelling of a
 /// link that names its video.
@@ -77,7 +78,7 @@ struct URLParts {
     var query: String?
 
     init(_ text: String) throws(DownloadError) {
-        guard let handle = curl_url() else { throw .other("out of memory") }
+        guard let handle = curl_url() else { throw .other(tr("out of memory")) }
         defer { curl_url_cleanup(handle) }
         // Raw spaces and non-ASCII bytes are allowed in (and percent-encoded by `normalized`).
         // (Text that does not parse is not echoed when it may hold a password.)

@@ -20,6 +20,7 @@
 import CGLib
 import CGStreamer
 import GLibSupport
+import Localization
 
 /// Plays one video file at a time.
 ///
@@ -132,7 +133,7 @@ public final class Player {
         self.path = path
         guard GStreamer.fileExists(path) else { return fail(.fileNotFound(path: path)) }
         guard let uri = GStreamer.uri(forPath: path) else {
-            return fail(.other("“\(path)” is not a valid file name."))
+            return fail(.other(String(format: tr("“%1$@” is not a valid file name."), path)))
         }
         let generation = self.generation
         let relay = LatestValueRelay<VideoFrame> { [weak self] frame in

@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import Localization
 
 // The one gate where GStreamer's errors (a `GError` inside an ERROR message, plus the
 // missing-plugin element message that precedes it) become `PlayerError` values.
@@ -19,7 +20,7 @@ extension PlayerError {
             g_clear_error(&error)
             g_free(debug)
         }
-        guard let error else { return .other("unknown error") }
+        guard let error else { return .other(tr("unknown error")) }
         return from(error, missingPlugin: missingPlugin, path: path)
     }
 
@@ -27,7 +28,7 @@ extension PlayerError {
     static func from(_ error: UnsafeMutablePointer<GError>, missingPlugin: String?, path: String?) -> PlayerError {
         let domain = error.pointee.domain
         let code = Int(error.pointee.code)
-        let text = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        let text = error.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
         func isCode<E: RawRepresentable>(_ value: E) -> Bool where E.RawValue: BinaryInteger {
             Int(value.rawValue) == code
         }
@@ -72,6 +73,6 @@ extension PlayerError {
             defer { g_free(text) }
             return String(cString: text)
         }
-        return "unknown plug-in"
+        return tr("unknown plug-in")
     }
 }

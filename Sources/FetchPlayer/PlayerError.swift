@@ -1,3 +1,6 @@
+import Foundation
+import Localization
+
 /// Why a file cannot be played, with a sentence a person can act on.
 ///
 /// GStreamer errors become these values in one place, `PlayerError+GStreamer.swift`.
@@ -21,19 +24,20 @@ public enum PlayerError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .fileNotFound(let path):
-            "The file “\(Self.fileName(path))” could not be found. It may have been moved or deleted."
+            String(format: tr("The file “%1$@” could not be found. It may have been moved or deleted."), Self.fileName(path))
         case .notAVideo:
-            "This file is not a video Fetchplay can recognise. Check that it is a video file and that it downloaded completely."
+            tr("This file is not a video Fetchplay can recognise. Check that it is a video file and that it downloaded completely.")
         case .corrupt:
-            "The video is damaged or incomplete and cannot be played. Downloading it again may help."
+            tr("The video is damaged or incomplete and cannot be played. Downloading it again may help.")
         case .missingCodec(let name):
-            "A GStreamer plug-in needed to play this video is missing (\(name)). Install the package that provides it, for example gstreamer1.0-libav or gstreamer1.0-plugins-bad."
+            // TRANSLATORS: %1$@ names the missing part (VP9 decoder); the package names stay as they are.
+            String(format: tr("A GStreamer plug-in needed to play this video is missing (%1$@). Install the package that provides it, for example gstreamer1.0-libav or gstreamer1.0-plugins-bad."), name)
         case .unreadable(let detail):
-            "The file could not be read: \(detail). Check that it exists and that you may read it."
+            String(format: tr("The file could not be read: %1$@. Check that it exists and that you may read it."), detail)
         case .timedOut:
-            "Reading the video took too long. The file may be damaged, or the disk busy; try again."
+            tr("Reading the video took too long. The file may be damaged, or the disk busy; try again.")
         case .other(let detail):
-            "The video could not be played: \(detail)"
+            String(format: tr("The video could not be played: %1$@"), detail)
         }
     }
 

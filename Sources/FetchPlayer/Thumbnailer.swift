@@ -2,6 +2,7 @@ import CGLib
 import CGStreamer
 import Dispatch
 import GLibSupport
+import Localization
 
 /// One frame or the duration of a video file, without playing it (for the library view).
 ///
@@ -44,7 +45,7 @@ public enum Thumbnailer {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         try probe.preroll(until: deadline)
         guard let duration = GStreamer.duration(of: probe.playbin) else {
-            throw .other("the file does not say how long it is")
+            throw .other(tr("the file does not say how long it is"))
         }
         return duration
     }
@@ -60,7 +61,7 @@ private final class Probe {
     init(path: String, withFrames: Bool) throws(PlayerError) {
         GStreamer.initialize()
         guard GStreamer.fileExists(path) else { throw .fileNotFound(path: path) }
-        guard let uri = GStreamer.uri(forPath: path) else { throw .other("“\(path)” is not a valid file name.") }
+        guard let uri = GStreamer.uri(forPath: path) else { throw .other(String(format: tr("“%1$@” is not a valid file name."), path)) }
         guard let playbin = GStreamer.make("playbin"),
               let audioSink = GStreamer.make("fakesink") else { throw .missingCodec("playbin") }
         _ = gst_object_ref_sink(playbin)
@@ -89,7 +90,7 @@ private final class Probe {
     /// Goes to PAUSED (or finishes a seek) and waits for ASYNC_DONE, an error, or the deadline.
     func preroll(until deadline: ContinuousClock.Instant) throws(PlayerError) {
         if gst_element_set_state(playbin, GST_STATE_PAUSED) == GST_STATE_CHANGE_SUCCESS { return }
-        guard let bus = gst_element_get_bus(playbin) else { throw .other("no bus") }
+        guard let bus = gst_element_get_bus(playbin) else { throw .other(tr("GStreamer could not watch the pipeline")) }
         defer { gst_object_unref(bus) }
         let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
                                    | GST_MESSAGE_ELEMENT.rawValue)

@@ -2,6 +2,7 @@ import Dispatch
 import FetchCore
 import Foundation
 import Glibc
+import Localization
 import Synchronization
 
 /// The command line without a window: `--download URL` and `--list`. Needs no display.
@@ -34,7 +35,7 @@ enum Headless {
             return fail(error)
         default:
             let signal = interruption.received
-            FileHandle.standardError.write(Data("fetchplay: stopped; run the same command again to continue.\n".utf8))
+            FileHandle.standardError.write(Data(("fetchplay: " + tr("stopped; run the same command again to continue.") + "\n").utf8))
             return signal == 0 ? ExitCode.interrupted(SIGINT) : ExitCode.interrupted(signal)
         }
     }

@@ -1,5 +1,6 @@
 import FetchCore
 import Foundation
+import Localization
 import Locking
 
 /// Download progress on stderr: a bar redrawn in place on a terminal, a plain line every few
@@ -46,10 +47,15 @@ final class ProgressPrinter: Sendable {
             let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
             parts.append(bar ? "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + percent : percent)
         }
-        let total = progress.total.map { " of " + ByteFormat.string($0) } ?? ""
-        parts.append(ByteFormat.string(progress.bytesDone) + total)
-        if progress.bytesPerSecond > 0 { parts.append(ByteFormat.string(Int64(progress.bytesPerSecond)) + "/s") }
-        if let left = progress.secondsLeft { parts.append(TimeFormat.string(left) + " left") }
+        let done = ByteFormat.string(progress.bytesDone)
+        // TRANSLATORS: download progress: 3.5 MB of 12 MB.
+        parts.append(progress.total.map { String(format: tr("%1$@ of %2$@"), done, ByteFormat.string($0)) } ?? done)
+        if progress.bytesPerSecond > 0 {
+            // TRANSLATORS: a download speed: 1.5 MB/s.
+            parts.append(String(format: tr("%1$@/s"), ByteFormat.string(Int64(progress.bytesPerSecond))))
+        }
+        // TRANSLATORS: the time a download still needs: 3 min 5 s left.
+        if let left = progress.secondsLeft { parts.append(String(format: tr("%1$@ left"), TimeFormat.string(left))) }
         return parts.joined(separator: "  ")
     }
 }

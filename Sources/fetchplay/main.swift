@@ -16,6 +16,10 @@ import FetchCore
 import FetchUI
 import Foundation
 import GLibSupport
+import Localization
+
+// First, before any thread or GTK: the user's locale and Fetchplay's catalogues.
+Localization.setUp()
 
 /// One command-line option: GLib stores its value in the `GVariantDict` under `name`.
 struct Option {
@@ -27,15 +31,19 @@ struct Option {
 
 let options = [
     Option(name: "download", argument: G_OPTION_ARG_STRING,
-           description: "Download URL into the cache without opening a window, then exit", argumentName: "URL"),
+           // TRANSLATORS: keep URL as it is: it stands for the option's argument.
+           description: tr("Download URL into the cache without opening a window, then exit"),
+           argumentName: "URL"),
     Option(name: "list", argument: G_OPTION_ARG_NONE,
-           description: "List the videos in the cache, finished and partial, then exit", argumentName: nil),
+           description: tr("List the videos in the cache, finished and partial, then exit"), argumentName: nil),
     Option(name: "version", argument: G_OPTION_ARG_NONE,
-           description: "Print the version, then exit", argumentName: nil),
+           description: tr("Print the version, then exit"), argumentName: nil),
     Option(name: "connections", argument: G_OPTION_ARG_INT,
-           description: "With --download: at most N connections at once (default 4; 1 for one)", argumentName: "N"),
+           // TRANSLATORS: keep N and --download as they are.
+           description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
     Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
-           description: "Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)",
+           // TRANSLATORS: keep DIR, $FETCHPLAY_CACHE_DIR and $XDG_CACHE_HOME/fetchplay as they are.
+           description: tr("Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)"),
            argumentName: "DIR"),
 ]
 
@@ -56,9 +64,10 @@ func optionEntries(_ options: [Option]) -> UnsafeMutablePointer<GOptionEntry> {
 let app = FetchplayApplication()
 let gApplication = app.application.as(GApplication.self)
 g_application_add_main_option_entries(gApplication, optionEntries(options))
+// Placeholders (URL, DIR, FILE) stay as they are in every language, like the option names.
 g_application_set_option_context_parameter_string(gApplication, "[URL|FILE…]")
 g_application_set_option_context_summary(gApplication,
-    "Download a video with a progress ring, pause and continue it, then play it.")
+    tr("Download a video with a progress ring, pause and continue it, then play it."))
 
 gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer?) -> Int32 in
     let dict = rawDict?.assumingMemoryBound(to: GVariantDict.self)

@@ -17,10 +17,14 @@ struct FetchplayProcess {
         return folder.appendingPathComponent("fetchplay").path
     }()
 
-    /// The environment without any display, so a window could not open even by mistake.
+    /// The environment without any display, so a window could not open even by mistake, and in
+    /// English whatever the developer's language (a test can set LANGUAGE on top).
     static var headlessEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["DISPLAY", "WAYLAND_DISPLAY", "FETCHPLAY_CACHE_DIR"] { environment[name] = nil }
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "FETCHPLAY_CACHE_DIR", "LANGUAGE", "LC_ALL", "LC_MESSAGES"] {
+            environment[name] = nil
+        }
+        environment["LANG"] = "C.UTF-8"
         return environment
     }
 
