@@ -3,6 +3,8 @@
 #
 #   bench/download.sh            9 rounds, a 512 MiB and an 8 MiB file of random bytes
 #   ROUNDS=3 BIG_MIB=256 bench/download.sh
+#   OUT=tmpfs bench/download.sh  every tool writes into a tmpfs (root: it mounts one), so the disk
+#                                is out of the comparison; results in download-tmpfs.md
 #
 # Each round runs every tool once on each file, in an order that rotates from round to round,
 # and measures wall time, CPU time (user + sys) and peak RSS with GNU time. Between runs (not
@@ -18,13 +20,16 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 command_line="bench/download.sh"
-for var in SMALL_MIB BIG_MIB ROUNDS; do
+for var in SMALL_MIB BIG_MIB ROUNDS OUT; do
     [[ -n ${!var:-} ]] && command_line="$var=${!var} $command_line"
 done
 ROUNDS=${ROUNDS:-9}
 BIG_MIB=${BIG_MIB:-512}
 SMALL_MIB=${SMALL_MIB:-8}
+OUT=${OUT:-disk}
+[[ $OUT == disk || $OUT == tmpfs ]] || die "OUT is disk or tmpfs"
 RESULTS="$BENCH_DIR/results/download.md"
+[[ $OUT == tmpfs ]] && RESULTS="$BENCH_DIR/results/download-tmpfs.md"
 TOOLS=(fetchplay curl curl+sync wget aria2c)
 
 bench_ensure nginx=nginx curl=curl wget=wget aria2c=aria2 /usr/bin/time=time sha256sum=coreutils ss=iproute2
@@ -33,6 +38,13 @@ bench_tmp
 trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
 
+out_root="$BENCH_TMP"
+if [[ $OUT == tmpfs ]]; then
+    out_root="$BENCH_TMP/tmpfs"
+    mkdir -p "$out_root"
+    mount -t tmpfs -o size=$((BIG_MIB * 2 + 256))m tmpfs "$out_root" || die "mounting a tmpfs needs root"
+    trap 'umount -l "$out_root" 2>/dev/null; bench_cleanup' EXIT
+fi
 site="$BENCH_TMP/site"
 bench_site "$site"
 log "making ${BIG_MIB} MiB and ${SMALL_MIB} MiB files of random bytes"
@@ -60,7 +72,7 @@ started=$(date +%s)
 # run_one TOOL FILE ROUND: one timed download, appended to $raw.
 run_one() {
     local tool=$1 file=$2 round=$3
-    local url="$NGINX_URL/${name_of[$file]}" out="$BENCH_TMP/out" name=${name_of[$file]}
+    local url="$NGINX_URL/${name_of[$file]}" out="$out_root/out" name=${name_of[$file]}
     rm -rf "$out"
     mkdir -p "$out"
     local cmd
@@ -137,6 +149,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Machine: $(machine_line)"
+    echo "- Output: $([[ $OUT == tmpfs ]] && echo "a tmpfs (memory): the disk is out of the comparison" || echo "the disk (ext4 on a virtual disk)")"
     echo "- Command: \`$command_line\` (from the repository root; fetchplay built with"
     echo "  \`swift build -c release --scratch-path .build-bench\`)"
     echo "- Server: nginx $(nginx -v 2>&1 | sed 's|.*/||') on 127.0.0.1 (1 worker, sendfile), files of random bytes"

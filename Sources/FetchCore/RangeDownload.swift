@@ -33,6 +33,8 @@ final class RangeDownload {
     private var nextSliceAt = 0.0
     private var sliceBackoff: Double
     private var sliceFailures = 0
+    /// The primary's range was cut into parts once.
+    private var partitioned = false
 
     /// - Parameters:
     ///   - url: the request URL (credentials included).
@@ -175,11 +177,17 @@ final class RangeDownload {
     }
 
     /// Opens extra connections while there is work worth one and a connection to spare.
+    ///
+    /// The first time, the primary's range is cut into equal parts by file position, one per
+    /// connection (the primary keeps the first, with what it already has), so that connections
+    /// that started together end together; later, free connections take gaps or halves.
     private func openSlices(on multi: CurlMulti, primary: Transfer) {
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
               monotonicSeconds() >= nextSliceAt else { return }
+        var parts = partitioned ? [] : partition(primary, total: total)
+        partitioned = true
         while active.count < maxConnections, HostSlots.shared.hasRoom(host, limit: maxConnections),
-              let work = nextWork(total: total) {
+              let work = parts.isEmpty ? nextWork(total: total) : parts.removeFirst() {
             do {
                 let slice = try Transfer(url: url, role: .slice, range: (work.lowerBound, work.upperBound - 1),
                                          end: work.upperBound, partial: partial, options: options, stop: stop) {
@@ -191,6 +199,20 @@ final class RangeDownload {
                 return
             }
         }
+    }
+
+    /// The primary's range from its first byte, in equal parts of at least `minimumSlice` (on
+    /// 64 KiB boundaries); the primary is cut to the first, the others are returned.
+    private func partition(_ primary: Transfer, total: Int64) -> [Range<Int64>] {
+        let from = primary.start, to = primary.end ?? total
+        let count = min(Int64(maxConnections), (to - from) / Self.minimumSlice)
+        guard count > 1 else { return [] }
+        let size = ((to - from) / count) & ~0xFFFF
+        let bounds = (0..<count).map { from + $0 * size } + [to]
+        // A primary already past its part (a fast first burst) is split by halves instead.
+        guard primary.next < bounds[1] else { return [] }
+        primary.end = bounds[1]
+        return (1..<Int(count)).map { bounds[$0]..<bounds[$0 + 1] }
     }
 
     /// A range that no connection has and that is not written yet; else the second half of the
