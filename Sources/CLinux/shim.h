@@ -13,3 +13,4 @@ static inline int fp_start_writeback(int fd, off_t offset, off_t count) {
 static inline int fp_punch_hole(int fd, off_t offset, off_t count) {
     return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, count);
 }
+

@@ -10,7 +10,9 @@ extension Cache {
     /// The partial's lock is not among them: it stays, empty, as the engine leaves it.
     func files(of url: String) -> [String] {
         let key = Self.key(for: url)
-        return [videoPath(key, url: url), videoRecordPath(key), partialPath(key, "json")] + dataFiles(key: key)
+        let video = loadRecord(at: videoRecordPath(key), key: key).map { videoFile(of: $0, key: key) }
+            ?? videoPath(key, url: url)
+        return [video, videoRecordPath(key), partialPath(key, "json")] + dataFiles(key: key)
     }
 
     /// The data files of `key`'s partial on disk: `KEY.<generation>.part`, and `KEY.part` and

@@ -5,32 +5,52 @@ import Localization
 /// The folders where partial and finished videos live, and what is in them.
 ///
 /// ```
-/// ROOT/partial/KEY.G.part   bytes so far, in ranges   ROOT/videos/KEY.EXT   finished video
-/// ROOT/partial/KEY.json     their record, naming G    ROOT/videos/KEY.json  its record
+/// ROOT/partial/KEY.G.part   bytes so far, in ranges   VIDEOS/Name.ext       finished video
+/// ROOT/partial/KEY.json     their record, naming G    ROOT/videos/KEY.json  its record, naming it
 /// ROOT/partial/KEY.lock     one writer at a time
-/// (G: a generation, new when a download starts over; `KEY.part` in older versions)
+/// (G: a generation, new when a download starts over; `KEY.part` in older versions, whose
+/// finished videos are `ROOT/videos/KEY.EXT`)
 /// ```
+/// VIDEOS is the folder people find their videos in: `~/Videos/Fetchplay` for the app, and
+/// `ROOT/videos` when none is given (scripts and tests stay inside their cache).
 /// KEY is the SHA-256 of the URL's identity (`WebAddress.identity`); names on disk never come
 /// from the server, and a record counts only when its URL hashes to its name.
 public final class Cache: Sendable {
     public let root: String
     let partialDirectory: String
+    /// Where the records of finished videos are (and the videos of older versions).
     let videosDirectory: String
+    /// Where finished videos go, under their names.
+    public let videoFolder: String
 
-    /// Opens (and creates) the cache at `root`.
-    public init(root given: String) throws(DownloadError) {
+    /// Opens (and creates) the cache at `root`, its finished videos going to `videos` (default
+    /// `ROOT/videos`).
+    public init(root given: String, videos: String? = nil) throws(DownloadError) {
         // Absolute, so every path Fetchplay prints or hands on works from anywhere.
-        let root = given.hasPrefix("/") ? given : FileManager.default.currentDirectoryPath + "/" + given
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        }
+        let root = absolute(given)
         self.root = root
         partialDirectory = root + "/partial"
         videosDirectory = root + "/videos"
-        for directory in [root, partialDirectory, videosDirectory] {
+        videoFolder = videos.map(absolute) ?? videosDirectory
+        for directory in [root, partialDirectory, videosDirectory, videoFolder] {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
                 throw .fileSystem(String(format: tr("cannot create the folder %1$@"), directory))
             }
         }
+    }
+
+    /// The videos folder's `Fetchplay` (`$XDG_VIDEOS_DIR`, as GLib reads user-dirs.dirs), else
+    /// `~/Videos/Fetchplay`.
+    public static func defaultVideoFolder() -> String {
+        if let videos = g_get_user_special_dir(G_USER_DIRECTORY_VIDEOS) {
+            return String(cString: videos) + "/Fetchplay"
+        }
+        return String(cString: g_get_home_dir()) + "/Videos/Fetchplay"
     }
 
     /// `FETCHPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/fetchplay`, else `~/.cache/fetchplay`.
@@ -101,24 +121,31 @@ public final class Cache: Sendable {
     public func entries() -> [LibraryItem] {
         var result: [LibraryItem] = []
         var finishedKeys = Set<String>()
+        var missing: [String: LibraryItem] = [:]
         for name in Self.recordNames(in: videosDirectory) {
             let key = String(name.dropLast(5))
             guard let entry = finishedEntry(key: key) else { continue }
+            if entry.isMissing { missing[key] = entry; continue }
             finishedKeys.insert(key)
             result.append(entry)
         }
         for name in Self.recordNames(in: partialDirectory) {
             let key = String(name.dropLast(5))
             guard !finishedKeys.contains(key), let entry = partialEntry(key: key) else { continue }
+            // Downloading it again: the partial is what there is now.
+            missing[key] = nil
             result.append(entry)
         }
+        result += missing.values
         return result.sorted { $0.date > $1.date }
     }
 
     /// What the cache holds for `url`: finished, partial, or nothing.
     public func entry(for url: String) -> LibraryItem? {
         let key = Self.key(for: url)
-        return finishedEntry(key: key) ?? partialEntry(key: key)
+        let finished = finishedEntry(key: key)
+        if let finished, !finished.isMissing { return finished }
+        return partialEntry(key: key) ?? finished
     }
 
     private static func recordNames(in directory: String) -> [String] {
@@ -126,12 +153,22 @@ public final class Cache: Sendable {
             .filter { $0.hasSuffix(".json") && $0.count == 64 + 5 }
     }
 
-    /// A finished video counts only when its record and its file agree on the length.
+    /// A finished video counts only when its record and its file agree on the length. One whose
+    /// file is gone (renamed, moved or deleted outside Fetchplay) is listed as missing.
     func finishedEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: videoRecordPath(key), key: key), record.completed != nil else { return nil }
-        let path = videoPath(key, url: record.url)
-        guard let size = FileIO.size(of: path), size == record.total ?? size else { return nil }
+        let path = videoFile(of: record, key: key)
+        guard let size = FileIO.size(of: path), size == record.total ?? size else {
+            var missing = LibraryItem(record: record, isComplete: false, bytesDone: 0, path: path)
+            missing.isMissing = true
+            return missing
+        }
         return LibraryItem(record: record, isComplete: true, bytesDone: size, path: path)
+    }
+
+    /// The finished video a record names (older records: `ROOT/videos/KEY.EXT`).
+    func videoFile(of record: DownloadRecord, key: String) -> String {
+        record.file ?? videoPath(key, url: record.url)
     }
 
     func partialEntry(key: String) -> LibraryItem? {

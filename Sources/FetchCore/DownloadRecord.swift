@@ -24,8 +24,13 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     /// download that starts over writes a new file, so a record never vouches for bytes of
     /// another file whatever the moment of a crash.
     var dataFile: String?
-    /// For people only: never used as a file name.
+    /// For people, and the start of the finished file's name (made safe by `VideoName`).
     var displayName: String
+    /// The media type the server gave, for the finished file's extension.
+    var contentType: String?
+    /// Where the finished video is (absolute); nil in records of older versions, whose video is
+    /// `ROOT/videos/KEY.EXT`.
+    var file: String?
     var created: Date
     var completed: Date?
     /// Seconds of video, probed once after it finished (the library shows it). Nil until then.

@@ -139,6 +139,75 @@ enum FileIO {
         try call("rename", to) { Int(Glibc.rename(from, to)) }
     }
 
+    /// Moves the regular file `from` to `to`, never replacing anything there: false when `to`
+    /// exists. A hard link cannot replace a file, so it is made first and `from` unlinked after;
+    /// where links cannot be made (across file systems, on FAT), the bytes are copied into a
+    /// file created with O_EXCL, synced, and only then is `from` removed.
+    static func moveWithoutReplacing(_ from: String, to: String) throws(DownloadError) -> Bool {
+        guard size(of: from) != nil else { throw .fileSystem("\(from) is missing or not a regular file") }
+        while true {
+            if Glibc.link(from, to) == 0 {
+                remove(from)
+                return true
+            }
+            switch errno {
+            case EINTR: continue
+            case EEXIST: return false
+            case EXDEV:
+                // Another file system: a synced copy beside `to` first, so a crash never leaves
+                // half a video under the video's name; then the same move on one file system.
+                let copy = (to as NSString).deletingLastPathComponent
+                    + "/.fetchplay-copy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                try copyFile(from, to: copy)
+                let moved: Bool
+                do { moved = try moveWithoutReplacing(copy, to: to) } catch {
+                    remove(copy)
+                    throw error
+                }
+                if moved { remove(from) } else { remove(copy) }
+                return moved
+            case EPERM, EOPNOTSUPP, EMLINK:
+                // No hard links here (FAT): copy under an O_EXCL name, which never overwrites.
+                var info = stat()
+                if lstat(to, &info) == 0 { return false }
+                try copyFile(from, to: to)
+                remove(from)
+                return true
+            default:
+                throw error("link", to)
+            }
+        }
+    }
+
+    /// Copies a regular file into a new file `to` (created with O_EXCL) and syncs it.
+    private static func copyFile(_ from: String, to: String) throws(DownloadError) {
+        let source = try open(from, O_RDONLY)
+        defer { close(source) }
+        let target = try open(to, O_WRONLY | O_CREAT | O_EXCL)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var failure: DownloadError?
+        while failure == nil {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { failure = error("read", from); break }
+            if count == 0 { break }
+            let written = buffer.withUnsafeBytes { bytes in
+                Result { () throws(DownloadError) in
+                    try writeAll(target, UnsafeRawBufferPointer(rebasing: bytes[..<count]), path: to)
+                }
+            }
+            if case .failure(let error) = written { failure = error }
+        }
+        if failure == nil {
+            do { try dataSync(target, path: to) } catch { failure = error }
+        }
+        close(target)
+        if let failure {
+            remove(to)
+            throw failure
+        }
+    }
+
     static func remove(_ path: String) {
         _ = unlink(path)
     }

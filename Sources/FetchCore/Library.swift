@@ -86,7 +86,12 @@ public final class Library: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (index, path) in cache.files(of: url).enumerated() where FileIO.size(of: path) != nil {
-                let move = Deletion.Move(original: path, trashed: "\(folder)/\(index)")
+                // A video in the videos folder waits beside itself, hidden (a rename to the
+                // cache's trash could cross file systems).
+                let inCache = path.hasPrefix(cache.root + "/")
+                let trashed = inCache ? "\(folder)/\(index)"
+                    : (path as NSString).deletingLastPathComponent + "/.fetchplay-deleted-\(token)"
+                let move = Deletion.Move(original: path, trashed: trashed)
                 try FileIO.rename(move.original, move.trashed)
                 moves.append(move)
             }
@@ -119,6 +124,7 @@ public final class Library: Sendable {
 
     /// Removes a deletion's files for good.
     public func commit(_ deletion: Deletion) {
+        for move in deletion.moves where !move.trashed.hasPrefix(deletion.folder + "/") { FileIO.remove(move.trashed) }
         try? FileManager.default.removeItem(atPath: deletion.folder)
         rmdir(cache.trashDirectory) // only when nothing else waits there
     }
@@ -126,6 +132,8 @@ public final class Library: Sendable {
     /// Removes everything in the trash: deletions nobody undid before quitting (or a crash).
     public func purgeTrash() {
         try? FileManager.default.removeItem(atPath: cache.trashDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.videoFolder)) ?? []
+        for name in names where name.hasPrefix(".fetchplay-deleted-") { FileIO.remove(cache.videoFolder + "/" + name) }
     }
 
     // MARK: Size cap

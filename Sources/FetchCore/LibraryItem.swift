@@ -25,6 +25,9 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
     public var position: Double?
     /// Why the last run of this partial failed, as people saw it; nil unless it failed.
     public var failure: String?
+    /// Finished once, but its file is gone (renamed, moved or deleted outside Fetchplay): the
+    /// library offers to download it again or to remove it.
+    public var isMissing = false
 
     public var id: String { url }
 

@@ -115,11 +115,18 @@ struct ResponseHead: Sendable, Equatable {
     /// The file name the server suggests, reduced to a harmless display name (no folders, no
     /// dots in front, no control characters). Only ever shown to people, never used on disk.
     var suggestedName: String? {
-        guard let value = self["content-disposition"],
-              let range = value.range(of: "filename=", options: .caseInsensitive) else { return nil }
-        var name = value[range.upperBound...].split(separator: ";").first.map(String.init) ?? ""
-        name = name.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        return DisplayName.sanitize(name)
+        guard let value = self["content-disposition"] else { return nil }
+        let parameters = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        // RFC 6266: `filename*=UTF-8''…` (percent-encoded) wins over `filename="…"`.
+        if let extended = parameters.first(where: { $0.lowercased().hasPrefix("filename*=") }) {
+            let encoded = extended.dropFirst("filename*=".count)
+            if let quote = encoded.range(of: "''"), encoded[..<quote.lowerBound].lowercased() == "utf-8",
+               let name = String(encoded[quote.upperBound...]).removingPercentEncoding {
+                return DisplayName.sanitize(name)
+            }
+        }
+        guard let plain = parameters.first(where: { $0.lowercased().hasPrefix("filename=") }) else { return nil }
+        return DisplayName.sanitize(plain.dropFirst("filename=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
     }
 }
 

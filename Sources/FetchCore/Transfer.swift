@@ -170,6 +170,7 @@ final class Transfer {
                 identity.etag = etag
                 identity.lastModified = lastModified
                 identity.failure = nil
+                identity.contentType = response["content-type"]
                 if let name = response.suggestedName { identity.displayName = name }
                 try partial.openFresh(identity)
             case .restartFromZero, .complete, .sliceRefused, .fail:

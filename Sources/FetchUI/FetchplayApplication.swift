@@ -29,6 +29,8 @@ public final class FetchplayApplication {
     nonisolated(unsafe) public let application: UnsafeMutablePointer<GtkApplication>
     /// The cache folder; nil means `Cache.defaultRoot()`. Set before the app starts.
     public var cacheRoot: String?
+    /// Where finished videos go; nil: inside the cache (`CACHE/videos`).
+    public var videoFolder: String?
     public let dataDirectory: DataDirectory?
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
@@ -73,7 +75,7 @@ public final class FetchplayApplication {
     private func makeWindow() -> MainWindow {
         let cache: Result<Cache, DownloadError>
         do throws(DownloadError) {
-            cache = .success(try Cache(root: cacheRoot ?? Cache.defaultRoot()))
+            cache = .success(try Cache(root: cacheRoot ?? Cache.defaultRoot(), videos: videoFolder))
         } catch {
             cache = .failure(error)
         }

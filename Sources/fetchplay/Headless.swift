@@ -11,12 +11,12 @@ import Synchronization
 /// line of stdout and the exit code is 0; on failure one error line on stderr, nothing on
 /// stdout, and an exit code from 1 to 127 (see `ExitCode`).
 enum Headless {
-    static func download(url text: String, cacheRoot: String, options: DownloadOptions = .init()) -> Int32 {
+    static func download(url text: String, cacheRoot: String, videos: String?, options: DownloadOptions = .init()) -> Int32 {
         let cache: Cache
         let task: DownloadTask
         let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
         do {
-            cache = try Cache(root: cacheRoot)
+            cache = try Cache(root: cacheRoot, videos: videos)
             task = try DownloadTask(url: text, cache: cache, options: options) { event in
                 if case .progress(let progress) = event { printer.show(progress) }
             }
@@ -40,13 +40,13 @@ enum Headless {
         }
     }
 
-    static func list(cacheRoot: String) -> Int32 {
+    static func list(cacheRoot: String, videos: String?) -> Int32 {
         let cache: Cache
-        do { cache = try Cache(root: cacheRoot) } catch { return fail(error) }
+        do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
         // The same model as the window's library: same entries, strays reported on stderr.
         for entry in Library(cache: cache).reload() {
             let total = entry.total.map(String.init) ?? "?"
-            print([entry.isComplete ? "complete" : "partial", "\(entry.bytesDone)/\(total)", entry.path, entry.url]
+            print([entry.isComplete ? "complete" : entry.isMissing ? "missing" : "partial", "\(entry.bytesDone)/\(total)", entry.path, entry.url]
                 .joined(separator: "\t"))
         }
         return ExitCode.success

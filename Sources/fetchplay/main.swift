@@ -5,6 +5,9 @@
 //   fetchplay --list               what the cache holds
 //   fetchplay --version            the version
 //   --connections N                at most N connections for --download (1: one, as curl)
+//   --videos-dir DIR               where finished videos go, under their names (else the settings'
+//                                  folder, else ~/Videos/Fetchplay; with a cache folder given and no
+//                                  videos folder: CACHE/videos, so scripts stay in their folder)
 //   --cache-dir DIR                the cache folder (else $FETCHPLAY_CACHE_DIR, else
 //                                  $XDG_CACHE_HOME/fetchplay), for the window and headless alike
 //
@@ -41,6 +44,9 @@ let options = [
     Option(name: "connections", argument: G_OPTION_ARG_INT,
            // TRANSLATORS: keep N and --download as they are.
            description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
+    Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
+           description: "Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)",
+           argumentName: "DIR"),
     Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
            // TRANSLATORS: keep DIR, $FETCHPLAY_CACHE_DIR and $XDG_CACHE_HOME/fetchplay as they are.
            description: tr("Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)"),
@@ -83,6 +89,10 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
         return 0
     }
     let root = value("cache-dir") ?? Cache.defaultRoot()
+    // A cache folder given on the command line or in the environment keeps its videos inside it.
+    let givenCache = value("cache-dir") != nil || !(ProcessInfo.processInfo.environment["FETCHPLAY_CACHE_DIR"] ?? "").isEmpty
+    let videos = value("videos-dir")
+        ?? (givenCache ? nil : SettingsStore().load().videosFolder ?? Cache.defaultVideoFolder())
     if let url = value("download") {
         var options = DownloadOptions()
         if let variant = g_variant_dict_lookup_value(dict, "connections", nil) {
@@ -94,10 +104,11 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
             }
             options.connections = count
         }
-        return Headless.download(url: url, cacheRoot: root, options: options)
+        return Headless.download(url: url, cacheRoot: root, videos: videos, options: options)
     }
-    if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root) }
+    if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root, videos: videos) }
     app.cacheRoot = root
+    app.videoFolder = videos
     return -1
 }
 

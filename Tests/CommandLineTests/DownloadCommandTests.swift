@@ -187,6 +187,20 @@ struct DownloadCommandTests {
         #expect(server.requests(to: "/vid%C3%A9o.webm").count == 1)
     }
 
+    @Test func videosDirHoldsTheVideoUnderItsNameAndListSaysWhereAndWhatIsMissing() throws {
+        server.serve("/Trip.webm", body: Self.body, etag: "\"t\"")
+        let videos = folder.file("Videos")
+        let run = try FetchplayProcess.run(["--download", server.url("/Trip.webm"), "--cache-dir", cacheDir,
+                                            "--videos-dir", videos], folder: folder)
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        #expect(run.lastLine == videos + "/Trip.webm")
+        let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir, "--videos-dir", videos], folder: folder, name: "list")
+        #expect(list.standardOutput == "complete\t600000/600000\t\(videos)/Trip.webm\t\(server.url("/Trip.webm"))\n")
+        try FileManager.default.removeItem(atPath: videos + "/Trip.webm")
+        let after = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir], folder: folder, name: "after")
+        #expect(after.standardOutput.hasPrefix("missing\t0/600000\t\(videos)/Trip.webm\t"), "\(after.standardOutput)")
+    }
+
     @Test func versionIsPrinted() throws {
         let run = try FetchplayProcess.run(["--version"], folder: folder)
         #expect(run.status == 0)

@@ -220,7 +220,7 @@ struct DownloadTaskTests {
         try expectCompleted(try harness.download(url))
         let entry = try #require(harness.cache.entry(for: url))
         #expect(entry.displayName == "evil.webm")
-        #expect(entry.path == harness.cache.root + "/videos/" + Cache.key(for: url) + ".webm")
+        #expect(entry.path == harness.cache.root + "/videos/evil.webm", "the safe name, in the videos folder")
         #expect(!FileManager.default.fileExists(atPath: harness.folder.path + "/evil.webm"))
     }
 

@@ -107,7 +107,8 @@ struct HostileServerTests {
         FileManager.default.createFile(atPath: victim, contents: Data(Self.body))
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim)
-        #expect(harness.cache.entry(for: url) == nil, "a link is not Fetchplay's video")
+        let entry = try #require(harness.cache.entry(for: url))
+        #expect(!entry.isComplete && entry.isMissing, "a link is not Fetchplay's video")
     }
 
     // MARK: 4 and 5. Validators: control characters, and bytes that are not UTF-8
