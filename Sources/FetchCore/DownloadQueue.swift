@@ -105,6 +105,9 @@ public final class DownloadQueue: Sendable {
 
     public func entry(_ url: String) -> Entry? { state.withLock { $0.items[url]?.entry } }
 
+    /// What `url` has on disk now, to read it while it downloads (`PartialReader`).
+    public func board(for url: String) -> DownloadBoard? { state.withLock { $0.items[url]?.worker.board } }
+
     /// URLs whose workers are running now (including ones winding down after a pause).
     public var runningURLs: Set<String> {
         state.withLock { Set($0.items.filter(\.value.entry.phase.holdsSlot).keys) }

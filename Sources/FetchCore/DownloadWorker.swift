@@ -16,6 +16,8 @@ final class DownloadWorker: Sendable {
     private let cache: Cache
     private let options: DownloadOptions
     private let stopSignal = StopSignal()
+    /// What is on disk now, for a player reading while it downloads.
+    let board = DownloadBoard()
     private let report: @Sendable (DownloadEvent) -> Void
 
     init(requestURL: String, cache: Cache, options: DownloadOptions,
@@ -30,7 +32,13 @@ final class DownloadWorker: Sendable {
     /// Runs one download on a thread of its own; its end state is the last event.
     func start() {
         stopSignal.lower()
-        let thread = Thread { [self] in report(.state(run())) }
+        // Readers wait for bytes from now on, not only once the partial is open.
+        board.setRunning(true)
+        let thread = Thread { [self] in
+            let end = run()
+            board.setRunning(false)
+            report(.state(end))
+        }
         thread.name = "fetchplay download"
         thread.start()
     }
@@ -43,7 +51,7 @@ final class DownloadWorker: Sendable {
         let partial: PartialFile
         do {
             if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
-            partial = try PartialFile(cache: cache, url: url, displayName: DisplayName.fromURL(url))
+            partial = try PartialFile(cache: cache, url: url, displayName: DisplayName.fromURL(url), board: board)
             // Another process may have finished it while we waited for nothing.
             if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
         } catch {

@@ -47,9 +47,13 @@ final class PartialFile: @unchecked Sendable {
     /// Bytes between early writeback requests.
     private let writebackStep: Int64 = 8 << 20
 
+    /// Where readers on other threads see what is written (a player playing while it downloads).
+    let board: DownloadBoard
+
     /// Takes the lock on `url`'s partial, or throws `.busy` when another writer holds it.
-    init(cache: Cache, url: String, displayName: String) throws(DownloadError) {
+    init(cache: Cache, url: String, displayName: String, board: DownloadBoard = DownloadBoard()) throws(DownloadError) {
         self.cache = cache
+        self.board = board
         key = Cache.key(for: url)
         lock = try PartialLock(cache: cache, key: key)
         let record = cache.loadRecord(at: cache.partialPath(key, "json"), key: key)
@@ -111,6 +115,7 @@ final class PartialFile: @unchecked Sendable {
         written = durable
         unsubmitted = 0
         lastCheckpoint = monotonicSeconds()
+        board.publish(path: path, ranges: durable, total: current.total)
         return durable
     }
 
@@ -140,6 +145,7 @@ final class PartialFile: @unchecked Sendable {
             return obsolete
         }
         for old in obsolete where fileName(of: old) != name { FileIO.remove(dataPath(of: old)) }
+        board.publish(path: cache.partialDirectory + "/" + name, ranges: written, total: identity.total, newVersion: true)
     }
 
     /// Throws away a fresh start that turned out unusable (a web page, not a video) before
@@ -183,6 +189,7 @@ final class PartialFile: @unchecked Sendable {
         if let error = guarded.withLock({ $0.checkpointError }) { throw error }
         try FileIO.writeAll(descriptor, bytes, at: offset, path: writingName)
         written.insert(offset..<offset + Int64(bytes.count))
+        board.publish(path: cache.partialDirectory + "/" + writingName, ranges: written, total: identity.total)
         unsubmitted += Int64(bytes.count)
         if unsubmitted >= writebackStep {
             // Hand the kernel each few megabytes as they arrive, so a checkpoint's fdatasync
@@ -331,6 +338,7 @@ final class PartialFile: @unchecked Sendable {
             $0.pendingRecord = nil
             $0.record = final
         }
+        board.publish(path: destination, ranges: ByteRanges(prefix: count), total: count)
         return (final, destination)
     }
 

@@ -98,6 +98,7 @@ final class RangeDownload {
             if active.isEmpty {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
+            if let offset = partial.board.takeWantedOffset() { fetchFirst(offset, on: multi, primary: primary) }
             openSlices(on: multi, primary: primary)
             do {
                 try multi.poll(milliseconds: 100)
@@ -198,6 +199,34 @@ final class RangeDownload {
                 slicesRefused = true
                 return
             }
+        }
+    }
+
+    /// A reader wants the bytes from `offset` (a seek ahead): unless they are written or a
+    /// connection is about to reach them, a connection starts there at once, the connection that
+    /// had that range keeping the part before it. One more than `maxConnections` may run for it:
+    /// the rest continues later.
+    private func fetchFirst(_ offset: Int64, on multi: CurlMulti, primary: Transfer) {
+        guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
+              offset < total, !partial.written.contains(offset) else { return }
+        let aligned = offset & ~0xFFFF
+        var end = total
+        if let owner = active.first(where: { $0.next <= offset && offset < ($0.end ?? total) }) {
+            // Close enough: the connection gets there within about a second anyway.
+            guard offset - owner.next > Self.minimumSlice / 2, aligned > owner.next else { return }
+            end = owner.end ?? total
+            owner.end = aligned
+        } else if let gap = partial.written.gaps(upTo: total).first(where: { $0.contains(offset) }) {
+            end = min(gap.upperBound, active.filter { $0.next > offset }.map(\.next).min() ?? total)
+        }
+        let from = max(aligned, partial.written.gaps(upTo: total).first { $0.contains(offset) }?.lowerBound ?? aligned)
+        guard from < end else { return }
+        do {
+            let slice = try Transfer(url: url, role: .slice, range: (from, end - 1), end: end, partial: partial,
+                                     options: options, stop: stop) { [unowned self] in progressed() }
+            try start(slice, on: multi)
+        } catch {
+            slicesRefused = true
         }
     }
 

@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+import Locking
+
+/// What a download has on disk at this moment, for readers on other threads: a player that plays
+/// the video while it downloads reads through a `PartialReader` on this board.
+///
+/// The writer (the download's worker) publishes the data file and the ranges written into it
+/// after every write; a reader waits here (never on the main thread) until the byte it needs is
+/// there, or the download stops. A download that starts over writes another version of the
+/// file: the generation changes, and readers of the old one learn it.
+public final class DownloadBoard: Sendable {
+    struct Snapshot: Sendable {
+        /// The file the bytes are in (the partial's data file, then the finished video).
+        var path: String?
+        var ranges = ByteRanges()
+        var total: Int64?
+        /// Counts the versions of the file: a restart from zero is a new one.
+        var generation = 0
+        /// Bytes may still arrive (a worker runs).
+        var isRunning = false
+    }
+
+    private let snapshot = Locked(Snapshot())
+    private let changed = NSCondition()
+    /// Where a reader wants bytes first (a seek ahead); the worker takes it.
+    private let wanted = Locked<Int64?>(nil)
+
+    public init() {}
+
+    var current: Snapshot { snapshot.withLock { $0 } }
+
+    // MARK: The writer
+
+    func publish(path: String, ranges: ByteRanges, total: Int64?, newVersion: Bool = false) {
+        update {
+            $0.path = path
+            $0.ranges = ranges
+            $0.total = total
+            $0.isRunning = true
+            if newVersion { $0.generation += 1 }
+        }
+    }
+
+    func setRunning(_ running: Bool) { update { $0.isRunning = running } }
+
+    private func update(_ change: (inout Snapshot) -> Void) {
+        snapshot.withLock(change)
+        changed.lock()
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    /// The offset a reader asked for first since the last call, if any.
+    func takeWantedOffset() -> Int64? { wanted.withLock { value in defer { value = nil }; return value } }
+
+    // MARK: Readers
+
+    /// Asks the download to fetch the bytes from `offset` next (a connection starts there at once
+    /// when the server allows ranges); the rest continues after.
+    public func want(_ offset: Int64) {
+        wanted.withLock { $0 = offset }
+    }
+
+    /// Waits up to `timeout` seconds for the byte at `offset`, and returns the snapshot then.
+    func wait(for offset: Int64, timeout: Double) -> Snapshot {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        changed.lock()
+        defer { changed.unlock() }
+        while true {
+            let now = current
+            if now.ranges.contains(offset) || !now.isRunning || now.total.map({ offset >= $0 }) == true { return now }
+            if !changed.wait(until: deadline) { return current }
+        }
+    }
+}
+
+/// Reads a video while it downloads: bytes come from the board's file once they are written.
+///
+/// Not thread-safe: one reader per streaming thread (GStreamer's `appsrc` calls from one).
+public final class PartialReader {
+    public enum ReadError: Error, Equatable {
+        /// The bytes are not on disk and no download is running to bring them (offline, paused).
+        case notDownloaded
+        /// The download started over with another version of the file.
+        case changed
+        case fileSystem(String)
+    }
+
+    private let board: DownloadBoard
+    private var descriptor: Int32 = -1
+    private var openedPath: String?
+    private var generation: Int?
+
+    public init(board: DownloadBoard) { self.board = board }
+
+    deinit { if descriptor >= 0 { FileIO.close(descriptor) } }
+
+    /// The whole file's length, when known.
+    public var total: Int64? { board.current.total }
+
+    /// Up to `count` bytes from `offset`, waiting up to `timeout` seconds for the first of them;
+    /// fewer when the bytes written end sooner. Empty at the end of the file, or when nothing
+    /// arrived within `timeout` while the download runs (ask again).
+    public func read(at offset: Int64, count: Int, timeout: Double) throws(ReadError) -> [UInt8] {
+        board.want(offset)
+        let now = board.wait(for: offset, timeout: timeout)
+        if let total = now.total, offset >= total { return [] }
+        if let generation, generation != now.generation { throw .changed }
+        generation = now.generation
+        guard let range = now.ranges.ranges.first(where: { $0.contains(offset) }), let path = now.path else {
+            if now.isRunning { return [] }  // still coming: the caller asks again
+            throw .notDownloaded
+        }
+        try open(path)
+        let length = Int(min(Int64(count), range.upperBound - offset))
+        var bytes = [UInt8](repeating: 0, count: length)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(offset)) }
+        guard got >= 0 else { throw .fileSystem(String(cString: strerror(errno))) }
+        return Array(bytes.prefix(got))
+    }
+
+    /// Opens `path` when it is not the file already open (a finished video moved into the
+    /// videos folder is the same file under another name; the open descriptor stays valid).
+    private func open(_ path: String) throws(ReadError) {
+        guard path != openedPath else { return }
+        do {
+            let fd = try FileIO.open(path, O_RDONLY)
+            if descriptor >= 0 { FileIO.close(descriptor) }
+            descriptor = fd
+            openedPath = path
+        } catch {
+            if descriptor >= 0 { return }  // moved away meanwhile: the open one still reads
+            throw .fileSystem(error.message)
+        }
+    }
+}
