@@ -21,17 +21,10 @@ RESULTS="$BENCH_DIR/results/connections.md"
 TOOLS=(fetchplay aria2c curl wget)
 
 bench_ensure nginx=nginx curl=curl wget=wget aria2c=aria2 /usr/bin/time=time sha256sum=coreutils ss=iproute2
-bench_build
-bench_tmp
-trap bench_cleanup EXIT
-trap 'exit 130' INT TERM
-
-site="$BENCH_TMP/site"
-bench_site "$site"
-log "making a ${MIB} MiB file of random bytes"
-bench_random_file "$site/big.bin" "$MIB"
-expected=$(sha256sum "$site/big.bin" | cut -d' ' -f1)
-NGINX_LIMIT_RATE=$RATE nginx_start "$site"
+bench_begin
+bench_big_file "$MIB"
+expected=$BIG_SHA
+NGINX_LIMIT_RATE=$RATE nginx_start "$SITE"
 log "nginx on $NGINX_URL, limit_rate $RATE per connection"
 
 raw="$BENCH_TMP/raw.tsv"

@@ -33,10 +33,7 @@ RESULTS="$BENCH_DIR/results/download.md"
 TOOLS=(fetchplay curl curl+sync wget aria2c)
 
 bench_ensure nginx=nginx curl=curl wget=wget aria2c=aria2 /usr/bin/time=time sha256sum=coreutils ss=iproute2
-bench_build
-bench_tmp
-trap bench_cleanup EXIT
-trap 'exit 130' INT TERM
+bench_begin
 
 out_root="$BENCH_TMP"
 if [[ $OUT == tmpfs ]]; then

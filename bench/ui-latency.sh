@@ -21,16 +21,10 @@ BIG_MIB=${BIG_MIB:-512}
 RESULTS="$BENCH_DIR/results/ui-latency.md"
 
 bench_ensure nginx=nginx curl=curl xvfb-run=xvfb xauth=xauth sha256sum=coreutils ss=iproute2
-bench_build
-bench_tmp
-trap bench_cleanup EXIT
-trap 'exit 130' INT TERM
-
-site="$BENCH_TMP/site"
-bench_site "$site"
-log "making a ${BIG_MIB} MiB file of random bytes"
-bench_random_file "$site/big.bin" "$BIG_MIB"
-expected_sha=$(sha256sum "$site/big.bin" | cut -d' ' -f1)
+bench_begin
+bench_big_file "$BIG_MIB"
+expected_sha=$BIG_SHA
+site=$SITE
 nginx_start "$site"
 url="$NGINX_URL/big.bin"
 curl -sS -o /dev/null "$url" # warm-up: the file in the page cache

@@ -2,7 +2,9 @@
 #
 #   bench_ensure CMD=PACKAGE…   apt-get installs the packages whose command is missing (update once)
 #   bench_build                 release build into .build-bench; sets FETCHPLAY (relative to the repo)
+#   bench_begin                 bench_build, bench_tmp, and the traps that clean up on exit
 #   bench_site DIR              makes DIR and its files world-readable for nginx's workers
+#   bench_big_file MIB          SITE/big.bin of MIB MiB of random bytes; sets SITE, BIG_SHA
 #   bench_random_file PATH MIB  PATH gets MIB mebibytes of random bytes
 #   nginx_start ROOT            nginx on 127.0.0.1:free port serving ROOT; sets NGINX_PORT, NGINX_URL
 #                               (NGINX_LIMIT_RATE=4m: each connection limited, as many hosts do)
@@ -56,6 +58,21 @@ bench_tmp() {
         (( 8#$(stat -c %a "$dir") & 1 )) \
             || die "$dir is not world-searchable; nginx workers would answer 403 (set TMPDIR)"
     done
+}
+
+bench_begin() {
+    bench_build
+    bench_tmp
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+
+bench_big_file() {
+    SITE="$BENCH_TMP/site"
+    bench_site "$SITE"
+    log "making a $1 MiB file of random bytes"
+    bench_random_file "$SITE/big.bin" "$1"
+    BIG_SHA=$(sha256sum "$SITE/big.bin" | cut -d' ' -f1)
 }
 
 bench_cleanup() {
