@@ -61,9 +61,8 @@ extension Cache {
         guard path.hasSuffix(".part") || path.hasSuffix(".new") else { return false }
         let name = (path as NSString).lastPathComponent
         let lock = partialDirectory + "/" + name.prefix(64) + ".lock"
-        let fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard let fd = try? FileIO.open(lock, O_RDONLY) else { return false }
+        defer { FileIO.close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {
             flock(fd, LOCK_UN)
             return false

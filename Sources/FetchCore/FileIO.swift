@@ -118,6 +118,16 @@ enum FileIO {
         }
     }
 
+    /// Takes an exclusive `flock` without waiting: false when another holder has it.
+    static func tryLock(_ fd: Int32, path: String) throws(DownloadError) -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK { return false }
+            throw error("flock", path)
+        }
+        return true
+    }
+
     static func dataSync(_ fd: Int32, path: String) throws(DownloadError) {
         try call("fdatasync", path) { Int(fdatasync(fd)) }
     }

@@ -10,16 +10,22 @@ final class PartialLock: Sendable {
     init(cache: Cache, key: String) throws(DownloadError) {
         let path = cache.partialPath(key, "lock")
         let fd = try FileIO.open(path, O_RDWR | O_CREAT)
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            close(fd)
-            throw code == EWOULDBLOCK ? .busy : FileIO.error("flock", path, errno: code)
+        let locked: Bool
+        do {
+            locked = try FileIO.tryLock(fd, path: path)
+        } catch {
+            FileIO.close(fd)
+            throw error
+        }
+        guard locked else {
+            FileIO.close(fd)
+            throw .busy
         }
         descriptor = fd
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        // Closing the descriptor releases the lock.
+        FileIO.close(descriptor)
     }
 }
