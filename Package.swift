@@ -27,15 +27,15 @@ let package = Package(
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "Locking", "Localization"]),
-        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "Localization"]),
+        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "Localization", "Locking"]),
         .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
-        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "TestSupport", "CGtk"]),
+        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),
     ],

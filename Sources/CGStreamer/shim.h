@@ -1,6 +1,7 @@
 #pragma once
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
 // What Swift cannot import from GStreamer and GObject (macros, variadics), as small typed
@@ -34,4 +35,9 @@ static inline GObjectClass *fetchplay_object_get_class(gpointer object) {
 static inline const gchar *fetchplay_element_factory_name(GstElement *element) {
     GstElementFactory *factory = gst_element_get_factory(element);
     return factory ? GST_OBJECT_NAME(factory) : NULL;
+}
+
+/// Sets the offset of a buffer's first byte in the stream (`GST_BUFFER_OFFSET`).
+static inline void fetchplay_buffer_set_offset(GstBuffer *buffer, guint64 offset) {
+    GST_BUFFER_OFFSET(buffer) = offset;
 }

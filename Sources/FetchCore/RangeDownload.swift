@@ -29,6 +29,8 @@ final class RangeDownload {
     private(set) var slicesRefused = false
     private var active: [Transfer] = []
     private var lastProgress = 0.0
+    /// This attempt's speed, all connections together.
+    private var meter = SpeedMeter()
     /// When the next extra connection may open, after one failed (monotonic seconds).
     private var nextSliceAt = 0.0
     private var sliceBackoff: Double
@@ -95,11 +97,12 @@ final class RangeDownload {
                 if let end = judge(outcome, of: transfer, primary: primary) { return end }
                 if case .failed = outcome { pendingFailure = outcome }
             }
+            if let offset = partial.board.takeWantedOffset() { fetchFirst(offset, on: multi, primary: primary) }
+            // Ranges given back (a refused or dropped slice, a reader's seek) go to free connections.
+            openSlices(on: multi, primary: primary)
             if active.isEmpty {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
-            if let offset = partial.board.takeWantedOffset() { fetchFirst(offset, on: multi, primary: primary) }
-            openSlices(on: multi, primary: primary)
             do {
                 try multi.poll(milliseconds: 100)
             } catch {
@@ -212,8 +215,10 @@ final class RangeDownload {
         let aligned = offset & ~0xFFFF
         var end = total
         if let owner = active.first(where: { $0.next <= offset && offset < ($0.end ?? total) }) {
-            // Close enough: the connection gets there within about a second anyway.
-            guard offset - owner.next > Self.minimumSlice / 2, aligned > owner.next else { return }
+            // Close enough: the connection gets there within half a second anyway.
+            let perConnection = meter.bytesPerSecond / Double(max(1, active.count))
+            let nearEnough = max(Self.nearEnough, Int64(perConnection / 2))
+            guard offset - owner.next > nearEnough, aligned > owner.next else { return }
             end = owner.end ?? total
             owner.end = aligned
         } else if let gap = partial.written.gaps(upTo: total).first(where: { $0.contains(offset) }) {
@@ -262,11 +267,15 @@ final class RangeDownload {
 
     /// Bytes per connection below which another connection costs more than it brings.
     static let minimumSlice: Int64 = 2 << 20
+    /// Bytes ahead of a connection that a reader may always want without a connection of its
+    /// own (more when the connection brings more in half a second).
+    static let nearEnough: Int64 = 64 << 10
 
     private func progressed() {
         let now = monotonicSeconds()
         guard now - lastProgress >= options.progressInterval else { return }
         lastProgress = now
+        meter.add(bytes: partial.length, at: now)
         onBytes(partial.length, partial.identity.total)
     }
 }

@@ -9,12 +9,14 @@ final class Pipeline {
     /// The video appsink (owned by the playbin), for its statistics.
     let appsink: UnsafeMutablePointer<GstAppSink>
     let frames: FrameOutput
+    /// The bytes of a stream that is still arriving, for `appsrc://`.
+    let feed: StreamFeed?
     private var watchingBus = false
     private var stopped = false
 
     /// A playbin for `uri` sending frames to `frames` and sound to `audio`; nil when a core
     /// plug-in (playbin, videoconvert, appsink…) is missing.
-    init?(uri: String, audio: AudioOutput, frames: FrameOutput) {
+    init?(uri: String, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) {
         guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { return nil }
         _ = gst_object_ref_sink(playbin)
         guard let video = VideoSink.make(output: frames) else {
@@ -29,7 +31,17 @@ final class Pipeline {
         self.playbin = playbin
         self.appsink = video.appsink
         self.frames = frames
+        self.feed = feed
         GStreamer.setProperty(playbin, "uri", .string(uri))
+        if let feed {
+            // playbin makes the appsrc during its first state change (on whichever thread
+            // changes it): configure it there.
+            let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, source, data in
+                let feed = CallbackBox<StreamFeed>.from(data).body
+                if let source { feed.attach(source.assumingMemoryBound(to: GstElement.self)) }
+            }
+            playbin.connect("source-setup", box: CallbackBox(feed), handler: unsafeBitCast(handler, to: GCallback.self))
+        }
         // playbin sinks the floating references of both sinks.
         GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
         GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
@@ -60,6 +72,7 @@ final class Pipeline {
     func stop() {
         guard !stopped else { return }
         stopped = true
+        feed?.stop()
         gst_element_set_state(playbin, GST_STATE_NULL)
         if watchingBus, let bus = gst_element_get_bus(playbin) {
             gst_bus_remove_watch(bus)

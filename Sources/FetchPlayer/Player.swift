@@ -135,11 +135,24 @@ public final class Player {
         guard let uri = GStreamer.uri(forPath: path) else {
             return fail(.other(String(format: tr("“%1$@” is not a valid file name."), path)))
         }
+        load(uri: uri, feed: nil)
+    }
+
+    /// Opens a video that may still be arriving (`source`): it plays as far as its bytes are
+    /// there and waits for the rest; `title` names it in messages.
+    public func open(source: ByteSource, title: String) {
+        reset()
+        path = title
+        load(uri: "appsrc://", feed: StreamFeed(source: source))
+    }
+
+    /// Builds the pipeline for `uri` and prepares its first frame.
+    private func load(uri: String, feed: StreamFeed?) {
         let generation = self.generation
         let relay = LatestValueRelay<VideoFrame> { [weak self] frame in
             self?.deliver(frame, generation: generation)
         }
-        guard let pipeline = Pipeline(uri: uri, audio: audio, frames: FrameOutput(relay: relay)) else {
+        guard let pipeline = Pipeline(uri: uri, audio: audio, frames: FrameOutput(relay: relay), feed: feed) else {
             return fail(.missingCodec("playbin, videoconvert, videoscale or appsink"))
         }
         self.pipeline = pipeline

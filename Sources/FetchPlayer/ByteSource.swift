@@ -1,0 +1,10 @@
+/// Bytes a player reads at any offset while they may still be arriving: a video that plays while
+/// it downloads. Read on GStreamer's streaming thread, never on the main thread.
+public protocol ByteSource: AnyObject, Sendable {
+    /// The whole length in bytes, when known.
+    var size: Int64? { get }
+
+    /// Up to `count` bytes from `offset`, waiting up to `timeout` seconds for them; empty when
+    /// none arrived yet (or at the end). Throws when they cannot come (nothing downloads them).
+    func read(at offset: Int64, count: Int, timeout: Double) throws -> [UInt8]
+}

@@ -1,0 +1,91 @@
+import CGLib
+import CGStreamer
+
+import Locking
+
+/// Feeds playbin's `appsrc` (uri `appsrc://`) from a `ByteSource` in random-access mode, so the
+/// demuxer can seek anywhere in a file that is still arriving.
+///
+/// `need-data` and `seek-data` come on appsrc's streaming thread; a read that waits for bytes
+/// blocks only that thread, in short steps so that stopping the pipeline is noticed at once.
+final class StreamFeed: @unchecked Sendable {
+    let source: ByteSource
+    private let state = Locked(State())
+
+    struct State {
+        /// Where the next buffer starts.
+        var offset: Int64 = 0
+        var stopped = false
+        /// Why the bytes cannot come, once a read said so.
+        var failure: String?
+        /// A read is waiting for bytes (the player shows it as buffering).
+        var isWaiting = false
+    }
+
+    /// Bytes in one buffer when appsrc does not say: large enough for few calls, small enough
+    /// that the first frame needs no more than the demuxer asks for.
+    private static let chunk = 64 * 1024
+    /// Seconds one read waits before it checks whether the pipeline stopped.
+    private static let step = 0.2
+
+    init(source: ByteSource) { self.source = source }
+
+    var failure: String? { state.withLock { $0.failure } }
+    var isWaiting: Bool { state.withLock { $0.isWaiting } }
+
+    func stop() { state.withLock { $0.stopped = true } }
+
+    /// Configures the appsrc that playbin made for `appsrc://`.
+    func attach(_ element: UnsafeMutablePointer<GstElement>) {
+        GStreamer.setProperty(element, "stream-type", .int(Int64(GST_APP_STREAM_TYPE_RANDOM_ACCESS.rawValue)))
+        GStreamer.setProperty(element, "format", .int(Int64(GST_FORMAT_BYTES.rawValue)))
+        GStreamer.setProperty(element, "size", .int(source.size ?? -1))
+        var callbacks = GstAppSrcCallbacks()
+        callbacks.need_data = { appsrc, length, data in
+            Unmanaged<StreamFeed>.fromOpaque(data!).takeUnretainedValue().needData(appsrc!, length: length)
+        }
+        callbacks.seek_data = { _, offset, data in
+            let feed = Unmanaged<StreamFeed>.fromOpaque(data!).takeUnretainedValue()
+            feed.state.withLock { $0.offset = Int64(clamping: offset) }
+            return 1
+        }
+        let appsrc = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstAppSrc.self)
+        gst_app_src_set_callbacks(appsrc, &callbacks, Unmanaged.passRetained(self).toOpaque()) { data in
+            Unmanaged<StreamFeed>.fromOpaque(data!).release()
+        }
+    }
+
+    private func needData(_ appsrc: UnsafeMutablePointer<GstAppSrc>, length: guint) {
+        let wanted = length == guint.max || length == 0 ? Self.chunk : min(max(Int(length), 4096), 1 << 20)
+        while true {
+            let (offset, stopped) = state.withLock { ($0.offset, $0.stopped) }
+            if stopped { return }
+            if let size = source.size, offset >= size {
+                gst_app_src_end_of_stream(appsrc)
+                return
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try source.read(at: offset, count: wanted, timeout: Self.step)
+            } catch {
+                state.withLock { $0.failure = "\(error)" }
+                gst_app_src_end_of_stream(appsrc)
+                return
+            }
+            if bytes.isEmpty {
+                if source.size == nil { gst_app_src_end_of_stream(appsrc); return }
+                state.withLock { $0.isWaiting = true }
+                continue
+            }
+            state.withLock {
+                $0.isWaiting = false
+                $0.offset = offset + Int64(bytes.count)
+            }
+            guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return }
+            _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
+            fetchplay_buffer_set_offset(buffer, guint64(offset))
+            _ = gst_app_src_push_buffer(appsrc, buffer)  // takes the buffer
+            return
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import FetchCore
+import FetchPlayer
+import Locking
+
+/// A download as the player's byte source: the player reads the partial through the engine's
+/// `PartialReader` (on GStreamer's streaming thread) while the bytes arrive.
+final class DownloadStream: ByteSource {
+    private let reader: Locked<PartialReader>
+
+    init(board: DownloadBoard) {
+        reader = Locked(PartialReader(board: board))
+    }
+
+    var size: Int64? { reader.withLock { $0.total } }
+
+    func read(at offset: Int64, count: Int, timeout: Double) throws -> [UInt8] {
+        try reader.withLock { try $0.read(at: offset, count: count, timeout: timeout) }
+    }
+}
