@@ -1,6 +1,5 @@
 import CGLib
 import CGStreamer
-
 import Locking
 
 /// Feeds playbin's `appsrc` (uri `appsrc://`) from a `ByteSource` in random-access mode, so the
