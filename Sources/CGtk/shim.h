@@ -55,3 +55,14 @@ static inline GtkFileFilter *fp_video_file_filter(const char *name) {
     gtk_file_filter_add_mime_type(filter, "video/*");
     return filter;
 }
+
+/// `G_TYPE_OBJECT` (a macro), the parent of types registered from Swift.
+static inline GType fp_type_object(void) {
+    return G_TYPE_OBJECT;
+}
+
+/// Whether `renderer` is GSK's software renderer (`GSK_IS_CAIRO_RENDERER`); any other (GL,
+/// Vulkan) composites textures on the GPU.
+static inline gboolean fp_renderer_is_cairo(GskRenderer *renderer) {
+    return GSK_IS_CAIRO_RENDERER(renderer);
+}

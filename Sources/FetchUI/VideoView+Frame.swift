@@ -2,7 +2,8 @@ import CGtk
 import FetchPlayer
 import GLibSupport
 
-/// A frame as a cairo image surface over its own mapped bytes: no copy is made here.
+/// A frame as a cairo image surface over its own mapped bytes (the cairo path of
+/// `VideoPaintable`): no copy is made here.
 ///
 /// The surface holds a reference to the `VideoFrame` (cairo user data) for as long as cairo keeps
 /// the surface, so the GStreamer buffer stays mapped while anything may still read it, even after
@@ -42,6 +43,19 @@ final class FrameSurface {
     }
 
     deinit { cairo_surface_destroy(surface) }
+
+    /// Paints the frame where `place` puts it (`cr` in the picture's coordinates).
+    func paint(on cr: OpaquePointer, at place: FramePlacement) {
+        cairo_save(cr)
+        cairo_translate(cr, place.x, place.y)
+        cairo_scale(cr, place.scale, place.scale)
+        cairo_set_source_surface(cr, surface, 0, 0)
+        // When scaled, edge pixels repeat outward so the border does not fade into transparency.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_rectangle(cr, 0, 0, Double(frame.width), Double(frame.height))
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
 }
 
 /// Where a frame lands in the picture: contain (aspect kept, centred), in widget coordinates.
@@ -55,8 +69,8 @@ struct FramePlacement: Equatable {
     ///
     /// GStreamer already scaled the frame to the widget's device pixels, so it usually fills one
     /// dimension exactly: then it is drawn 1:1 at a whole device pixel (a plain copy, sharp).
-    /// Otherwise (a small video enlarged, or a resize the caps have not caught up with) cairo
-    /// scales it to fit.
+    /// Otherwise (a small video enlarged, or a resize the caps have not caught up with) the
+    /// renderer scales it to fit.
     init(frame: (width: Int, height: Int), width: Double, height: Double, deviceScale: Double) {
         let frameWidth = Double(frame.width), frameHeight = Double(frame.height)
         let fit = min(width * deviceScale / frameWidth, height * deviceScale / frameHeight)
@@ -74,49 +88,20 @@ struct FramePlacement: Equatable {
 }
 
 extension VideoView {
-    /// Sets the picture's draw function; the box holds the view weakly (the view owns the widget).
-    func installDrawing() {
-        let box = CallbackBox<WeakVideoView>(WeakVideoView(self))
-        gtk_drawing_area_set_draw_func(picture.as(GtkDrawingArea.self), { _, cr, width, height, data in
-            let view = CallbackBox<WeakVideoView>.from(data).body.view
-            nonisolated(unsafe) let cr = cr
-            MainActor.assumeIsolated { view?.drawFrame(cr!, width: Double(width), height: Double(height)) }
-        }, box.retainedPointer(), releaseBox)
-    }
-
-    /// Paints the current frame, contained and centred, and black around it (letterbox).
-    private func drawFrame(_ cr: OpaquePointer, width: Double, height: Double) {
-        cairo_set_source_rgb(cr, 0, 0, 0)
-        guard let current = currentFrame else {
-            cairo_paint(cr)
-            return
+    /// Picks the frame path when the picture is realized, from its window's renderer (GL or
+    /// Vulkan: textures; cairo: cairo surfaces), and follows its scale factor.
+    func installFramePath() {
+        picture.connect("realize") { [weak self] in self?.updateFramePath() }
+        picture.connect("notify::scale-factor") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.updateFramePath()
         }
-        let frame = current.frame
-        let place = FramePlacement(frame: (frame.width, frame.height), width: width, height: height,
-                                   deviceScale: Double(gtk_widget_get_scale_factor(picture)))
-        let frameWidth = Double(frame.width) * place.scale, frameHeight = Double(frame.height) * place.scale
-
-        // Only the bars are filled black (even-odd: the widget minus the frame's rectangle), so
-        // the frame's pixels are written once.
-        cairo_rectangle(cr, 0, 0, width, height)
-        cairo_rectangle(cr, place.x, place.y, frameWidth, frameHeight)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        cairo_fill(cr)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-
-        cairo_save(cr)
-        cairo_translate(cr, place.x, place.y)
-        cairo_scale(cr, place.scale, place.scale)
-        cairo_set_source_surface(cr, current.surface, 0, 0)
-        // When scaled, edge pixels repeat outward so the border does not fade into transparency.
-        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-        cairo_rectangle(cr, 0, 0, Double(frame.width), Double(frame.height))
-        cairo_fill(cr)
-        cairo_restore(cr)
     }
-}
 
-private final class WeakVideoView {
-    weak var view: VideoView?
-    init(_ view: VideoView) { self.view = view }
+    private func updateFramePath() {
+        if let path = VideoPaintable.FramePath.forRenderer(of: picture) { paintable.path = path }
+        paintable.deviceScale = Double(gtk_widget_get_scale_factor(picture))
+    }
+
+    /// How frames are painted now.
+    var framePath: VideoPaintable.FramePath { paintable.path }
 }

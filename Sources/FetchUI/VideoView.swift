@@ -6,7 +6,7 @@ import GLibSupport
 ///
 /// ```
 /// GtkOverlay .video-view              black; motion reveals the bars, double-click fullscreens
-/// ├─ GtkDrawingArea "picture"         the current frame painted with cairo, contain (letterboxed)
+/// ├─ GtkPicture "picture"             the current frame (VideoPaintable), contain (letterboxed)
 /// ├─ GtkSpinner                       while the first frame is prepared
 /// ├─ error box                        the player's message when the file cannot play
 /// ├─ resume banner                    "Resumed from 1:23" · Start Over
@@ -26,8 +26,9 @@ public final class VideoView {
 
     /// The root widget, for the window's video page.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
-    /// The drawing area the frames are painted in (see VideoView+Frame.swift).
+    /// The picture the frames are shown in, and its paintable (see VideoPaintable.swift).
     let picture: Widget
+    let paintable = VideoPaintable()
     let controls = VideoControls()
     private let spinner: Widget
     private let errorBox: Widget
@@ -40,11 +41,11 @@ public final class VideoView {
     /// Frames handed to the picture since the view was made.
     public private(set) var framesShown = 0
     /// The size of the last frame shown.
-    public var frameSize: (width: Int, height: Int)? { currentFrame.map { ($0.frame.width, $0.frame.height) } }
+    public var frameSize: (width: Int, height: Int)? { currentFrame.map { ($0.width, $0.height) } }
     /// Called after each frame is handed to the picture (bench statistics).
     var onFrameShown: (@MainActor () -> Void)?
-    /// The frame the picture paints, with its cairo surface over the frame's bytes.
-    private(set) var currentFrame: FrameSurface?
+    /// The frame the picture paints.
+    var currentFrame: VideoFrame? { paintable.frame }
 
     private var hideSource: UInt32?
     private var bannerSource: UInt32?
@@ -52,11 +53,10 @@ public final class VideoView {
 
     init() {
         VideoView.installStyle()
-        // A drawing area rather than a GtkPicture: a new paintable per frame makes GtkPicture
-        // queue a resize (a relayout of the window) and the cairo renderer convert every texture
-        // through floats; a queued draw repaints only this widget, straight from the frame's bytes.
-        // Its natural size is 0x0, so frames never ask the window to grow.
-        picture = fp_drawing_area_new_with_role(GTK_ACCESSIBLE_ROLE_IMG)!
+        // One paintable for every frame: a new frame only redraws the picture. It has no
+        // intrinsic size, so the picture's natural size is 0x0 and frames never ask the window
+        // to grow.
+        picture = gtk_picture_new_for_paintable(paintable.paintable)!
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
         fp_accessible_update_label(picture.opaque, "Video")
@@ -95,7 +95,7 @@ public final class VideoView {
             gtk_overlay_add_overlay(widget.opaque, child)
         }
         g_object_ref(widget.rawObject)
-        installDrawing()
+        installFramePath()
         installPointerHandling()
     }
 
@@ -106,9 +106,7 @@ public final class VideoView {
     /// Shows `frame`: the picture repaints from the frame's own bytes (no copy), replacing the
     /// previous one.
     func show(_ frame: VideoFrame) {
-        guard let surface = FrameSurface(frame) else { return }
-        currentFrame = surface
-        gtk_widget_queue_draw(picture)
+        paintable.show(frame)
         framesShown += 1
         onFrameShown?()
     }
@@ -130,8 +128,7 @@ public final class VideoView {
 
     /// Empties the picture (another file is loading).
     func clear(title: String) {
-        currentFrame = nil
-        gtk_widget_queue_draw(picture)
+        paintable.show(nil)
         Widgets.setText(controls.title, title)
         showError(nil)
         showBanner(nil)

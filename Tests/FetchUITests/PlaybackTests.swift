@@ -70,6 +70,25 @@ struct PlaybackTests {
         #expect(window.playback.view.frameSize?.width == 320)
     }
 
+    /// `scripts/test` runs this suite under the cairo renderer and again under GL (Mesa's
+    /// software GL under Xvfb): frames are textures under GL, cairo surfaces under cairo.
+    @Test func framesTakeThePathOfTheWindowsRenderer() throws {
+        let window = try playing(try Clips.webm(seconds: 2, audio: false))
+        defer { GtkHarness.close(window) }
+        let view = window.playback.view
+        let native = try #require(gtk_widget_get_native(view.picture))
+        let renderer = try #require(gtk_native_get_renderer(native))
+        let isCairo = fp_renderer_is_cairo(renderer) != 0
+        // A GL run that silently fell back to cairo would test nothing new.
+        let asked = ProcessInfo.processInfo.environment["GSK_RENDERER"]
+        if asked == "gl" { #expect(!isCairo, "GSK_RENDERER=gl gave \(String(cString: g_type_name_from_instance(renderer.as(GTypeInstance.self))))") }
+        if asked == "cairo" { #expect(isCairo) }
+        #expect(view.framePath == (isCairo ? .cairo : .texture))
+        let prepared = view.paintable.framesPrepared
+        #expect(GtkHarness.iterate(until: { view.paintable.framesPrepared > prepared + 2 }, timeout: 5),
+                "frames are not painted: \(view.paintable.framesPrepared)")
+    }
+
     @Test func aLargeVideoArrivesScaledToThePicture() throws {
         let window = try playing(try Clips.webm(seconds: 2, width: 1280, height: 720, audio: false))
         defer { GtkHarness.close(window) }
@@ -89,11 +108,11 @@ struct PlaybackTests {
         #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
         let shown = window.playback.view.framesShown
         let delivered = window.playback.player?.framesDelivered
-        let frame = window.playback.view.currentFrame?.frame
+        let frame = window.playback.view.currentFrame
         GtkHarness.iterate(for: 0.5)
         #expect(window.playback.view.framesShown == shown, "frames changed while paused")
         #expect(window.playback.player?.framesDelivered == delivered)
-        #expect(window.playback.view.currentFrame?.frame === frame, "the picture shows another frame while paused")
+        #expect(window.playback.view.currentFrame === frame, "the picture shows another frame while paused")
         screenshot(window, "playback-paused")
 
         window.activate(.togglePlayback)
