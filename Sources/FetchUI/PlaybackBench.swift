@@ -15,8 +15,12 @@ final class PlaybackBench {
     private var firstPaint: Double?
     private var cpuAtOpen: Double = 0
     private var framesPainted = 0
+    /// Every paint of the window's frame clock, with or without a new frame.
+    private var paints = 0
     private var newFrame = false
     private var paintHandler: (clock: OpaquePointer, id: UInt)?
+    /// How the view painted the frames (texture or cairo), from the renderer it runs on.
+    private var framePath: VideoPaintable.FramePath?
 
     static func fromEnvironment() -> PlaybackBench? {
         ProcessInfo.processInfo.environment["FETCHPLAY_BENCH"] == "1" ? PlaybackBench() : nil
@@ -27,17 +31,20 @@ final class PlaybackBench {
         cpuAtOpen = Self.cpuSeconds()
         firstPaint = nil
         framesPainted = 0
+        paints = 0
     }
 
     /// A frame was handed to the video view: count it once the frame clock has painted it.
     func frameShown(view: VideoView) {
         newFrame = true
+        framePath = view.framePath
         guard paintHandler == nil, let clock = gtk_widget_get_frame_clock(view.picture) else { return }
         let id = clock.connect("after-paint") { [weak self] in self?.painted() }
         paintHandler = (clock, id)
     }
 
     private func painted() {
+        paints += 1
         guard newFrame else { return }
         newFrame = false
         framesPainted += 1
@@ -55,12 +62,16 @@ final class PlaybackBench {
             ("cpu_seconds", String(format: "%.3f", cpu)),
             ("first_frame_ms", firstFrame.map { String(format: "%.1f", $0) } ?? "none"),
             ("frames_painted", "\(framesPainted)"),
+            ("window_paints", "\(paints)"),
             ("sink_rendered", "\(stats?.rendered ?? 0)"),
             ("sink_dropped_late", "\(stats?.droppedLate ?? 0)"),
             ("published", "\(stats?.published ?? 0)"),
             ("delivered", "\(stats?.delivered ?? 0)"),
             // So the reference player can use a window of the same size.
             ("window", "\(gtk_widget_get_width(window))x\(gtk_widget_get_height(window))"),
+            // So the floor can convert to the same size.
+            ("frame", player.currentFrame.map { "\($0.width)x\($0.height)" } ?? "none"),
+            ("path", framePath.map { $0 == .texture ? "texture" : "cairo" } ?? "none"),
         ]
         let line = "fetchplay-bench " + fields.map { "\($0)=\($1)" }.joined(separator: " ") + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
