@@ -85,13 +85,25 @@ enum GStreamer {
     }
 
     /// A flushing seek; `accurate` lands on the exact time, otherwise on the nearest key frame.
+    /// `rate` is the playback speed from there on (1 normal, 2 twice as fast); every seek sets
+    /// it, so a seek that leaves it out would fall back to 1.
     @discardableResult
-    static func seek(_ element: UnsafeMutablePointer<GstElement>, to seconds: Double, accurate: Bool) -> Bool {
+    static func seek(_ element: UnsafeMutablePointer<GstElement>, to seconds: Double, accurate: Bool,
+                     rate: Double = 1) -> Bool {
         let precision = accurate
             ? GST_SEEK_FLAG_ACCURATE.rawValue
             : GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | precision)
-        return gst_element_seek_simple(element, GST_FORMAT_TIME, flags, nanoseconds(seconds)) != 0
+        return gst_element_seek(element, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, nanoseconds(seconds),
+                                GST_SEEK_TYPE_NONE, -1) != 0
+    }
+
+    /// Seconds of the element's running time (the clock since PLAYING, pauses left out): how
+    /// long the pipeline has been playing, whatever its speed.
+    static func runningTime(of element: UnsafeMutablePointer<GstElement>) -> Double? {
+        let time = gst_element_get_current_running_time(element)
+        guard time != clockTimeNone else { return nil }
+        return Double(time) / second
     }
 
     /// A file URI for `path`, relative paths resolved against the working directory.

@@ -56,6 +56,20 @@ public final class Player {
         }
     }
 
+    /// The speed range `rate` keeps to (half to twice the normal speed).
+    public static let rates: ClosedRange<Double> = 0.5...2
+
+    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound keeps its pitch.
+    /// Kept across files; applied with a seek to where the video is.
+    public var rate: Double = 1 {
+        didSet {
+            rate = min(Self.rates.upperBound, max(Self.rates.lowerBound, rate.isFinite ? rate : 1))
+            guard rate != oldValue else { return }
+            applyRate()
+            notify(.rate(rate))
+        }
+    }
+
     public var isMuted = false {
         didSet {
             guard isMuted != oldValue else { return }
@@ -161,6 +175,8 @@ public final class Player {
         }
         GStreamer.setProperty(pipeline.playbin, "volume", .double(volume))
         GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted))
+        // A new pipeline plays at speed 1 until a seek says otherwise.
+        if rate != 1 { pendingSeek = (0, true) }
         pipeline.watchBus(BusTarget(player: self, generation: generation))
         request(GST_STATE_PAUSED)
         refresh()
@@ -283,15 +299,33 @@ public final class Player {
     private func startSeek(to seconds: Double, accurate: Bool) {
         guard let pipeline else { return }
         ended = false
-        if GStreamer.seek(pipeline.playbin, to: seconds, accurate: accurate) {
+        if GStreamer.seek(pipeline.playbin, to: seconds, accurate: accurate, rate: rate) {
             seekTarget = seconds
             lastPosition = seconds
         }
     }
 
+    /// A new speed takes effect with a seek to where the video is; one in flight or waiting
+    /// for the preroll carries it instead (every seek sets the speed).
+    private func applyRate() {
+        guard pipeline != nil, failure == nil, !ended else { return } // play() after the end seeks
+        if let seekTarget, pendingSeek == nil { pendingSeek = (seekTarget, true) }
+        if !prerolled, pendingSeek == nil { pendingSeek = (lastPosition ?? 0, true) }
+        guard prerolled, seekTarget == nil, pendingSeek == nil else { return }
+        startSeek(to: position ?? 0, accurate: true)
+        refresh()
+    }
+
+    /// Seconds the pipeline has played (running time: its clock, pauses left out), for tests
+    /// that compare it with the position.
+    var runningTime: Double? { pipeline.flatMap { GStreamer.runningTime(of: $0.playbin) } }
+
     private func updateDuration() {
-        guard let pipeline, let seconds = GStreamer.duration(of: pipeline.playbin),
-              seconds != duration else { return }
+        // Whole milliseconds: demuxers and scaletempo refine a length by fractions of one (1.0
+        // then 1.000333 s), which is no change anyone sees.
+        guard let pipeline, let exact = GStreamer.duration(of: pipeline.playbin) else { return }
+        let seconds = (exact * 1000).rounded() / 1000
+        guard seconds != duration else { return }
         duration = seconds
         notify(.duration(seconds))
     }

@@ -31,6 +31,8 @@ extension Player {
         case duration(Double?)
         /// Volume (linear, 0…1) or mute changed.
         case volume(Double, muted: Bool)
+        /// The playback speed changed (1 normal).
+        case rate(Double)
     }
 
     /// Identifies an observer added with `observe(_:)`.

@@ -23,6 +23,8 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case fullscreen
     case leaveFullscreen = "leave-fullscreen"
     case startOver = "start-over"
+    case slower
+    case faster
     // The library: they act on the selected row. Delete is bound on the list itself (in the
     // entry the key deletes text); Undo is enabled only while the undo bar shows.
     case delete
@@ -60,6 +62,8 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
         case .mute: ["m"]
         case .fullscreen: ["f"]
         case .leaveFullscreen: ["Escape"]
+        case .slower: ["bracketleft"]
+        case .faster: ["bracketright"]
         default: []
         }
     }

@@ -61,7 +61,7 @@ extension MainWindow {
         case .back:
             showDownloadPage()
         case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
-             .leaveFullscreen, .startOver:
+             .leaveFullscreen, .startOver, .slower, .faster:
             playback.perform(action)
         case .delete, .undo, .openFolder:
             performLibrary(action)

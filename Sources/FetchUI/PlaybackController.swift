@@ -35,6 +35,8 @@ public final class PlaybackController {
     private var ticksSinceSave = 0
     private var pageVisible = false
     private let bench = PlaybackBench.fromEnvironment()
+    /// The screen stays on while a video plays.
+    let idleInhibitor: IdleInhibitor
 
     /// - Parameters:
     ///   - window: the toplevel, for fullscreen.
@@ -45,10 +47,15 @@ public final class PlaybackController {
         self.positions = positions
         self.audio = audio
         self.setEnabled = setEnabled
+        idleInhibitor = IdleInhibitor(window: window)
         view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
         view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
         view.controls.seekBar.connect("notify::css-classes") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.seekBarDragChanged()
+        }
+        view.controls.speed.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, let rate = self.view.controls.selectedRate else { return }
+            self.ensurePlayer().rate = rate
         }
         view.controls.volume.connect("value-changed") { [weak self] () in
             guard let self else { return }
@@ -102,6 +109,7 @@ public final class PlaybackController {
         stopTicking()
         view.stopTimers()
         player?.close()
+        idleInhibitor.update(playing: false)
         positions?.flush()
     }
 
@@ -127,6 +135,9 @@ public final class PlaybackController {
             player.isMuted.toggle()
         case .fullscreen, .leaveFullscreen:
             toggleFullscreen(action == .fullscreen)
+        case .slower, .faster:
+            player.rate = Self.rate(after: player.rate, faster: action == .faster)
+            view.revealBars()
         case .startOver:
             player.seek(to: 0, accurate: true)
             if let path = player.path { positions?.forget(path) }
@@ -136,6 +147,13 @@ public final class PlaybackController {
             break
         }
         tick()
+    }
+
+    /// The next speed of the controls' list up or down from `rate` (it stays at the ends).
+    static func rate(after rate: Double, faster: Bool) -> Double {
+        let rates = VideoControls.rates
+        let next = faster ? rates.first { $0 > rate + 0.01 } : rates.last { $0 < rate - 0.01 }
+        return next ?? (faster ? rates.last! : rates.first!)
     }
 
     public var isFullscreen: Bool { gtk_window_is_fullscreen(window.as(GtkWindow.self)) != 0 }
@@ -155,6 +173,8 @@ public final class PlaybackController {
         setEnabled(.seekForward, ready)
         setEnabled(.seekBackward, ready)
         setEnabled(.startOver, ready)
+        setEnabled(.slower, ready)
+        setEnabled(.faster, ready)
         for action in [FetchplayAction.volumeUp, .volumeDown, .mute, .fullscreen] { setEnabled(action, pageVisible) }
         setEnabled(.leaveFullscreen, isFullscreen)
         view.controls.showFullscreen(isFullscreen)
@@ -187,6 +207,8 @@ public final class PlaybackController {
             tick()
         case .volume(let level, let muted):
             view.controls.showVolume(level, muted: muted)
+        case .rate(let rate):
+            view.controls.showRate(rate)
         }
     }
 
@@ -195,6 +217,7 @@ public final class PlaybackController {
         view.controls.showPlaying(state == .playing)
         view.showLoading(state == .loading)
         view.autoHide = state == .playing
+        idleInhibitor.update(playing: state == .playing)
         if case .failed(let error) = state {
             view.showError(error.message)
             view.showBanner(nil)

@@ -15,4 +15,13 @@ public enum PlaybackTime {
         guard let duration else { return string(position) }
         return "\(string(position)) of \(string(duration))"
     }
+
+    /// A playback speed as the controls show it: "0.5×", "1×", "1.25×".
+    public static func rate(_ rate: Double) -> String {
+        let hundredths = Int((rate * 100).rounded())
+        var text = "\(hundredths / 100)"
+        let fraction = hundredths % 100
+        if fraction != 0 { text += fraction % 10 == 0 ? ".\(fraction / 10)" : ".\(fraction < 10 ? "0" : "")\(fraction)" }
+        return text + "×"
+    }
 }

@@ -3,7 +3,7 @@ import FetchPlayer
 import GLibSupport
 
 /// The bars over the video: back and title on top; play/pause, the seek bar with position and
-/// duration, mute, volume and fullscreen at the bottom.
+/// duration, speed, mute, volume and fullscreen at the bottom.
 ///
 /// Only widgets: buttons carry their actions, and `PlaybackController` sets what they show
 /// through the setters here. The seek bar's and the volume slider's changes go to the
@@ -22,6 +22,11 @@ final class VideoControls {
     let muteButton: Widget
     let volume: Widget
     let fullscreenButton: Widget
+    /// The playback speed, one of `rates` (a drop-down; `[` and `]` step through it too).
+    let speed: Widget
+
+    /// The speeds offered, slowest first.
+    static let rates: [Double] = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2]
 
     init() {
         let back = Widgets.button(nil, icon: "go-previous-symbolic", action: .back,
@@ -51,10 +56,11 @@ final class VideoControls {
         gtk_range_set_value(volume.as(GtkRange.self), 1)
         gtk_widget_set_tooltip_text(volume, "Volume (Up and Down)")
         fp_accessible_update_label(volume.opaque, "Volume")
+        speed = Self.speedDropDown()
         fullscreenButton = Widgets.button(nil, icon: "view-fullscreen-symbolic", action: .fullscreen,
                                           tooltip: "Fullscreen (F)", accessibleLabel: "Fullscreen")
         bottom = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["video-bar", "video-bottom"], [
-            playButton, positionLabel, seekBar, durationLabel, muteButton, volume, fullscreenButton,
+            playButton, positionLabel, seekBar, durationLabel, speed, muteButton, volume, fullscreenButton,
         ])
         gtk_widget_set_valign(bottom, GTK_ALIGN_END)
     }
@@ -90,6 +96,30 @@ final class VideoControls {
         gtk_button_set_icon_name(muteButton.as(GtkButton.self), icon)
         gtk_widget_set_tooltip_text(muteButton, muted ? "Unmute (M)" : "Mute (M)")
         fp_accessible_update_label(muteButton.opaque, muted ? "Unmute" : "Mute")
+    }
+
+    /// The speed the drop-down selects; nil when the index is outside the list.
+    var selectedRate: Double? {
+        let index = Int(gtk_drop_down_get_selected(speed.opaque))
+        return Self.rates.indices.contains(index) ? Self.rates[index] : nil
+    }
+
+    func showRate(_ rate: Double) {
+        guard let index = Self.rates.firstIndex(where: { abs($0 - rate) < 0.01 }),
+              gtk_drop_down_get_selected(speed.opaque) != UInt32(index) else { return }
+        gtk_drop_down_set_selected(speed.opaque, UInt32(index))
+    }
+
+    private static func speedDropDown() -> Widget {
+        let names = rates.map { g_strdup(PlaybackTime.rate($0)) }
+        defer { names.forEach { g_free($0) } }
+        let list = (names + [nil]).map { UnsafePointer($0) }
+        let dropDown = list.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress)! }
+        gtk_drop_down_set_selected(dropDown.opaque, UInt32(rates.firstIndex(of: 1)!))
+        gtk_widget_set_tooltip_text(dropDown, "Playback speed ([ and ])")
+        fp_accessible_update_label(dropDown.opaque, "Playback speed")
+        gtk_widget_set_valign(dropDown, GTK_ALIGN_CENTER)
+        return dropDown
     }
 
     func showFullscreen(_ fullscreen: Bool) {

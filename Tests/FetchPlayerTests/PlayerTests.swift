@@ -178,7 +178,7 @@ struct PlayerTests {
         let states = changes.compactMap { if case .state(let state) = $0 { state } else { nil } }
         #expect(states == [.loading, .playing, .ended], "\(states)")
         let durations = changes.compactMap { if case .duration(let seconds) = $0 { seconds } else { nil } }
-        #expect(durations.count == 1)
+        #expect(durations.count == 1, "\(durations)")
 
         changes.removeAll()
         player.volume = 0.5
@@ -219,5 +219,56 @@ struct PlayerTests {
         player.open(path: try Clips.webm(seconds: 1))
         player.play()
         #expect(runMainLoop(timeout: .seconds(6)) { player.state == .ended })
+    }
+
+    /// Video seconds played per second of the pipeline's own running time, measured over at
+    /// least `clock` seconds of it (no wall-clock: the ratio is the speed whatever the load).
+    private func measuredSpeed(_ player: Player, over clock: Double) -> Double? {
+        func sample() -> (clock: Double, position: Double)? {
+            guard !player.isSeeking, player.state == .playing, let running = player.runningTime,
+                  let position = player.position else { return nil }
+            return (running, position)
+        }
+        // After a flushing seek the running time starts again from 0 once the pipeline plays
+        // on; a start sampled just before that restart is replaced by the first one after it.
+        var start: (clock: Double, position: Double)?
+        var end: (clock: Double, position: Double)?
+        guard runMainLoop(until: {
+            guard let now = sample() else { return false }
+            if start == nil || now.clock < start!.clock || now.position < start!.position { start = now }
+            end = now
+            return now.clock >= start!.clock + clock
+        }), let start, let end else { return nil }
+        return (end.position - start.position) / (end.clock - start.clock)
+    }
+
+    @Test func speedTwoPlaysTwiceTheVideoPerSecondAndHalfPlaysHalf() throws {
+        let player = opened(try Clips.webm(seconds: 10)) // with sound: it goes through scaletempo
+        player.play()
+        #expect(runMainLoop { player.state == .playing })
+        var rates: [Double] = []
+        player.observe { if case .rate(let rate) = $0 { rates.append(rate) } }
+
+        player.rate = 2
+        let fast = try #require(measuredSpeed(player, over: 1.5))
+        #expect(abs(fast - 2) < 0.25, "at 2x: \(fast) s of video per s")
+        player.rate = 0.5
+        let slow = try #require(measuredSpeed(player, over: 1.5))
+        #expect(abs(slow - 0.5) < 0.1, "at 0.5x: \(slow) s of video per s")
+        player.rate = 10
+        #expect(player.rate == 2, "the speed keeps to 0.5...2")
+        #expect(rates == [2, 0.5, 2])
+    }
+
+    @Test func theSpeedCarriesOverToTheNextFileAndSeeks() throws {
+        let player = Player(audio: .none)
+        player.rate = 2 // before any file: applied once the next one is ready
+        player.open(path: try Clips.webm(seconds: 10, audio: false))
+        player.play()
+        let first = try #require(measuredSpeed(player, over: 1))
+        #expect(abs(first - 2) < 0.25, "a new file at 2x: \(first)")
+        player.seek(to: 2, accurate: true) // a seek keeps the speed
+        let afterSeek = try #require(measuredSpeed(player, over: 1))
+        #expect(abs(afterSeek - 2) < 0.25, "after a seek at 2x: \(afterSeek)")
     }
 }

@@ -211,7 +211,7 @@ struct PlaybackTests {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         let keys: [FetchplayAction] = [.togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute,
-                                       .fullscreen]
+                                       .fullscreen, .slower, .faster]
         // On the download page Space, arrows, M and F go to the entry and Pause/Continue.
         for action in keys { #expect(!window.isEnabled(action), "\(action) is enabled on the download page") }
 
@@ -234,4 +234,42 @@ struct PlaybackTests {
         #expect(GtkHarness.accelerators(.seekForward) == ["Right"] && GtkHarness.accelerators(.fullscreen) == ["f"])
     }
 
+    @Test func bracketKeysStepTheSpeedAndTheControlFollows() throws {
+        let window = try playing(try Clips.webm(seconds: 6, audio: false))
+        defer { GtkHarness.close(window) }
+        let player = try #require(window.playback.player)
+        let controls = window.playback.view.controls
+        #expect(GtkHarness.accelerators(.faster) == ["bracketright"] && GtkHarness.accelerators(.slower) == ["bracketleft"])
+        #expect(window.isEnabled(.faster) && window.isEnabled(.slower))
+        window.activate(.faster)
+        window.activate(.faster)
+        #expect(player.rate == 1.5)
+        #expect(controls.selectedRate == 1.5, "the drop-down shows \(String(describing: controls.selectedRate))")
+        for _ in 0..<5 { window.activate(.faster) }
+        #expect(player.rate == 2, "the speed stops at 2x")
+        for _ in 0..<8 { window.activate(.slower) }
+        #expect(player.rate == 0.5 && controls.selectedRate == 0.5)
+        // Choosing in the drop-down sets the player's speed.
+        gtk_drop_down_set_selected(controls.speed.opaque, UInt32(VideoControls.rates.firstIndex(of: 1.25)!))
+        #expect(player.rate == 1.25)
+        #expect(GtkHarness.iterate(until: { !player.isSeeking && state(window) == .playing }, timeout: 5))
+        screenshot(window, "playback-speed")
+        window.activate(.back)
+        #expect(!window.isEnabled(.faster), "[ and ] reach the entry on the download page")
+    }
+
+    @Test func theScreenStaysOnWhilePlayingAndMayBlankWhenPaused() throws {
+        let window = try playing(try Clips.webm(seconds: 4, audio: false))
+        defer { GtkHarness.close(window) }
+        let inhibitor = window.playback.idleInhibitor
+        #expect(inhibitor.isActive)
+        window.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        #expect(!inhibitor.isActive && inhibitor.cookie == 0)
+        window.activate(.togglePlayback)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5))
+        #expect(inhibitor.isActive)
+        #expect(GtkHarness.iterate(until: { state(window) == .ended }, timeout: 10))
+        #expect(!inhibitor.isActive, "the end releases it")
+    }
 }
