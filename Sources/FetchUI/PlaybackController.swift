@@ -37,6 +37,10 @@ public final class PlaybackController {
     private let bench = PlaybackBench.fromEnvironment()
     /// The screen stays on while a video plays.
     let idleInhibitor: IdleInhibitor
+    /// MPRIS on the session bus; nil without one.
+    private let mediaPlayer2: MediaPlayer2?
+    /// The title of the video open now (MPRIS shows it).
+    private(set) var title = ""
 
     /// - Parameters:
     ///   - window: the toplevel, for fullscreen.
@@ -48,6 +52,7 @@ public final class PlaybackController {
         self.audio = audio
         self.setEnabled = setEnabled
         idleInhibitor = IdleInhibitor(window: window)
+        mediaPlayer2 = gtk_window_get_application(window.as(GtkWindow.self)).flatMap(MediaPlayer2.service(for:))
         view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
         view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
         view.controls.seekBar.connect("notify::css-classes") { [weak self] (_: UnsafeMutableRawPointer?) in
@@ -88,6 +93,18 @@ public final class PlaybackController {
         player.play()
         view.revealBars()
         update()
+        self.title = title
+        mediaPlayer2?.opened(by: self)
+    }
+
+    /// Brings the window to the front (MPRIS Raise).
+    func raiseWindow() { gtk_window_present(window.as(GtkWindow.self)) }
+
+    /// Quits the application (MPRIS Quit), the way its own Quit action does.
+    func quitApplication() {
+        if let app = gtk_window_get_application(window.as(GtkWindow.self)) {
+            g_action_group_activate_action(app.opaque, FetchplayAction.quit.name, nil)
+        }
     }
 
     /// The window shows the video page (`true`) or another one.
@@ -192,6 +209,7 @@ public final class PlaybackController {
     }
 
     private func playerChanged(_ change: Player.Change) {
+        mediaPlayer2?.playerChanged(change, in: self)
         switch change {
         case .state(let state):
             if state == .paused { rememberPosition() }

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// MPRIS: `fetchplay FILE` on a private session bus, driven with `gdbus call` the way GNOME's
+/// media controls and media keys do (PlayPause, Seek, the status, the title). Needs a display
+/// (the test command runs under Xvfb), `dbus-run-session` and `gdbus`.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/gdbus"),
+                "needs a display, dbus-run-session and gdbus"))
+struct MediaPlayer2Tests {
+    @Test func mediaControlsPlayPauseSeekAndShowTheTitle() throws {
+        let clip = try Clips.webm(seconds: 10, audio: false)
+        let folder = try TemporaryDirectory(prefix: "fetchplay-mpris")
+        // Each step waits (with a deadline) for what the bus reports, and writes one line.
+        let script = """
+            "$BIN" --cache-dir "$OUT/cache" "$CLIP" >"$OUT/app.log" 2>&1 & app=$!
+            mpris() { gdbus call --session --dest org.mpris.MediaPlayer2.fetchplay --object-path /org/mpris/MediaPlayer2 "$@"; }
+            get() { mpris --method org.freedesktop.DBus.Properties.Get "$1" "$2" 2>/dev/null; }
+            player() { get org.mpris.MediaPlayer2.Player "$1"; }
+            position() { player Position | sed -n 's/.*int64 \\([0-9]*\\).*/\\1/p'; }
+            wait_status() {
+                for _ in $(seq 400); do
+                    case $(player PlaybackStatus) in *"'$1'"*) echo "$1"; return;; esac
+                    sleep 0.05
+                done
+                echo "timeout, last: $(player PlaybackStatus)"
+            }
+            {
+                echo "playing=$(wait_status Playing)"
+                echo "identity=$(get org.mpris.MediaPlayer2 Identity)"
+                echo "metadata=$(player Metadata)"
+                mpris --method org.mpris.MediaPlayer2.Player.PlayPause >/dev/null
+                echo "paused=$(wait_status Paused)"
+                before=$(position)
+                mpris --method org.mpris.MediaPlayer2.Player.Seek 3000000 >/dev/null
+                target=$((before + 3000000))
+                for _ in $(seq 200); do
+                    now=$(position)
+                    [ -n "$now" ] && [ "$now" -ge $((target - 200000)) ] && [ "$now" -le $((target + 200000)) ] && break
+                    sleep 0.05
+                done
+                echo "seek=$before $now"
+                mpris --method org.mpris.MediaPlayer2.Player.PlayPause >/dev/null
+                echo "again=$(wait_status Playing)"
+                mpris --method org.mpris.MediaPlayer2.Quit >/dev/null
+            } >"$OUT/report" 2>&1
+            for _ in $(seq 200); do kill -0 $app 2>/dev/null || break; sleep 0.05; done
+            kill -0 $app 2>/dev/null && { echo "still running after Quit" >>"$OUT/report"; kill -KILL $app; }
+            wait $app
+            echo "exit=$?" >>"$OUT/report"
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
+        process.arguments = ["--", "/bin/sh", "-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["BIN"] = FetchplayProcess.executable
+        environment["CLIP"] = clip
+        environment["OUT"] = folder.path
+        environment["GSK_RENDERER"] = "cairo"
+        environment["NO_AT_BRIDGE"] = "1"
+        environment["GTK_A11Y"] = "none"
+        environment["FETCHPLAY_CACHE_DIR"] = nil
+        process.environment = environment
+        // Files, not pipes: the bus daemons inherit the descriptors and outlive the script.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let report = (try? String(contentsOfFile: folder.file("report"), encoding: .utf8)) ?? ""
+        let lines = Dictionary(report.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+        }, uniquingKeysWith: { first, _ in first })
+
+        #expect(lines["playing"] == "Playing", "\(report)")
+        #expect(lines["identity"] == "(<'Fetchplay'>,)", "\(report)")
+        let metadata = lines["metadata"] ?? ""
+        #expect(metadata.contains("'xesam:title': <'\(URL(fileURLWithPath: clip).lastPathComponent)'>"), "\(metadata)")
+        #expect(metadata.contains("'mpris:length': <int64 10000000>"), "10 s in microseconds: \(metadata)")
+        #expect(lines["paused"] == "Paused", "\(report)")
+        let seek = (lines["seek"] ?? "").split(separator: " ").compactMap { Int64($0) }
+        #expect(seek.count == 2 && abs(seek[1] - seek[0] - 3_000_000) <= 200_000, "seek from, to: \(seek) \(report)")
+        #expect(lines["again"] == "Playing", "\(report)")
+        #expect(lines["exit"] == "0", "Quit ends the process cleanly: \(report)")
+    }
+}
