@@ -129,7 +129,7 @@ for round in $(seq "$ROUNDS"); do
 done
 
 col() { awk -F'\t' -v n="$1" -v c="$2" '$1 == n { print $c }' "$raw" | median; }
-ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+ratio() { printf '%.3f' "$(echo "$1 / $2" | bc -l)"; }
 floor_cpu=$(col floor 3)
 verdict() { # VALUE LIMIT: "met" when VALUE <= LIMIT
     if [[ $(echo "$1 <= $2" | bc -l) == 1 ]]; then echo "met"; else echo "**missed**"; fi
@@ -141,7 +141,7 @@ verdict() { # VALUE LIMIT: "met" when VALUE <= LIMIT
     echo "Machine: $(machine_line)."
     echo "Clip: ${SECONDS_LONG} s, 1920x1080, 30 fps ($frames frames), x264 High 8 Mbit/s, no audio;"
     echo "decoded by avdec_h264. Windows ${window_size[0]:-?}x${window_size[1]:-?} (Fetchplay's default size) under Xvfb;"
-    echo "GL is Mesa's llvmpipe (software GL). Fetchplay's frames: ${frame_size[0]:-?}x${frame_size[1]:-?}; frame path by renderer: ${paths[*]:-?} (first runs)."
+    echo "GL is Mesa's llvmpipe (software GL). Fetchplay's frames: ${frame_size[0]:-?}x${frame_size[1]:-?}; frame path by renderer: $(printf '%s\n' "${paths[@]:-?}" | sort -u | paste -sd' ')."
     echo
     echo "| player | renderer | CPU s (process) | CPU s / s of video | × fair floor | × GtkVideo (same renderer) | first frame ms | frames shown | dropped |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"

@@ -13,6 +13,8 @@ import GLibSupport
 final class PlaybackBench {
     private var opened: Double?
     private var firstPaint: Double?
+    /// When the first frame reached the view (before it was painted).
+    private var firstShown: Double?
     private var cpuAtOpen: Double = 0
     private var framesPainted = 0
     /// Every paint of the window's frame clock, with or without a new frame.
@@ -30,6 +32,7 @@ final class PlaybackBench {
         opened = Self.now()
         cpuAtOpen = Self.cpuSeconds()
         firstPaint = nil
+        firstShown = nil
         framesPainted = 0
         paints = 0
     }
@@ -37,6 +40,7 @@ final class PlaybackBench {
     /// A frame was handed to the video view: count it once the frame clock has painted it.
     func frameShown(view: VideoView) {
         newFrame = true
+        if firstShown == nil { firstShown = Self.now() }
         framePath = view.framePath
         guard paintHandler == nil, let clock = gtk_widget_get_frame_clock(view.picture) else { return }
         let id = clock.connect("after-paint") { [weak self] in self?.painted() }
@@ -61,6 +65,7 @@ final class PlaybackBench {
             ("wall_seconds", String(format: "%.3f", wall)),
             ("cpu_seconds", String(format: "%.3f", cpu)),
             ("first_frame_ms", firstFrame.map { String(format: "%.1f", $0) } ?? "none"),
+            ("first_frame_shown_ms", both(opened, firstShown).map { String(format: "%.1f", ($1 - $0) * 1000) } ?? "none"),
             ("frames_painted", "\(framesPainted)"),
             ("window_paints", "\(paints)"),
             ("sink_rendered", "\(stats?.rendered ?? 0)"),

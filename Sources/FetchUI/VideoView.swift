@@ -112,7 +112,8 @@ public final class VideoView {
     }
 
     /// The size in device pixels a frame can fill: the picture's, or before it is laid out
-    /// (the page just appeared) its nearest laid-out ancestor's.
+    /// (the page just appeared) its nearest laid-out ancestor's, or before the window's first
+    /// layout (a file opened at start-up) the window's default size.
     var displaySize: (width: Int, height: Int)? {
         var widget: Widget? = picture
         while let current = widget {
@@ -123,7 +124,14 @@ public final class VideoView {
             }
             widget = gtk_widget_get_parent(current)
         }
-        return nil
+        // Without it the first frame would be converted at the video's own size (1080p: 8 MB)
+        // and the stream renegotiated a moment later, delaying the first frame.
+        guard let window = gtk_widget_get_ancestor(picture, gtk_window_get_type()) else { return nil }
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(window.as(GtkWindow.self), &width, &height)
+        guard width > 0, height > 0 else { return nil }
+        let scale = gtk_widget_get_scale_factor(window)
+        return (Int(width * scale), Int(height * scale))
     }
 
     /// Empties the picture (another file is loading).
