@@ -7,7 +7,8 @@
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
-//     │   └── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     │   └── scaletempo     the audio filter: other speeds (`rate`) keep the sound's pitch
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //

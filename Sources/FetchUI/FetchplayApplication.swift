@@ -8,7 +8,9 @@
 //   │                      LibraryView / LibraryRow (widgets), LibraryRowModel (pure), thumbnails
 //   ├─ ControlState        state → which buttons work, the ring's tone (pure)
 //   ├─ StatusText          bytes, speed, time left in words (pure)
-//   └─ RingView            GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   ├─ RingView            GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   └─ PlaybackController  the Player wired to the video page; IdleInhibitor, MediaPlayer2 (MPRIS)
+//      └─ VideoView        GtkPicture + VideoPaintable: frames as textures (GL) or cairo surfaces
 //   FetchplayAction        every command in one table: scope, name, accelerators
 //   DataDirectory          finds data/ (CSS, icons) so the app runs from the build folder
 //

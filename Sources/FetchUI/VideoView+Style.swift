@@ -2,8 +2,10 @@ import CGtk
 import GLibSupport
 
 extension VideoView {
-    /// The video page's look, kept with the view so it works without the data folder: black
-    /// behind the picture (letterbox bars), translucent dark bars with light text over it.
+    /// The video page's look, kept with the view so it works without the data folder:
+    /// translucent dark bars with light text over the picture. The page has no background of
+    /// its own: the picture paints every pixel of it (the frame and black bars around it), and
+    /// under the GL renderer each layer under the video is shaded again with every frame.
     ///
     /// And one rule for the window: without a compositor (X11), GTK frames a window that has a
     /// header bar with two inset box-shadows ("solid-csd"). GTK 4.8's GL renderer shades an inset
@@ -11,7 +13,6 @@ extension VideoView {
     /// software GL that doubled the cost of playback. The same frame drawn as a border and padding
     /// (5 px in all, as before) looks alike and costs next to nothing.
     static let css = """
-        .video-view { background-color: black; }
         .video-bar {
           background-color: rgba(0, 0, 0, 0.65);
           color: white;

@@ -5,7 +5,7 @@ import GLibSupport
 /// The video page: frames drawn on black, with the controls over them.
 ///
 /// ```
-/// GtkOverlay .video-view              black; motion reveals the bars, double-click fullscreens
+/// GtkOverlay .video-view              motion reveals the bars, double-click fullscreens
 /// ├─ GtkPicture "picture"             the current frame (VideoPaintable), contain (letterboxed)
 /// ├─ GtkSpinner                       while the first frame is prepared
 /// ├─ error box                        the player's message when the file cannot play
