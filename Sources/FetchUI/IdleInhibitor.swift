@@ -1,5 +1,6 @@
 import CGtk
 import GLibSupport
+import Localization
 
 /// Keeps the screen from blanking while a video plays: GTK's idle inhibition of the session
 /// (GNOME's session manager, or the portal in a sandbox), asked for once and released on pause,
@@ -24,7 +25,7 @@ final class IdleInhibitor {
         guard let app = gtk_window_get_application(window.as(GtkWindow.self)) else { return }
         if playing {
             cookie = gtk_application_inhibit(app, window.as(GtkWindow.self), GTK_APPLICATION_INHIBIT_IDLE,
-                                             "Playing a video")
+                                             tr("Playing a video"))
         } else if cookie != 0 {
             gtk_application_uninhibit(app, cookie)
             cookie = 0

@@ -1,6 +1,7 @@
 import CGtk
 import FetchPlayer
 import GLibSupport
+import Localization
 
 /// The bars over the video: back and title on top; play/pause, the seek bar with position and
 /// duration, speed, mute, volume and fullscreen at the bottom.
@@ -116,8 +117,8 @@ final class VideoControls {
         let list = (names + [nil]).map { UnsafePointer($0) }
         let dropDown = list.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress)! }
         gtk_drop_down_set_selected(dropDown.opaque, UInt32(rates.firstIndex(of: 1)!))
-        gtk_widget_set_tooltip_text(dropDown, "Playback speed ([ and ])")
-        fp_accessible_update_label(dropDown.opaque, "Playback speed")
+        gtk_widget_set_tooltip_text(dropDown, tr("Playback speed ([ and ])"))
+        fp_accessible_update_label(dropDown.opaque, tr("Playback speed"))
         gtk_widget_set_valign(dropDown, GTK_ALIGN_CENTER)
         return dropDown
     }
