@@ -41,3 +41,22 @@ static inline const gchar *fetchplay_element_factory_name(GstElement *element) {
 static inline void fetchplay_buffer_set_offset(GstBuffer *buffer, guint64 offset) {
     GST_BUFFER_OFFSET(buffer) = offset;
 }
+
+/// An int property of `object` (`g_object_get` is variadic).
+static inline gint fetchplay_object_get_int(gpointer object, const gchar *name) {
+    gint value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+/// The language code of a playbin's audio stream `index` ("en", "fra"), or NULL; g_free it.
+static inline gchar *fetchplay_playbin_audio_language(GstElement *playbin, gint index) {
+    GstTagList *tags = NULL;
+    gchar *code = NULL;
+    g_signal_emit_by_name(playbin, "get-audio-tags", index, &tags);
+    if (tags) {
+        gst_tag_list_get_string(tags, GST_TAG_LANGUAGE_CODE, &code);
+        gst_tag_list_unref(tags);
+    }
+    return code;
+}

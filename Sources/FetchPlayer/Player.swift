@@ -57,6 +57,12 @@ public final class Player {
         }
     }
 
+    /// The file's audio tracks, in playbin's order: each one's language code when the file
+    /// names it ("en", "fra"). Known once the first frame is ready.
+    public private(set) var audioTracks: [String?] = []
+    /// The audio track playing, an index into `audioTracks`; nil without tracks.
+    public private(set) var audioTrack: Int?
+
     /// The speed range `rate` keeps to (half to twice the normal speed).
     public static let rates: ClosedRange<Double> = 0.5...2
 
@@ -218,6 +224,14 @@ public final class Player {
         refresh()
     }
 
+    /// Plays audio track `index` of `audioTracks` from now on (playbin switches without a seek).
+    public func selectAudioTrack(_ index: Int) {
+        guard let pipeline, audioTracks.indices.contains(index), index != audioTrack else { return }
+        GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index)))
+        audioTrack = index
+        notify(.audioTracks)
+    }
+
     /// Frames arrive no larger than `width` x `height` pixels (aspect ratio kept, never enlarged);
     /// nil for the video's own size. Set it to the size the view shows, in device pixels.
     public func limitFrameSize(width: Int?, height: Int?) {
@@ -288,6 +302,7 @@ public final class Player {
               current.rawValue >= GST_STATE_PAUSED.rawValue else { return }
         prerolled = true
         updateDuration()
+        readAudioTracks()
         startPendingSeek()
     }
 
@@ -320,6 +335,22 @@ public final class Player {
     /// Seconds the pipeline has played (running time: its clock, pauses left out), for tests
     /// that compare it with the position.
     var runningTime: Double? { pipeline.flatMap { GStreamer.runningTime(of: $0.playbin) } }
+
+    private func readAudioTracks() {
+        guard let pipeline else { return }
+        let count = Int(fetchplay_object_get_int(pipeline.playbin, "n-audio"))
+        let tracks: [String?] = (0..<count).map { index in
+            guard let code = fetchplay_playbin_audio_language(pipeline.playbin, Int32(index)) else { return nil }
+            defer { g_free(code) }
+            return String(cString: code)
+        }
+        let current = Int(fetchplay_object_get_int(pipeline.playbin, "current-audio"))
+        let playing = tracks.indices.contains(current) ? current : nil
+        guard tracks != audioTracks || playing != audioTrack else { return }
+        audioTracks = tracks
+        audioTrack = playing
+        notify(.audioTracks)
+    }
 
     private func updateDuration() {
         // Whole milliseconds: demuxers and scaletempo refine a length by fractions of one (1.0
@@ -365,6 +396,11 @@ public final class Player {
         seekTarget = nil
         currentFrame = nil
         framesDeliveredForFile = 0
+        if !audioTracks.isEmpty {
+            audioTracks = []
+            audioTrack = nil
+            notify(.audioTracks)
+        }
         if duration != nil {
             duration = nil
             notify(.duration(nil))

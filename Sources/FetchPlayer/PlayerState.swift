@@ -33,6 +33,8 @@ extension Player {
         case volume(Double, muted: Bool)
         /// The playback speed changed (1 normal).
         case rate(Double)
+        /// The file's audio tracks became known, or another one plays.
+        case audioTracks
     }
 
     /// Identifies an observer added with `observe(_:)`.

@@ -61,6 +61,7 @@ final class MediaPlayer2 {
         case .duration: changed(["Metadata"])
         case .volume: changed(["Volume"])
         case .rate: changed(["Rate"])
+        case .audioTracks: break
         }
     }
 

@@ -2,6 +2,7 @@ import CGtk
 import FetchPlayer
 import Foundation
 import GLibSupport
+import Localization
 
 /// Plays videos in the window: the `Player` (made on first use) wired to the `VideoView`, the
 /// playback actions, and where each video was left.
@@ -39,6 +40,8 @@ public final class PlaybackController {
     let idleInhibitor: IdleInhibitor
     /// MPRIS on the session bus; nil without one.
     private let mediaPlayer2: MediaPlayer2?
+    /// The audio drop-down is being refilled: its selection changes are not the person's.
+    private var showingAudioTracks = false
     /// The title of the video open now (MPRIS shows it).
     private(set) var title = ""
 
@@ -61,6 +64,10 @@ public final class PlaybackController {
         view.controls.speed.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, let rate = self.view.controls.selectedRate else { return }
             self.ensurePlayer().rate = rate
+        }
+        view.controls.audio.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, !self.showingAudioTracks, let index = self.view.controls.selectedAudioTrack else { return }
+            self.player?.selectAudioTrack(index)
         }
         view.controls.volume.connect("value-changed") { [weak self] () in
             guard let self else { return }
@@ -166,6 +173,12 @@ public final class PlaybackController {
         tick()
     }
 
+    /// "Track 2 (fr)" with the file's language code, "Track 2" without one.
+    static func trackName(_ language: String?, number: Int) -> String {
+        guard let language else { return String(format: tr("Track %1$d"), number) }
+        return String(format: tr("Track %1$d (%2$@)"), number, language)
+    }
+
     /// The next speed of the controls' list up or down from `rate` (it stays at the ends).
     static func rate(after rate: Double, faster: Bool) -> Double {
         let rates = VideoControls.rates
@@ -227,6 +240,12 @@ public final class PlaybackController {
             view.controls.showVolume(level, muted: muted)
         case .rate(let rate):
             view.controls.showRate(rate)
+        case .audioTracks:
+            showingAudioTracks = true
+            let tracks = player?.audioTracks ?? []
+            view.controls.showAudioTracks(tracks.enumerated().map { Self.trackName($1, number: $0 + 1) },
+                                          selected: player?.audioTrack)
+            showingAudioTracks = false
         }
     }
 

@@ -26,6 +26,9 @@ final class VideoControls {
     /// The playback speed, one of `rates` (a drop-down; `[` and `]` step through it too).
     let speed: Widget
 
+    /// The audio track, when the video has more than one (hidden otherwise).
+    let audio: Widget
+
     /// The speeds offered, slowest first.
     static let rates: [Double] = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2]
 
@@ -58,10 +61,15 @@ final class VideoControls {
         gtk_widget_set_tooltip_text(volume, "Volume (Up and Down)")
         fp_accessible_update_label(volume.opaque, "Volume")
         speed = Self.speedDropDown()
+        audio = gtk_drop_down_new(nil, nil)!
+        gtk_widget_set_tooltip_text(audio, tr("Audio track"))
+        fp_accessible_update_label(audio.opaque, tr("Audio track"))
+        gtk_widget_set_valign(audio, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(audio, 0)
         fullscreenButton = Widgets.button(nil, icon: "view-fullscreen-symbolic", action: .fullscreen,
                                           tooltip: "Fullscreen (F)", accessibleLabel: "Fullscreen")
         bottom = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["video-bar", "video-bottom"], [
-            playButton, positionLabel, seekBar, durationLabel, speed, muteButton, volume, fullscreenButton,
+            playButton, positionLabel, seekBar, durationLabel, audio, speed, muteButton, volume, fullscreenButton,
         ])
         gtk_widget_set_valign(bottom, GTK_ALIGN_END)
     }
@@ -109,6 +117,22 @@ final class VideoControls {
         guard let index = Self.rates.firstIndex(where: { abs($0 - rate) < 0.01 }),
               gtk_drop_down_get_selected(speed.opaque) != UInt32(index) else { return }
         gtk_drop_down_set_selected(speed.opaque, UInt32(index))
+    }
+
+    /// The audio tracks by name ("English", "Track 2"), `selected` chosen; shown only for two or more.
+    func showAudioTracks(_ names: [String], selected: Int?) {
+        let list = gtk_string_list_new(nil)!
+        for name in names { gtk_string_list_append(list, name) }
+        gtk_drop_down_set_model(audio.opaque, list.opaque)
+        g_object_unref(list.rawObject)
+        if let selected { gtk_drop_down_set_selected(audio.opaque, UInt32(selected)) }
+        Widgets.setVisible(audio, names.count > 1)
+    }
+
+    /// The audio track the drop-down selects; nil when none is.
+    var selectedAudioTrack: Int? {
+        let index = gtk_drop_down_get_selected(audio.opaque)
+        return index == UInt32(GTK_INVALID_LIST_POSITION) ? nil : Int(index)
     }
 
     private static func speedDropDown() -> Widget {

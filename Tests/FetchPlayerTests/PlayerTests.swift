@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+import CGStreamer
 @testable import FetchPlayer
 
 /// Player against short clips made with gst-launch; the tests drive the GLib main context.
@@ -270,5 +271,26 @@ struct PlayerTests {
         player.seek(to: 2, accurate: true) // a seek keeps the speed
         let afterSeek = try #require(measuredSpeed(player, over: 1))
         #expect(abs(afterSeek - 2) < 0.25, "after a seek at 2x: \(afterSeek)")
+    }
+
+    @Test func aClipWithTwoAudioTracksListsThemAndSwitches() throws {
+        let player = opened(try Clips.twoAudioTracks())
+        var changes = 0
+        player.observe { if case .audioTracks = $0 { changes += 1 } }
+        #expect(runMainLoop { player.state == .paused })
+        #expect(player.audioTracks.count == 2, "\(player.audioTracks)")
+        #expect(Set(player.audioTracks.compactMap { $0 }) == ["en", "fr"], "\(player.audioTracks)")
+        #expect(player.audioTrack == 0)
+        player.play()
+        #expect(runMainLoop { player.state == .playing })
+        player.selectAudioTrack(1)
+        #expect(player.audioTrack == 1)
+        // playbin itself plays the other stream now, and playback goes on.
+        let pipeline = try #require(player.pipeline)
+        #expect(fetchplay_object_get_int(pipeline.playbin, "current-audio") == 1)
+        let frames = player.framesDelivered
+        #expect(runMainLoop { player.framesDelivered > frames + 10 && player.state == .playing })
+        player.selectAudioTrack(5) // no such track: nothing changes
+        #expect(player.audioTrack == 1 && changes == 2)
     }
 }

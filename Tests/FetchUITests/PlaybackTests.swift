@@ -272,4 +272,24 @@ struct PlaybackTests {
         #expect(GtkHarness.iterate(until: { state(window) == .ended }, timeout: 10))
         #expect(!inhibitor.isActive, "the end releases it")
     }
+
+    @Test func theAudioTrackIsChosenInTheControls() throws {
+        let window = try playing(try Clips.twoAudioTracks())
+        defer { GtkHarness.close(window) }
+        let controls = window.playback.view.controls
+        let player = try #require(window.playback.player)
+        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(controls.audio) != 0 }, timeout: 5),
+                "the audio drop-down shows for two tracks")
+        let model = try #require(gtk_drop_down_get_model(controls.audio.opaque))
+        #expect(g_list_model_get_n_items(model) == 2)
+        #expect(controls.selectedAudioTrack == player.audioTrack)
+        gtk_drop_down_set_selected(controls.audio.opaque, 1)
+        #expect(player.audioTrack == 1)
+        screenshot(window, "playback-audio-tracks")
+
+        // A video with one track hides it again.
+        window.openFile(path: try Clips.webm(seconds: 2))
+        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(controls.audio) == 0 && state(window) == .playing },
+                                   timeout: 10))
+    }
 }

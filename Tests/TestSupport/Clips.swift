@@ -67,6 +67,24 @@ public enum Clips {
         return base.path
     }()
 
+    /// A Matroska clip with one VP8 video track and two Vorbis audio tracks, tagged English
+    /// (a 440 Hz tone) and French (880 Hz).
+    public static func twoAudioTracks(seconds: Double = 4) throws -> String {
+        try file(named: "clip-\(seconds)s-two-audio.mkv") { path in
+            let buffers = Int((seconds * 100).rounded())
+            var arguments = ["-q", "videotestsrc", "num-buffers=\(Int((seconds * 30).rounded()))", "pattern=smpte", "!",
+                             "video/x-raw,width=320,height=240,framerate=30/1", "!", "videoconvert", "!",
+                             "vp8enc", "deadline=1", "!", "queue", "!",
+                             "matroskamux", "name=mux", "!", "filesink", "location=\(path)"]
+            for (language, frequency) in [("en", 440), ("fr", 880)] {
+                arguments += ["audiotestsrc", "num-buffers=\(buffers)", "samplesperbuffer=441", "freq=\(frequency)", "!",
+                              "audio/x-raw,rate=44100,channels=1", "!", "audioconvert", "!", "vorbisenc", "!",
+                              "taginject", "tags=language-code=\(language)", "!", "queue", "!", "mux."]
+            }
+            try run("gst-launch-1.0", arguments)
+        }
+    }
+
     private static let made = Locked<[String: String]>([:])
 
     /// Makes the file once per process (concurrent callers may both make it; the last write wins).
