@@ -45,11 +45,6 @@ final class Pipeline {
         // playbin sinks the floating references of both sinks.
         GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
         GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
-        // Faster or slower playback keeps the voice's pitch: scaletempo stretches the sound in
-        // time (it does nothing at speed 1). Without it, sound plays at the new speed's pitch.
-        if let stretch = GStreamer.make("scaletempo") {
-            GStreamer.setProperty(playbin, "audio-filter", .object(stretch.rawObject))
-        }
     }
 
     /// Delivers every bus message of the playbin to `target` on the main context.

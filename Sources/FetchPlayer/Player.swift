@@ -7,8 +7,7 @@
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
-//     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
-//     │   └── scaletempo     the audio filter: other speeds (`rate`) keep the sound's pitch
+//     │   └── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //
@@ -66,7 +65,8 @@ public final class Player {
     /// The speed range `rate` keeps to (half to twice the normal speed).
     public static let rates: ClosedRange<Double> = 0.5...2
 
-    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound keeps its pitch.
+    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound's pitch changes with
+    /// it (scaletempo as playbin's audio filter kept it, but made a cut file hang in preroll).
     /// Kept across files; applied with a seek to where the video is.
     public var rate: Double = 1 {
         didSet {
@@ -353,8 +353,8 @@ public final class Player {
     }
 
     private func updateDuration() {
-        // Whole milliseconds: demuxers and scaletempo refine a length by fractions of one (1.0
-        // then 1.000333 s), which is no change anyone sees.
+        // Whole milliseconds: a length refined by a fraction of one (1.0 then 1.000333 s) is no
+        // change anyone sees.
         guard let pipeline, let exact = GStreamer.duration(of: pipeline.playbin) else { return }
         let seconds = (exact * 1000).rounded() / 1000
         guard seconds != duration else { return }

@@ -244,7 +244,7 @@ struct PlayerTests {
     }
 
     @Test func speedTwoPlaysTwiceTheVideoPerSecondAndHalfPlaysHalf() throws {
-        let player = opened(try Clips.webm(seconds: 10)) // with sound: it goes through scaletempo
+        let player = opened(try Clips.webm(seconds: 10)) // with sound
         player.play()
         #expect(runMainLoop { player.state == .playing })
         var rates: [Double] = []
