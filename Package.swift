@@ -20,16 +20,18 @@ let package = Package(
                        providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CIntl"),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0 gstreamer-app-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
 
         .target(name: "Locking"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "Locking", "Localization"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "Locking", "Localization"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "Localization", "Locking"]),
-        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
+        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),

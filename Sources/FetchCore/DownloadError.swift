@@ -29,6 +29,10 @@ public enum DownloadError: Error, Sendable, Equatable {
     case busy
     /// The link answers with a document (a web page, a PDF...), not media; nothing was kept.
     case notAVideo(DocumentKind)
+    /// An HLS presentation that cannot be saved (live, DRM, an invalid playlist); nothing kept.
+    case refusedStream(HLSRefusal)
+    /// An HLS presentation's segments are all on disk but GStreamer could not join them.
+    case remuxFailed(String)
     /// The server sent more bytes than it announced, or a reply that cannot be used.
     case badResponse(String)
     /// Any other libcurl failure, with libcurl's own words.
@@ -74,6 +78,10 @@ public enum DownloadError: Error, Sendable, Equatable {
             tr("This video is already being downloaded by another Fetchplay window or process.")
         case .notAVideo(let kind):
             kind.message
+        case .refusedStream(let refusal):
+            refusal.message
+        case .remuxFailed(let detail):
+            "The video's segments are saved but could not be joined into one video (\(detail)); press Continue to try again."
         case .badResponse(let detail):
             String(format: tr("The server sent an unusable answer: %1$@."), detail)
         case .other(let detail):

@@ -43,18 +43,46 @@ public struct DownloadProgress: Sendable, Equatable {
     public var bytesPerSecond: Double
     /// Seconds until done at the current speed, when both are known.
     public var secondsLeft: Double?
+    /// An HLS presentation's segments: how many are on disk, of how many, and the seconds of
+    /// video they hold. Nil for a plain file.
+    public var segments: SegmentProgress?
 
-    public init(bytesDone: Int64, total: Int64?, bytesPerSecond: Double = 0, secondsLeft: Double? = nil) {
+    public init(bytesDone: Int64, total: Int64?, bytesPerSecond: Double = 0, secondsLeft: Double? = nil,
+                segments: SegmentProgress? = nil) {
         self.bytesDone = bytesDone
         self.total = total
         self.bytesPerSecond = bytesPerSecond
         self.secondsLeft = secondsLeft
+        self.segments = segments
     }
 
-    /// 0…1, or nil when the total is unknown.
+    /// 0…1, or nil when the total is unknown. For HLS, the seconds of video done of the total
+    /// (segments' byte sizes are not known before they are fetched).
     public var fraction: Double? {
+        if let segments { return segments.fraction }
         guard let total, total > 0 else { return total == 0 ? 1 : nil }
         return min(1, Double(bytesDone) / Double(total))
+    }
+}
+
+/// How far an HLS presentation's segments are.
+public struct SegmentProgress: Sendable, Equatable {
+    public var done: Int
+    public var count: Int
+    /// Seconds of video in the finished segments, and in all of them.
+    public var secondsDone: Double
+    public var secondsTotal: Double
+
+    public init(done: Int, count: Int, secondsDone: Double, secondsTotal: Double) {
+        self.done = done
+        self.count = count
+        self.secondsDone = secondsDone
+        self.secondsTotal = secondsTotal
+    }
+
+    public var fraction: Double {
+        guard secondsTotal > 0 else { return count > 0 ? Double(done) / Double(count) : 1 }
+        return min(1, secondsDone / secondsTotal)
     }
 }
 

@@ -69,8 +69,8 @@ enum ExitCode {
         case .hostNotFound, .connectionRefused, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
         case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
-        case .notAVideo: 7
-        case .badResponse, .other: 1
+        case .notAVideo, .refusedStream: 7
+        case .badResponse, .remuxFailed, .other: 1
         }
     }
 

@@ -1,0 +1,340 @@
+import Foundation
+import Locking
+import Synchronization
+
+/// Turns the joined segments into one file people can play and seek in (`input` → `output`):
+/// GStreamer's remux into MP4, handed in by a module that may import GStreamer.
+public typealias HLSRemux = @Sendable (_ input: String, _ output: String) throws -> Void
+
+/// One HLS link saved as one video: start, pause, continue and cancel, from any thread, like
+/// `DownloadTask`.
+///
+/// The playlist (a master's best or chosen variant) is read once and kept; each segment is then
+/// a `DownloadTask` of its own in the presentation's folder, several at once, so every segment
+/// resumes, retries and is never corrupt by the engine's own rules, and a segment finished
+/// before a pause, a quit or a SIGKILL is never fetched again. When every segment is there they
+/// are joined (decrypted) and remuxed once, and the video moves into the videos folder.
+public final class HLSDownload: Sendable {
+    public let url: String
+    private let requestURL: String
+    private let cache: Cache
+    private let options: DownloadOptions
+    private let quality: String?
+    private let connections: Int
+    private let remux: HLSRemux?
+    private let onEvent: @Sendable (DownloadEvent) -> Void
+    private let stop = StopSignal()
+    private let shared: Locked<Shared>
+
+    private struct Shared {
+        var state: DownloadState
+        var progress: DownloadProgress
+        var finished: DispatchSemaphore?
+        /// The segment downloads running now, so a pause reaches them.
+        var running: [ObjectIdentifier: DownloadTask] = [:]
+    }
+
+    /// Attempts per segment before the presentation fails (each one with the engine's retries).
+    private let segmentAttempts = 3
+
+    /// - Parameters:
+    ///   - quality: "720p" picks the tallest variant no taller than that; nil, the best.
+    ///   - connections: segments fetched at once.
+    ///   - remux: joined file → playable file; nil keeps the joined segments as they are.
+    public init(url text: String, cache: Cache, options: DownloadOptions = .init(), quality: String? = nil,
+                connections: Int = 4, remux: HLSRemux?,
+                onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
+        requestURL = try WebAddress.validate(text)
+        url = try WebAddress.identity(requestURL)
+        self.cache = cache
+        self.options = options
+        self.quality = quality
+        self.connections = max(1, connections)
+        self.remux = remux
+        self.onEvent = onEvent
+        let entry = cache.entry(for: url)
+        let state: DownloadState = entry.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
+        shared = Locked(Shared(state: state, progress: DownloadProgress(bytesDone: entry?.bytesDone ?? 0, total: nil)))
+    }
+
+    /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
+    /// to HLS without a first request through the engine.
+    public static func isPlaylistLink(_ text: String) -> Bool {
+        guard let url = try? WebAddress.validate(text), let name = WebAddress.lastPathSegment(of: url) else { return false }
+        return name.lowercased().hasSuffix(".m3u8") || name.lowercased().hasSuffix(".m3u")
+    }
+
+    public var state: DownloadState { shared.withLock { $0.state } }
+    public var progress: DownloadProgress { shared.withLock { $0.progress } }
+
+    /// Starts or continues; does nothing while it runs.
+    public func start() {
+        let done = shared.withLock { shared -> DispatchSemaphore? in
+            guard shared.finished == nil else { return nil }
+            stop.lower()
+            let done = DispatchSemaphore(value: 0)
+            shared.finished = done
+            return done
+        }
+        guard let done else { return }
+        let thread = Thread { [self] in
+            let end = run()
+            shared.withLock {
+                $0.state = end
+                $0.finished = nil
+            }
+            onEvent(.state(end))
+            done.signal()
+        }
+        thread.name = "fetchplay hls"
+        thread.start()
+    }
+
+    /// Stops every segment within a second; the finished ones stay, the partial ones too.
+    public func pause() {
+        let tasks = shared.withLock { shared -> [DownloadTask] in
+            stop.raise()
+            return Array(shared.running.values)
+        }
+        tasks.forEach { $0.pause() }
+    }
+
+    public func cancel() { pause() }
+
+    /// Blocks until the worker has stopped; never on the main thread.
+    @discardableResult
+    public func wait() -> DownloadState {
+        let semaphore = shared.withLock { $0.finished }
+        semaphore?.wait()
+        semaphore?.signal()
+        return state
+    }
+
+    private func publish(_ state: DownloadState) {
+        shared.withLock { $0.state = state }
+        onEvent(.state(state))
+    }
+
+    // MARK: The worker
+
+    private func run() -> DownloadState {
+        if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+        let key = Cache.key(for: url)
+        do {
+            let lock = try PartialLock(cache: cache, key: key)
+            defer { withExtendedLifetime(lock) {} }
+            publish(.downloading)
+            let presentation = try HLSPresentation(cache: cache, key: key)
+            let record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
+            guard case .media(let playlist) = try parse(record.mediaPlaylist, base: record.mediaURL) else {
+                throw DownloadError.refusedStream(.invalid("the variant is itself a master playlist"))
+            }
+            if let stopped = try fetchSegments(of: playlist, into: presentation) { return stopped }
+            return try finish(playlist, record: record, presentation: presentation, key: key)
+        } catch let error as DownloadError {
+            if stop.isRaised, case .other("stopped") = error { return .paused }
+            return .failed(error)
+        } catch {
+            return .failed(.other("\(error)"))
+        }
+    }
+
+    /// Reads the link (and a master's chosen variant) and keeps the media playlist. A refused
+    /// presentation leaves nothing behind.
+    private func choosePlaylist(into presentation: HLSPresentation) throws(DownloadError) -> HLSPresentation.Record {
+        let fetch = HLSFetch(options: options, stop: stop)
+        do throws(DownloadError) {
+            var answer = try fetch.get(requestURL)
+            var variant: String?
+            var parsed = try parse(answer)
+            if case .master(let variants) = parsed {
+                guard let chosen = variants.choose(quality: quality) else { throw .refusedStream(.invalid("it has no variants")) }
+                variant = chosen.label
+                answer = try fetch.get(chosen.url)
+                parsed = try parse(answer)
+            }
+            guard case .media = parsed else { throw .refusedStream(.invalid("the variant is itself a master playlist")) }
+            let record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
+                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: variant)
+            try presentation.save(record)
+            return record
+        } catch {
+            presentation.remove()
+            throw error
+        }
+    }
+
+    private func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSPlaylist {
+        try parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+    }
+
+    private func parse(_ text: String, base: String) throws(DownloadError) -> HLSPlaylist {
+        do throws(HLSRefusal) {
+            return try HLSPlaylistParser.parse(text, base: base)
+        } catch {
+            throw .refusedStream(error)
+        }
+    }
+
+    // MARK: Segments
+
+    /// Downloads every resource not yet whole, `connections` at once. Returns nil when all are
+    /// there, `.paused` when stopped; throws the first segment's failure (the rest are paused,
+    /// every byte kept).
+    private func fetchSegments(of playlist: HLSMediaPlaylist, into presentation: HLSPresentation) throws(DownloadError) -> DownloadState? {
+        let resources = HLSPresentation.resources(of: playlist)
+        let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
+        let queue = Locked((next: 0, failure: DownloadError?.none, done: Set(resources).subtracting(pending)))
+        reportSegments(playlist, done: queue.withLock { $0.done })
+        let group = DispatchGroup()
+        for index in 0..<min(connections, pending.count) {
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                while !stop.isRaised {
+                    guard let resource = queue.withLock({ state -> String? in
+                        guard state.failure == nil, state.next < pending.count else { return nil }
+                        defer { state.next += 1 }
+                        return pending[state.next]
+                    }) else { return }
+                    switch fetch(resource, into: presentation) {
+                    case .completed:
+                        let done = queue.withLock { state in state.done.insert(resource); return state.done }
+                        reportSegments(playlist, done: done)
+                    case .failed(let error):
+                        queue.withLock { if $0.failure == nil { $0.failure = error } }
+                        // The others stop too, keeping what they have.
+                        pause()
+                        return
+                    default:
+                        return
+                    }
+                }
+            }
+            thread.name = "fetchplay segment \(index)"
+            thread.start()
+        }
+        group.wait()
+        if let failure = queue.withLock({ $0.failure }) { throw failure }
+        if stop.isRaised { return .paused }
+        return nil
+    }
+
+    /// One resource through the engine, with a few attempts of its own: a segment that fails
+    /// now (a 404 while a server updates) may be there a moment later.
+    private func fetch(_ resource: String, into presentation: HLSPresentation) -> DownloadState {
+        var backoff = options.initialBackoff
+        var end = DownloadState.idle
+        for attempt in 1...segmentAttempts {
+            let task: DownloadTask
+            do {
+                task = try DownloadTask(url: resource, cache: presentation.segments, options: options) { _ in }
+            } catch {
+                return .failed(error)
+            }
+            let id = ObjectIdentifier(task)
+            let stopped = shared.withLock { shared -> Bool in
+                guard !stop.isRaised else { return true }
+                shared.running[id] = task
+                return false
+            }
+            if stopped { return .paused }
+            task.start()
+            end = task.wait()
+            shared.withLock { _ = $0.running.removeValue(forKey: id) }
+            guard case .failed(let error) = end, Self.worthAnotherAttempt(error), attempt < segmentAttempts else { return end }
+            Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff) s.")
+            if stop.wait(seconds: backoff) { return .paused }
+            backoff = min(backoff * 2, options.maxBackoff)
+        }
+        return end
+    }
+
+    private static func worthAnotherAttempt(_ error: DownloadError) -> Bool {
+        switch error {
+        case .httpStatus, .connectionLost, .stalled, .connectionRefused, .badResponse: true
+        default: false
+        }
+    }
+
+    private func reportSegments(_ playlist: HLSMediaPlaylist, done: Set<String>) {
+        var count = 0, finished = 0
+        var seconds = 0.0
+        for segment in playlist.segments {
+            count += 1
+            if done.contains(segment.url), segment.map.map({ done.contains($0.url) }) ?? true {
+                finished += 1
+                seconds += segment.duration
+            }
+        }
+        let progress = DownloadProgress(bytesDone: 0, total: nil,
+                                        segments: SegmentProgress(done: finished, count: count, secondsDone: seconds,
+                                                                  secondsTotal: playlist.duration))
+        shared.withLock { $0.progress = progress }
+        onEvent(.progress(progress))
+    }
+
+    // MARK: The video
+
+    /// Joins, remuxes, and moves the video into the videos folder with its record; the
+    /// presentation's folder goes last.
+    private func finish(_ playlist: HLSMediaPlaylist, record: HLSPresentation.Record, presentation: HLSPresentation,
+                        key: String) throws(DownloadError) -> DownloadState {
+        let fetch = HLSFetch(options: options, stop: stop)
+        var keys: [String: [UInt8]] = [:]
+        for url in Set(playlist.segments.compactMap { $0.key?.url } + playlist.segments.compactMap { $0.map?.key?.url }) {
+            let answer = try fetch.get(url)
+            guard answer.body.count == 16 else {
+                throw DownloadError.badResponse("the AES-128 key is \(answer.body.count) bytes, not 16")
+            }
+            keys[url] = answer.body
+        }
+        let fragmented = playlist.segments.contains { $0.map != nil }
+        let joined = presentation.folder + (fragmented ? "/joined.mp4" : "/joined.ts")
+        try HLSJoiner(path: presentation.finishedPath(of:), keys: keys).join(playlist, into: joined)
+        var output = joined
+        if let remux {
+            output = presentation.folder + "/video.mp4"
+            FileIO.remove(output)
+            do {
+                try remux(joined, output)
+            } catch {
+                throw DownloadError.remuxFailed("\(error)")
+            }
+            FileIO.remove(joined)
+        }
+        let fd = try FileIO.open(output, O_RDONLY)
+        defer { close(fd) }
+        try FileIO.dataSync(fd, path: output)
+        guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
+        // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
+        var displayName = DisplayName.fromURL(url)
+        if let ext = VideoName.fileExtension(of: displayName), ext == "m3u8" || ext == "m3u" {
+            displayName.removeLast(ext.count + 1)
+        }
+        var final = DownloadRecord(url: url, displayName: displayName)
+        final.finalURL = WebAddress.redacted(record.mediaURL)
+        final.contentType = "video/mp4"
+        final.total = size
+        final.durableBytes = size
+        final.duration = playlist.duration
+        final.completed = Date()
+        // As the engine does: under its own name, never over a file that is there, the record
+        // naming the file saved first.
+        let name = VideoName.make(suggested: displayName, contentType: final.contentType)
+        var destination = ""
+        for number in 1... {
+            destination = cache.videoFolder + "/" + VideoName.numbered(name, number)
+            guard FileIO.size(of: destination) == nil, !FileManager.default.fileExists(atPath: destination) else { continue }
+            final.file = destination
+            try cache.saveRecord(final, at: cache.videoRecordPath(key))
+            if try FileIO.moveWithoutReplacing(output, to: destination) { break }
+        }
+        try FileIO.syncDirectory(cache.videoFolder)
+        presentation.remove()
+        let progress = DownloadProgress(bytesDone: size, total: size, segments: shared.withLock { $0.progress.segments })
+        shared.withLock { $0.progress = progress }
+        onEvent(.progress(progress))
+        return .completed(path: destination)
+    }
+}

@@ -1,0 +1,105 @@
+// HLS: a `.m3u8` presentation saved as one video.
+//
+//   HLSPlaylist          what a playlist says (master: variants; media: segments), parsed by
+//   HLSPlaylistParser    the pure parser (RFC 8216 tags Fetchplay needs), table-tested
+//   HLSAddress           relative segment and key links resolved against the playlist (RFC 3986)
+//   HLSFetch             a playlist or key body into memory (libcurl), http(s) only
+//   HLSDownload          one presentation: variant, segments through DownloadTask, join, remux
+//   HLSPresentation      the presentation's own folder in the cache and its record
+//   HLSJoiner            segments in order, byte ranges cut, AES-128 undone, init sections
+//   SegmentCipher        AES-128-CBC through OpenSSL's libcrypto (the one gate to it)
+//
+// Each segment is its own download in a cache of the presentation's own, so it resumes, retries
+// and stays whole under the engine's rules; the finished segments are what survives a pause,
+// a quit or a SIGKILL. The remux into MP4 needs GStreamer, which FetchCore never imports: the
+// caller hands it in as `HLSRemux`.
+
+import Foundation
+
+/// A playlist: either a list of variants of one presentation, or the segments of one of them.
+public enum HLSPlaylist: Sendable, Equatable {
+    case master([HLSVariant])
+    case media(HLSMediaPlaylist)
+}
+
+/// One variant of a master playlist (`EXT-X-STREAM-INF`).
+public struct HLSVariant: Sendable, Equatable {
+    /// The variant's media playlist, resolved against the master's address.
+    public var url: String
+    /// Bits per second (`BANDWIDTH`).
+    public var bandwidth: Int
+    /// Pixels (`RESOLUTION=WxH`), when the playlist says.
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, bandwidth: Int, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.bandwidth = bandwidth
+        self.width = width
+        self.height = height
+    }
+
+    /// "720p", or the bandwidth when the playlist gives no resolution.
+    public var label: String { height.map { "\($0)p" } ?? "\(bandwidth / 1000) kbit/s" }
+}
+
+/// The segments of one variant, in playing order.
+public struct HLSMediaPlaylist: Sendable, Equatable {
+    public var segments: [HLSSegment]
+    /// `EXT-X-ENDLIST` was there: the list is complete (video on demand), not live.
+    public var isComplete: Bool
+
+    /// Seconds of video in all segments.
+    public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
+}
+
+/// One segment (`EXTINF` and the tags that apply to it).
+public struct HLSSegment: Sendable, Equatable {
+    public var url: String
+    /// Seconds.
+    public var duration: Double
+    /// Its media sequence number (`EXT-X-MEDIA-SEQUENCE` plus its index).
+    public var sequence: Int
+    /// Part of the resource at `url` only (`EXT-X-BYTERANGE`); nil: all of it.
+    public var byteRange: HLSByteRange?
+    /// The key it is encrypted with (`EXT-X-KEY` METHOD=AES-128); nil: in the clear.
+    public var key: HLSKey?
+    /// The initialisation section that comes before it (`EXT-X-MAP`, fragmented MP4).
+    public var map: HLSMap?
+}
+
+/// `length@offset` within a resource, in bytes.
+public struct HLSByteRange: Sendable, Equatable {
+    public var offset: Int64
+    public var length: Int64
+}
+
+/// An AES-128-CBC key and its initialisation vector.
+public struct HLSKey: Sendable, Equatable {
+    public var url: String
+    /// 16 bytes: the `IV` attribute, or the segment's media sequence number big-endian.
+    public var iv: [UInt8]
+}
+
+/// A media initialisation section (`EXT-X-MAP`).
+public struct HLSMap: Sendable, Equatable {
+    public var url: String
+    public var byteRange: HLSByteRange?
+    /// The key it is encrypted with, when an `EXT-X-KEY` with an explicit IV preceded it.
+    public var key: HLSKey?
+}
+
+extension [HLSVariant] {
+    /// The variant to save: the highest `BANDWIDTH`; with `quality` ("720p", "720"), the
+    /// tallest no taller than that (the shortest if all are taller).
+    public func choose(quality: String? = nil) -> HLSVariant? {
+        let best = { (a: HLSVariant, b: HLSVariant) in
+            (a.height ?? 0, a.bandwidth) < (b.height ?? 0, b.bandwidth)
+        }
+        guard let quality, let wanted = Int(quality.lowercased().trimmingCharacters(in: ["p"])) else {
+            return self.max { $0.bandwidth < $1.bandwidth }
+        }
+        let fitting = filter { ($0.height ?? 0) <= wanted }
+        return fitting.max(by: best) ?? self.min(by: best)
+    }
+}

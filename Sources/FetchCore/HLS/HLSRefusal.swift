@@ -1,0 +1,22 @@
+/// Why an HLS presentation cannot be saved; nothing of it is kept.
+public enum HLSRefusal: Error, Sendable, Equatable {
+    /// No `EXT-X-ENDLIST`: the playlist grows while it is watched.
+    case live
+    /// `SAMPLE-AES`, `SAMPLE-AES-CTR` or a key format other than plain `identity` (FairPlay,
+    /// Widevine, PlayReady…): DRM.
+    case protected(String)
+    /// Not a playlist Fetchplay can read, with what is wrong.
+    case invalid(String)
+
+    /// One sentence a person can act on.
+    public var message: String {
+        switch self {
+        case .live:
+            "This link is a live stream (its playlist has no end); Fetchplay saves only complete videos."
+        case .protected(let scheme):
+            "This video is protected by DRM (\(scheme)), which Fetchplay cannot save."
+        case .invalid(let detail):
+            "This link's HLS playlist is not valid (\(detail)); there is no video to save."
+        }
+    }
+}
