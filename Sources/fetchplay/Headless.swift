@@ -1,8 +1,10 @@
 import Dispatch
 import FetchCore
+import FetchPlayer
 import Foundation
 import Glibc
 import Localization
+import Locking
 import Synchronization
 
 /// The command line without a window: `--download URL` and `--list`. Needs no display.
@@ -11,21 +13,33 @@ import Synchronization
 /// line of stdout and the exit code is 0; on failure one error line on stderr, nothing on
 /// stdout, and an exit code from 1 to 127 (see `ExitCode`).
 enum Headless {
-    static func download(url text: String, cacheRoot: String, videos: String?, options: DownloadOptions = .init()) -> Int32 {
+    static func download(url text: String, cacheRoot: String, videos: String?, options: DownloadOptions = .init(),
+                         quality: String? = nil) -> Int32 {
         let cache: Cache
-        let task: DownloadTask
+        do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
         let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
-        do {
-            cache = try Cache(root: cacheRoot, videos: videos)
-            task = try DownloadTask(url: text, cache: cache, options: options) { event in
-                if case .progress(let progress) = event { printer.show(progress) }
+        let current = CurrentDownload()
+        let interruption = Interruption { current.cancel() }
+        let report: @Sendable (DownloadEvent) -> Void = { event in
+            if case .progress(let progress) = event { printer.show(progress) }
+        }
+        var end: DownloadState
+        do throws(DownloadError) {
+            if HLSDownload.isPlaylistLink(text) {
+                end = try hls(text, cache: cache, options: options, quality: quality, current: current, onEvent: report)
+            } else {
+                let task = try DownloadTask(url: text, cache: cache, options: options, onEvent: report)
+                current.set { task.cancel() }
+                task.start()
+                end = task.wait()
+                // A playlist is recognised by its answer too (its type, or `#EXTM3U`).
+                if case .failed(.notAVideo(.playlist)) = end, interruption.received == 0 {
+                    end = try hls(text, cache: cache, options: options, quality: quality, current: current, onEvent: report)
+                }
             }
         } catch {
             return fail(error)
         }
-        let interruption = Interruption { task.cancel() }
-        task.start()
-        let end = task.wait()
         printer.finish()
         switch end {
         case .completed(let path):
@@ -38,6 +52,18 @@ enum Headless {
             FileHandle.standardError.write(Data(("fetchplay: " + tr("stopped; run the same command again to continue.") + "\n").utf8))
             return signal == 0 ? ExitCode.interrupted(SIGINT) : ExitCode.interrupted(signal)
         }
+    }
+
+    /// An HLS link: its segments, then one MP4 remuxed by GStreamer.
+    private static func hls(_ text: String, cache: Cache, options: DownloadOptions, quality: String?,
+                            current: CurrentDownload,
+                            onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) -> DownloadState {
+        let task = try HLSDownload(url: text, cache: cache, options: options, quality: quality, remux: { input, output in
+            try Remuxer.remux(input: input, output: output)
+        }, onEvent: onEvent)
+        current.set { task.cancel() }
+        task.start()
+        return task.wait()
     }
 
     static func list(cacheRoot: String, videos: String?) -> Int32 {
@@ -75,6 +101,18 @@ enum ExitCode {
     }
 
     static func interrupted(_ signal: Int32) -> Int32 { 128 + signal }
+}
+
+/// What a signal stops: the engine's task first, then the HLS download that may follow it.
+final class CurrentDownload: Sendable {
+    private let stop = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+
+    /// Makes `action` what a signal runs; at once when a signal came before.
+    func set(_ action: @escaping @Sendable () -> Void) {
+        if stop.withLock({ $0.action = action; return $0.cancelled }) { action() }
+    }
+
+    func cancel() { stop.withLock { $0.cancelled = true; return $0.action }?() }
 }
 
 /// SIGINT and SIGTERM stop the download cleanly instead of killing the process mid-write.

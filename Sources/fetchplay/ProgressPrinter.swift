@@ -15,7 +15,7 @@ final class ProgressPrinter: Sendable {
 
     func show(_ progress: DownloadProgress) {
         // Before the server answers there is nothing worth a line.
-        if progress.bytesDone == 0, progress.total == nil { return }
+        if progress.bytesDone == 0, progress.total == nil, progress.segments == nil { return }
         let now = Date().timeIntervalSince1970
         let line: String? = state.withLock { state in
             state.latest = progress
@@ -46,6 +46,15 @@ final class ProgressPrinter: Sendable {
             let filled = Int((fraction * Double(width)).rounded(.down))
             let percent = String(format: "%3d%%", Int((fraction * 100).rounded(.down)))
             parts.append(bar ? "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] " + percent : percent)
+        }
+        if let segments = progress.segments {
+            // HLS: segments and seconds of video, the sizes being unknown before they arrive.
+            // TRANSLATORS: HLS download progress: 3 of 15 segments.
+            parts.append(String(format: tr("%1$ld of %2$ld segments"), segments.done, segments.count))
+            // TRANSLATORS: seconds of video downloaded: 0:12 of 1:00.
+            parts.append(String(format: tr("%1$@ of %2$@"), TimeFormat.string(segments.secondsDone),
+                                TimeFormat.string(segments.secondsTotal)))
+            return parts.joined(separator: "  ")
         }
         let done = ByteFormat.string(progress.bytesDone)
         // TRANSLATORS: download progress: 3.5 MB of 12 MB.

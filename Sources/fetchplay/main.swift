@@ -4,6 +4,7 @@
 //   fetchplay --download URL       headless download with progress on the terminal
 //   fetchplay --list               what the cache holds
 //   fetchplay --version            the version
+//   --quality 720p                 for an HLS link: the tallest variant up to 720 lines
 //   --connections N                at most N connections for --download (1: one, as curl)
 //   --videos-dir DIR               where finished videos go, under their names (else the settings'
 //                                  folder, else ~/Videos/Fetchplay; with a cache folder given and no
@@ -44,6 +45,10 @@ let options = [
     Option(name: "connections", argument: G_OPTION_ARG_INT,
            // TRANSLATORS: keep N and --download as they are.
            description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
+    Option(name: "quality", argument: G_OPTION_ARG_STRING,
+           // TRANSLATORS: keep --download and HEIGHT as they are.
+           description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
+           argumentName: "HEIGHT"),
     Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
            description: "Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)",
            argumentName: "DIR"),
@@ -104,7 +109,8 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
             }
             options.connections = count
         }
-        return Headless.download(url: url, cacheRoot: root, videos: videos, options: options)
+        return Headless.download(url: url, cacheRoot: root, videos: videos, options: options,
+                                 quality: value("quality"))
     }
     if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root, videos: videos) }
     app.cacheRoot = root
