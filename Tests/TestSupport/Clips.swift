@@ -120,7 +120,7 @@ public enum Clips {
         }
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws {
+    static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
