@@ -1,0 +1,144 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `fetchplay --download` on HLS links, as the real binary: a master or media playlist becomes
+/// one MP4 that GStreamer's discoverer reads with the right duration and size; faults, signals
+/// and refusals end as the engine's do.
+struct HLSCommandTests {
+    let server: FaultServer
+    let folder: TemporaryDirectory
+    let clip: HLSClip
+    var cacheDir: String { folder.file("cache") }
+
+    init() throws {
+        server = try FaultServer()
+        folder = try TemporaryDirectory(prefix: "fetchplay-cli-hls")
+        clip = try Clips.hls()
+        clip.serve(on: server)
+    }
+
+    private func download(_ url: String, _ extra: [String] = [], name: String = "run") throws -> FetchplayProcess {
+        try FetchplayProcess.run(["--download", url, "--cache-dir", cacheDir] + extra, folder: folder, name: name)
+    }
+
+    /// Segment files finished so far in the presentation's own folder.
+    private func finishedSegments() -> [String] {
+        let root = cacheDir + "/hls"
+        let keys = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return keys.flatMap { key in
+            ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(key)/segments/videos")) ?? [])
+                .filter { $0.hasSuffix(".ts") }
+        }
+    }
+
+    /// - Parameter named: the link ends in `.m3u8`, so the video's name ends in `.mp4` (a link
+    ///   without an extension gives a name without one, as for any other video).
+    private func expectVideo(_ run: FetchplayProcess, height: Int, named: Bool = true) throws {
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasPrefix(cacheDir + "/videos/") && path.hasSuffix(".mp4") == named, "\(path)")
+        let media = try DiscoveredMedia.probe(path)
+        #expect(abs(media.duration - clip.seconds) < 0.25, "duration \(media.duration)")
+        #expect(media.height == height)
+        #expect(media.seekable)
+    }
+
+    @Test func masterPlaylistFromNginxSavesTheBestVariant() throws {
+        let nginx = try Nginx(serving: clip.folder)
+        defer { nginx.stop() }
+        let run = try download(nginx.url("/master.m3u8"))
+        try expectVideo(run, height: 720)
+        #expect(finishedSegments().isEmpty, "the presentation's folder is gone once the video is whole")
+    }
+
+    @Test func aPlaylistKnownByItsAnswerAndAChosenQuality() throws {
+        // No .m3u8 in the link: the engine's first bytes (#EXTM3U) hand it to HLS.
+        server.serve("/watch", body: clip.files["master.m3u8"]!)
+        server.serve("/v360/index.m3u8", body: clip.files["v360/index.m3u8"]!)
+        let run = try download(server.url("/watch"), ["--quality", "360p"])
+        // The variant's relative links resolve against /watch's folder: /v360/…
+        try expectVideo(run, height: 360, named: false)
+        #expect(server.requests(to: "/v720/index.m3u8").isEmpty)
+    }
+
+    @Test func anEncryptedPlaylistDecryptsWithAES128() throws {
+        let run = try download(server.url("/enc/index.m3u8"))
+        try expectVideo(run, height: 360)
+    }
+
+    @Test func aMissingSegmentIsRetriedThenFailsKeepingTheOthers() throws {
+        let missing = "/" + clip.segments(of: "v360")[2]
+        server.serve(missing, body: [], faults: [.status(404)])
+        let url = server.url("/v360/index.m3u8")
+        let first = try download(url, name: "first")
+        #expect(first.status == 3, "stderr: \(first.standardError)")
+        #expect(first.standardError.contains("404"))
+        #expect(first.standardOutput.isEmpty)
+        #expect(server.requests(to: missing).count == 3)
+        #expect(finishedSegments().count == clip.segments(of: "v360").count - 1)
+
+        // Once the segment is there, only it is fetched.
+        server.serve(missing, body: clip.files[String(missing.dropFirst())]!, etag: "\"fixed\"")
+        let second = try download(url, name: "second")
+        try expectVideo(second, height: 360)
+        for segment in clip.segments(of: "v360") where "/" + segment != missing {
+            #expect(server.requests(to: "/" + segment).count == 1, "\(segment)")
+        }
+        #expect(server.requests(to: missing).count == 4)
+    }
+
+    @Test func sigintHalfWayThenAResumeFetchesNoFinishedSegmentAgain() throws {
+        let segments = clip.segments(of: "v360")
+        // Slow enough that a few segments are done while the last ones still arrive.
+        for (index, segment) in segments.enumerated() {
+            server.serve("/" + segment, body: clip.files[segment]!, etag: "\"s\(index)\"",
+                         faults: index < 2 ? [] : [.throttle(bytesPerSecond: 60_000)], faultyRequests: 1)
+        }
+        let url = server.url("/v360/index.m3u8")
+        let run = try FetchplayProcess(["--download", url, "--cache-dir", cacheDir], folder: folder, name: "first")
+        #expect(waitUntil(timeout: .seconds(20)) { finishedSegments().count >= 2 })
+        run.send(SIGINT)
+        #expect(run.waitForExit(timeout: .seconds(5)))
+        #expect(run.status == 128 + SIGINT, "stderr: \(run.standardError)")
+        let done = finishedSegments().count
+        #expect(done >= 2 && done < segments.count)
+        let before = segments.map { server.requests(to: "/" + $0).count }
+
+        let second = try download(url, name: "second")
+        try expectVideo(second, height: 360)
+        let after = segments.map { server.requests(to: "/" + $0).count }
+        // The first two finished before the signal: never asked for again.
+        #expect(after[0] == 1 && after[1] == 1)
+        // Each unfinished one was asked for again, from where it stopped when bytes were kept.
+        #expect(zip(before, after).dropFirst(2).allSatisfy { $1 == $0 + 1 })
+        #expect(after.reduce(0, +) == before.reduce(0, +) + segments.count - done)
+    }
+
+    struct Refused: Sendable, CustomTestStringConvertible {
+        let name: String
+        let playlist: String
+        let words: String
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: [
+        Refused(name: "live", playlist: "live", words: "live stream"),
+        Refused(name: "SAMPLE-AES", playlist: "#EXTM3U\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"\n#EXTINF:1,\nv360/seg00000.ts\n#EXT-X-ENDLIST\n",
+                words: "DRM (SAMPLE-AES)"),
+        Refused(name: "invalid", playlist: "#EXTM3U\nv360/seg00000.ts\n#EXT-X-ENDLIST\n", words: "not valid"),
+    ])
+    func refusedPlaylistsKeepNothing(_ row: Refused) throws {
+        let body = row.playlist == "live" ? clip.livePlaylist : Array(row.playlist.utf8)
+        server.serve("/stream.m3u8", body: body)
+        let run = try download(server.url("/stream.m3u8"))
+        #expect(run.status == 7)
+        #expect(run.standardError.contains(row.words), "\(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
+        let videos = (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/videos")) ?? []
+        let presentations = (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/hls")) ?? []
+        #expect(videos.isEmpty && presentations.isEmpty)
+        #expect(server.requests.allSatisfy { !$0.path.hasSuffix(".ts") })
+    }
+}
