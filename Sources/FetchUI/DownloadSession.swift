@@ -1,4 +1,5 @@
 import FetchCore
+import FetchPlayer
 import GLibSupport
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.
@@ -24,12 +25,16 @@ public final class DownloadSession {
     public var onEntriesChange: (@MainActor (Set<String>) -> Void)?
 
     private var whenStopped: [@MainActor () -> Void] = []
+    /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
+    private var presentations: [String: HLSDownload] = [:]
+    private let relay: LatestValueRelay<Bool>
 
     /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
     public init(cache: Cache, maxRunning: Int = 3) {
         self.cache = cache
         let owner = WeakSession()
         let relay = LatestValueRelay<Bool> { _ in owner.session?.update() }
+        self.relay = relay
         queue = DownloadQueue(cache: cache, maxRunning: maxRunning) { _ in relay.publish(true) }
         owner.session = self
     }
@@ -87,39 +92,69 @@ public final class DownloadSession {
     /// Pauses the selected download; the partial stays. The state follows when the worker stops.
     public func pause() {
         guard let url else { return }
-        queue.pause(url)
+        pause(url: url)
+    }
+
+    private func pause(url: String) {
+        if let presentation = presentations[url] { presentation.pause() } else { queue.pause(url) }
     }
 
     /// Starts or continues `url` (joining the queue if new).
     public func start(url: String) {
+        if presentations[url] != nil || HLSDownload.isPlaylistLink(url) { return startPresentation(url) }
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         queue.start(url)
         update()
     }
 
+    /// Starts or continues an HLS link: its segments, then one MP4 remuxed by GStreamer.
+    private func startPresentation(_ url: String) {
+        if presentations[url] == nil {
+            let relay = relay
+            guard let task = try? HLSDownload(url: url, cache: cache, remux: { input, output in
+                try Remuxer.remux(input: input, output: output)
+            }, onEvent: { _ in relay.publish(true) }) else { return }
+            presentations[url] = task
+        }
+        presentations[url]?.start()
+        update()
+    }
+
     /// Pauses `url` if it runs or waits, else continues it: a library row's button.
     public func toggle(url: String) {
-        let entry = queue.entry(url)
-        if entry?.state == .downloading || entry?.isWaiting == true { queue.pause(url) } else { start(url: url) }
+        let entry = entries[url] ?? queue.entry(url)
+        if entry?.state == .downloading || entry?.isWaiting == true { pause(url: url) } else { start(url: url) }
     }
 
     /// True while the selected download's worker may still be writing.
     public var isRunning: Bool { state == .downloading }
 
     /// True while any download's worker may still be writing.
-    public var isAnyRunning: Bool { !queue.runningURLs.isEmpty }
+    public var isAnyRunning: Bool {
+        !queue.runningURLs.isEmpty || presentations.values.contains { $0.state == .downloading }
+    }
 
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
     /// the partials stay, ready to continue next time.
     public func stop(then done: @escaping @MainActor () -> Void) {
         guard isAnyRunning else { return done() }
         whenStopped.append(done)
+        presentations.values.forEach { $0.cancel() }
         queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
     /// Reads the queue as it is now; tells the window and the library what changed.
     private func update() {
-        let current = queue.entries
+        var current = queue.entries
+        for (index, entry) in current.enumerated() {
+            if let presentation = presentations[entry.url] {
+                current[index] = DownloadQueue.Entry(url: entry.url, state: presentation.state,
+                                                     progress: presentation.progress, isWaiting: false)
+            } else if case .failed(.notAVideo(.playlist)) = entry.state {
+                // Known as a playlist only by its answer: saved the HLS way from here on.
+                MainContext.post { [weak self] in self?.startPresentation(entry.url) }
+            }
+        }
         var changed = Set<String>()
         var next: [String: DownloadQueue.Entry] = [:]
         for entry in current {
@@ -129,7 +164,7 @@ public final class DownloadSession {
         changed.formUnion(Set(entries.keys).subtracting(next.keys))
         entries = next
         if let url, let entry = next[url] { show(entry) }
-        if !whenStopped.isEmpty, queue.runningURLs.isEmpty {
+        if !whenStopped.isEmpty, !isAnyRunning {
             let waiting = whenStopped
             whenStopped = []
             waiting.forEach { $0() }
