@@ -26,6 +26,8 @@ public enum StatusText {
 
     /// "12.3 MB of 45.6 MB", or "12.3 MB" when the total is unknown.
     public static func amount(_ progress: DownloadProgress) -> String {
+        // HLS: the segments' sizes are unknown before they arrive; their count is what grows.
+        if let segments = progress.segments { return "\(segments.done) of \(segments.count) segments" }
         guard let total = progress.total else { return size(progress.bytesDone) }
         return "\(size(progress.bytesDone)) of \(size(total))"
     }

@@ -185,7 +185,10 @@ public final class HLSDownload: Sendable {
         let resources = HLSPresentation.resources(of: playlist)
         let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
         let queue = Locked((next: 0, failure: DownloadError?.none, done: Set(resources).subtracting(pending)))
-        reportSegments(playlist, done: queue.withLock { $0.done })
+        var bytes: Int64 = 0
+        for url in queue.withLock({ $0.done }) { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
+        let finishedBytes = Atomic<Int64>(bytes)
+        reportSegments(playlist, done: queue.withLock { $0.done }, bytes: bytes)
         let group = DispatchGroup()
         for index in 0..<min(connections, pending.count) {
             group.enter()
@@ -198,9 +201,11 @@ public final class HLSDownload: Sendable {
                         return pending[state.next]
                     }) else { return }
                     switch fetch(resource, into: presentation) {
-                    case .completed:
+                    case .completed(let path):
+                        let size = FileIO.size(of: path) ?? 0
+                        let bytes = finishedBytes.add(size, ordering: .relaxed).newValue
                         let done = queue.withLock { state in state.done.insert(resource); return state.done }
-                        reportSegments(playlist, done: done)
+                        reportSegments(playlist, done: done, bytes: bytes)
                     case .failed(let error):
                         queue.withLock { if $0.failure == nil { $0.failure = error } }
                         // The others stop too, keeping what they have.
@@ -257,7 +262,9 @@ public final class HLSDownload: Sendable {
         }
     }
 
-    private func reportSegments(_ playlist: HLSMediaPlaylist, done: Set<String>) {
+    /// - Parameter bytes: the size of the finished segments, so "kept" and "ready to continue"
+    ///   read as for a file.
+    private func reportSegments(_ playlist: HLSMediaPlaylist, done: Set<String>, bytes: Int64) {
         var count = 0, finished = 0
         var seconds = 0.0
         for segment in playlist.segments {
@@ -267,7 +274,7 @@ public final class HLSDownload: Sendable {
                 seconds += segment.duration
             }
         }
-        let progress = DownloadProgress(bytesDone: 0, total: nil,
+        let progress = DownloadProgress(bytesDone: bytes, total: nil,
                                         segments: SegmentProgress(done: finished, count: count, secondsDone: seconds,
                                                                   secondsTotal: playlist.duration))
         shared.withLock { $0.progress = progress }

@@ -1,0 +1,51 @@
+import FetchCore
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// An HLS link in the real window: the ring fills by seconds of video, Pause and Continue work,
+/// and the finished MP4 is what Play opens.
+@Suite(.serialized) @MainActor
+struct HLSWindowTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+    let clip: HLSClip
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-ui-hls")
+        clip = try Clips.hls()
+        clip.serve(on: server)
+    }
+
+    @Test func anHLSLinkFillsTheRingPausesContinuesAndCompletes() throws {
+        let segments = clip.segments(of: "v360")
+        for (index, segment) in segments.enumerated() where index > 0 {
+            server.serve("/" + segment, body: clip.files[segment]!, etag: "\"s\(index)\"",
+                         faults: [.throttle(bytesPerSecond: 80_000)], faultyRequests: 1)
+        }
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.urlText = server.url("/v360/index.m3u8")
+        window.activate(.start)
+        let fraction = { window.session?.progress?.fraction ?? 0 }
+        #expect(GtkHarness.iterate(until: { fraction() > 0 && window.session?.state == .downloading }, timeout: 20),
+                "the ring never started filling")
+        #expect(window.statusText.contains("segments"), "\(window.statusText)")
+        GtkHarness.screenshot(window.widget, "window-hls-downloading")
+
+        window.activate(.pause)
+        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
+        #expect(window.isEnabled(.continue))
+        window.activate(.continue)
+        #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { true } else { false } },
+                                   timeout: 60), "the presentation did not complete")
+        guard case .completed(let path) = window.session?.state else { return }
+        #expect(path.hasSuffix(".mp4"))
+        #expect(fraction() == 1)
+        #expect(GtkHarness.iterate(until: { window.isPlayVisible && window.isEnabled(.play) }, timeout: 5))
+        #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
+        GtkHarness.screenshot(window.widget, "window-hls-done")
+    }
+}
