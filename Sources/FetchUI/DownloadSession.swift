@@ -130,8 +130,20 @@ public final class DownloadSession {
     public var isRunning: Bool { state == .downloading }
 
     /// True while any download's worker may still be writing.
-    public var isAnyRunning: Bool {
-        !queue.runningURLs.isEmpty || presentations.values.contains { $0.state == .downloading }
+    public var isAnyRunning: Bool { !runningURLs.isEmpty }
+
+    /// URLs whose workers may still be writing: the queue's and the HLS links'.
+    public var runningURLs: Set<String> {
+        queue.runningURLs.union(presentations.filter { $0.value.state == .downloading }.keys)
+    }
+
+    /// Every download in the queue's order, HLS links showing their own state and progress.
+    public var orderedEntries: [DownloadQueue.Entry] {
+        queue.entries.map { entry in
+            guard let presentation = presentations[entry.url] else { return entry }
+            return DownloadQueue.Entry(url: entry.url, state: presentation.state, progress: presentation.progress,
+                                       isWaiting: false)
+        }
     }
 
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
@@ -145,12 +157,9 @@ public final class DownloadSession {
 
     /// Reads the queue as it is now; tells the window and the library what changed.
     private func update() {
-        var current = queue.entries
-        for (index, entry) in current.enumerated() {
-            if let presentation = presentations[entry.url] {
-                current[index] = DownloadQueue.Entry(url: entry.url, state: presentation.state,
-                                                     progress: presentation.progress, isWaiting: false)
-            } else if case .failed(.notAVideo(.playlist)) = entry.state {
+        let current = orderedEntries
+        for entry in current where presentations[entry.url] == nil {
+            if case .failed(.notAVideo(.playlist)) = entry.state {
                 // Known as a playlist only by its answer: saved the HLS way from here on.
                 MainContext.post { [weak self] in self?.startPresentation(entry.url) }
             }

@@ -42,7 +42,7 @@ public final class LibraryCoordinator {
 
     /// URLs and paths that must not be deleted or evicted now.
     var busy: Set<String> {
-        var busy = session.queue.runningURLs
+        var busy = session.runningURLs
         if let path = playingPath?() { busy.insert(path) }
         return busy
     }
@@ -63,7 +63,7 @@ public final class LibraryCoordinator {
 
     /// Puts the store and the queue on screen.
     func refreshRows() {
-        let rows = LibraryRowModel.rows(items: store.items, entries: session.queue.entries)
+        let rows = LibraryRowModel.rows(items: store.items, entries: session.orderedEntries)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: session.url)
     }

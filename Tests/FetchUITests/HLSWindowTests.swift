@@ -45,6 +45,8 @@ struct HLSWindowTests {
         #expect(path.hasSuffix(".mp4"))
         #expect(fraction() == 1)
         #expect(GtkHarness.iterate(until: { window.isPlayVisible && window.isEnabled(.play) }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
+                                   timeout: 5), "the checkmark did not finish drawing")
         #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
         GtkHarness.screenshot(window.widget, "window-hls-done")
     }

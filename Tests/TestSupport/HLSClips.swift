@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// An HLS presentation made with GStreamer at test time, once per process: two variants
@@ -58,17 +59,17 @@ extension Clips {
             let variant = folder + "/" + name
             try FileManager.default.createDirectory(atPath: variant, withIntermediateDirectories: true)
             // tune=zerolatency and unbounded queues: without them x264's look-ahead holds frames
-            // back, hlssink2's splitmuxsink starves one stream and the pipeline never ends.
-            // `timeout` ends it if it still hangs, rather than the test run.
+            // back and hlssink2's splitmuxsink starves one stream.
             let unbounded = ["queue", "max-size-time=0", "max-size-buffers=0", "max-size-bytes=0"]
-            try run("timeout", ["60", "gst-launch-1.0", "-q",
+            try runHLSSink(["-q",
                 "videotestsrc", "num-buffers=\(seconds * 30)", "pattern=smpte", "!",
                 "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!",
                 "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "key-int-max=30", "!", "h264parse", "!"]
                 + unbounded + ["!", "hlssink2", "name=h", "target-duration=1", "max-files=0", "playlist-length=0",
                 "location=\(variant)/seg%05d.ts", "playlist-location=\(variant)/index.m3u8",
                 "audiotestsrc", "num-buffers=\(seconds * 100)", "samplesperbuffer=441", "!",
-                "audio/x-raw,rate=44100,channels=1", "!", "avenc_aac", "!", "aacparse", "!"] + unbounded + ["!", "h.audio"])
+                "audio/x-raw,rate=44100,channels=1", "!", "avenc_aac", "!", "aacparse", "!"] + unbounded + ["!", "h.audio"],
+                playlist: variant + "/index.m3u8")
         }
         try Data("""
             #EXTM3U
@@ -89,6 +90,32 @@ extension Clips {
         }
         for sub in ["", "/v360", "/v720", "/enc"] { chmod(folder + sub, 0o755) }
         return HLSClip(folder: folder, files: files, seconds: Double(seconds))
+    }
+
+    /// Runs `gst-launch-1.0 ARGUMENTS` until it exits or its playlist is finished.
+    ///
+    /// On Debian 12, hlssink2 sometimes hangs at shutdown with every segment and the final
+    /// playlist (`#EXT-X-ENDLIST`) already written: then, after a grace period, the process is
+    /// killed and its output used. A playlist that never ends is a failure.
+    private static func runHLSSink(_ arguments: [String], playlist: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gst-launch-1.0"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        func ended() -> Bool {
+            (try? String(contentsOfFile: playlist, encoding: .utf8))?.contains("#EXT-X-ENDLIST") == true
+        }
+        let finished = waitUntil(timeout: .seconds(60)) { !process.isRunning || ended() }
+        if process.isRunning, !waitUntil(timeout: .seconds(2), { !process.isRunning }) {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        guard finished, ended() else {
+            throw Failure(description: "gst-launch-1.0 did not finish \(playlist) (status \(process.terminationStatus))")
+        }
     }
 
     /// `source`'s segments encrypted with `openssl enc -aes-128-cbc`, and a playlist that says
