@@ -81,7 +81,8 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .refusedStream(let refusal):
             refusal.message
         case .remuxFailed(let detail):
-            "The video's segments are saved but could not be joined into one video (\(detail)); press Continue to try again."
+            // TRANSLATORS: %1$@ is GStreamer's reason.
+            String(format: tr("The video's segments are saved but could not be joined into one video (%1$@); press Continue to try again."), detail)
         case .badResponse(let detail):
             String(format: tr("The server sent an unusable answer: %1$@."), detail)
         case .other(let detail):

@@ -33,12 +33,11 @@ struct HLSCommandTests {
         }
     }
 
-    /// - Parameter named: the link ends in `.m3u8`, so the video's name ends in `.mp4` (a link
-    ///   without an extension gives a name without one, as for any other video).
-    private func expectVideo(_ run: FetchplayProcess, height: Int, named: Bool = true) throws {
+    /// An MP4 under the link's name in the videos folder, as a player sees it.
+    private func expectVideo(_ run: FetchplayProcess, height: Int, name: String = "index.mp4") throws {
         #expect(run.status == 0, "stderr: \(run.standardError)")
         let path = try #require(run.lastLine)
-        #expect(path.hasPrefix(cacheDir + "/videos/") && path.hasSuffix(".mp4") == named, "\(path)")
+        #expect(path.hasPrefix(cacheDir + "/videos/") && path.hasSuffix("/" + name), "\(path)")
         let media = try DiscoveredMedia.probe(path)
         #expect(abs(media.duration - clip.seconds) < 0.25, "duration \(media.duration)")
         #expect(media.height == height)
@@ -49,7 +48,7 @@ struct HLSCommandTests {
         let nginx = try Nginx(serving: clip.folder)
         defer { nginx.stop() }
         let run = try download(nginx.url("/master.m3u8"))
-        try expectVideo(run, height: 720)
+        try expectVideo(run, height: 720, name: "master.mp4")
         #expect(finishedSegments().isEmpty, "the presentation's folder is gone once the video is whole")
     }
 
@@ -59,7 +58,7 @@ struct HLSCommandTests {
         server.serve("/v360/index.m3u8", body: clip.files["v360/index.m3u8"]!)
         let run = try download(server.url("/watch"), ["--quality", "360p"])
         // The variant's relative links resolve against /watch's folder: /v360/…
-        try expectVideo(run, height: 360, named: false)
+        try expectVideo(run, height: 360, name: "watch.mp4")
         #expect(server.requests(to: "/v720/index.m3u8").isEmpty)
     }
 

@@ -16,6 +16,8 @@ struct MessageSourceTests {
         .fileSystem("cannot encode a record"), .busy, .notAVideo(.webPage), .notAVideo(.pdf), .notAVideo(.json),
         .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist),
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
+        .refusedStream(.live), .refusedStream(.protected("SAMPLE-AES")), .refusedStream(.invalid("it lists no segments")),
+        .remuxFailed("Internal data stream error."),
     ]
 
     static let libraryErrors: [LibraryError] = [.notFound, .inUse, .replaced, .fileSystem("EACCES")]
@@ -32,7 +34,8 @@ struct MessageSourceTests {
     func downloadErrorMessages(_ error: DownloadError) {
         switch error {
         case .invalidURL, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .stalled,
-             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other:
+             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other,
+             .refusedStream, .remuxFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }

@@ -1,3 +1,6 @@
+import Foundation
+import Localization
+
 /// Why an HLS presentation cannot be saved; nothing of it is kept.
 public enum HLSRefusal: Error, Sendable, Equatable {
     /// No `EXT-X-ENDLIST`: the playlist grows while it is watched.
@@ -12,11 +15,13 @@ public enum HLSRefusal: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .live:
-            "This link is a live stream (its playlist has no end); Fetchplay saves only complete videos."
+            tr("This link is a live stream (its playlist has no end); Fetchplay saves only complete videos.")
         case .protected(let scheme):
-            "This video is protected by DRM (\(scheme)), which Fetchplay cannot save."
+            // TRANSLATORS: %1$@ names the protection: SAMPLE-AES, com.apple.streamingkeydelivery…
+            String(format: tr("This video is protected by DRM (%1$@), which Fetchplay cannot save."), scheme)
         case .invalid(let detail):
-            "This link's HLS playlist is not valid (\(detail)); there is no video to save."
+            // TRANSLATORS: %1$@ says what is wrong with the playlist, in English.
+            String(format: tr("This link's HLS playlist is not valid (%1$@); there is no video to save."), detail)
         }
     }
 }
