@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import Foundation
 
 /// Rewrites a media file into MP4 without re-encoding: `filesrc ! parsebin`, each video and
 /// audio stream into `mp4mux faststart=true` (the index first, so playback and seeking start at
@@ -10,6 +11,30 @@ import CGStreamer
 public enum Remuxer {
     /// Seconds a remux may take at most (a minute of 1080p takes well under one).
     static let timeLimit = 600
+
+    /// The elements a remux of HLS segments loads (MPEG-TS and fragmented MP4 in, MP4 out).
+    static let features = ["filesrc", "parsebin", "typefind", "tsdemux", "qtdemux", "h264parse", "h265parse",
+                           "aacparse", "mpegaudioparse", "mp4mux", "queue", "filesink"]
+
+    /// Initialises GStreamer and loads the remux's plug-ins, so the remux that follows a download
+    /// does not wait for them (about a tenth of a second, measured). Blocks: call it on a worker
+    /// thread while the segments download.
+    public static func prepare() {
+        GStreamer.initialize()
+        for name in features {
+            guard let factory = gst_element_factory_find(name) else { continue }
+            // Both are final GObject types, imported as opaque pointers.
+            if let loaded = gst_plugin_feature_load(factory) { gst_object_unref(UnsafeMutableRawPointer(loaded)) }
+            gst_object_unref(UnsafeMutableRawPointer(factory))
+        }
+    }
+
+    /// `prepare()` on a thread of its own; returns at once.
+    public static func prepareInBackground() {
+        let thread = Thread { prepare() }
+        thread.name = "fetchplay remux prepare"
+        thread.start()
+    }
 
     public static func remux(input: String, output: String) throws(PlayerError) {
         GStreamer.initialize()

@@ -117,6 +117,8 @@ public final class DownloadSession {
             presentations[url] = task
         }
         presentations[url]?.start()
+        // GStreamer's remux plug-ins load off the main thread while the segments arrive.
+        Remuxer.prepareInBackground()
         update()
     }
 

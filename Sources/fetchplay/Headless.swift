@@ -62,6 +62,8 @@ enum Headless {
             try Remuxer.remux(input: input, output: output)
         }, onEvent: onEvent)
         current.set { task.cancel() }
+        // GStreamer and its plug-ins load while the segments arrive, not after them.
+        Remuxer.prepareInBackground()
         task.start()
         return task.wait()
     }
