@@ -15,6 +15,7 @@
 #                                                  into MP4 (aac_adtstoasc); its default
 #   yt-dlp -N 4                                    the same with 4 segments at once
 #   ffmpeg     -i URL -c copy out.mp4              its HLS demuxer and mp4 muxer, no re-encoding
+#   ffmpeg+sync  the same, then `sync out.mp4`: the flush to disk fetchplay always pays
 #
 # Rounds rotate the order; wall time, CPU (user + sys, children included) and peak RSS from GNU
 # time; medians. Between runs (untimed) the output is deleted and `sync` flushes dirty pages.
@@ -30,7 +31,7 @@ done
 ROUNDS=${ROUNDS:-5}
 SECONDS_LONG=${SECONDS_LONG:-60}
 RESULTS="$BENCH_DIR/results/hls.md"
-TOOLS=(fetchplay yt-dlp yt-dlp-N4 ffmpeg)
+TOOLS=(fetchplay yt-dlp yt-dlp-N4 ffmpeg ffmpeg+sync)
 
 bench_ensure nginx=nginx ffmpeg=ffmpeg /usr/bin/time=time gst-launch-1.0=gstreamer1.0-tools \
     gst-discoverer-1.0=gstreamer1.0-plugins-base-apps python3=python3
@@ -103,6 +104,8 @@ run_one() {
         yt-dlp) cmd=("$YTDLP" -q --no-progress --downloader m3u8:native -o "$got" "$URL") ;;
         yt-dlp-N4) cmd=("$YTDLP" -q --no-progress --downloader m3u8:native -N 4 -o "$got" "$URL") ;;
         ffmpeg) cmd=(ffmpeg -nostdin -loglevel error -i "$URL" -c copy "$got") ;;
+        # ffmpeg paying the final flush to disk that fetchplay always pays (it also syncs each segment).
+        ffmpeg+sync) cmd=(sh -c 'ffmpeg -nostdin -loglevel error -i "$1" -c copy "$2" && sync "$2"' sh "$URL" "$got") ;;
     esac
     if ! /usr/bin/time -f '%e %U %S %M' -o "$BENCH_TMP/time" "${cmd[@]}" >"$BENCH_TMP/stdout" 2>"$BENCH_TMP/stderr"; then
         cat "$BENCH_TMP/stderr" >&2
@@ -178,7 +181,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo
     echo "| against | fetchplay wall | theirs | verdict |"
     echo "|---|---:|---:|---|"
-    for tool in yt-dlp yt-dlp-N4 ffmpeg; do
+    for tool in yt-dlp yt-dlp-N4 ffmpeg ffmpeg+sync; do
         echo "| $tool | $(fmt "${med[fetchplay.wall]}") | $(fmt "${med[$tool.wall]}") | $(verdict "${med[fetchplay.wall]}" "${med[$tool.wall]}") |"
     done
     echo
