@@ -166,6 +166,24 @@ public final class Cache: Sendable {
         return LibraryItem(record: record, isComplete: true, bytesDone: size, path: path)
     }
 
+    /// Moves a finished file into the videos folder under its own name, never over a file that
+    /// is there ("Name (2).ext" and on), and saves `record` naming it. The record is saved first:
+    /// it counts only once a file of its length is there, so a crash between the two leaves
+    /// what was there before (a partial that completes again). Returns the video's path.
+    func placeVideo(_ source: String, record: inout DownloadRecord, key: String) throws(DownloadError) -> String {
+        let name = VideoName.make(suggested: record.displayName, contentType: record.contentType)
+        var destination = ""
+        for number in 1... {
+            destination = videoFolder + "/" + VideoName.numbered(name, number)
+            guard FileIO.size(of: destination) == nil, !FileManager.default.fileExists(atPath: destination) else { continue }
+            record.file = destination
+            try saveRecord(record, at: videoRecordPath(key))
+            if try FileIO.moveWithoutReplacing(source, to: destination) { break }
+        }
+        try FileIO.syncDirectory(videoFolder)
+        return destination
+    }
+
     /// The finished video a record names (older records: `ROOT/videos/KEY.EXT`).
     func videoFile(of record: DownloadRecord, key: String) -> String {
         record.file ?? videoPath(key, url: record.url)

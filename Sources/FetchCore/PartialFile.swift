@@ -318,19 +318,7 @@ final class PartialFile: @unchecked Sendable {
         final.total = count
         final.finalURL = finalURL ?? final.finalURL
         final.completed = Date()
-        // Under its own name in the videos folder, never over a file that is there: "Name
-        // (2).ext" and on. The record naming the file is saved first; it counts only once a file
-        // of its length is there, so a crash between the two leaves a partial that completes.
-        let name = VideoName.make(suggested: final.displayName, contentType: final.contentType)
-        var destination = ""
-        for number in 1... {
-            destination = cache.videoFolder + "/" + VideoName.numbered(name, number)
-            guard FileIO.size(of: destination) == nil, !FileManager.default.fileExists(atPath: destination) else { continue }
-            final.file = destination
-            try cache.saveRecord(final, at: cache.videoRecordPath(key))
-            if try FileIO.moveWithoutReplacing(source, to: destination) { break }
-        }
-        try FileIO.syncDirectory(cache.videoFolder)
+        let destination = try cache.placeVideo(source, record: &final, key: key)
         FileIO.remove(cache.partialPath(key, "json"))
         for path in cache.dataFiles(key: key) { FileIO.remove(path) }
         try FileIO.syncDirectory(cache.partialDirectory)

@@ -326,18 +326,7 @@ public final class HLSDownload: Sendable {
         final.durableBytes = size
         final.duration = playlist.duration
         final.completed = Date()
-        // As the engine does: under its own name, never over a file that is there, the record
-        // naming the file saved first.
-        let name = VideoName.make(suggested: displayName, contentType: final.contentType)
-        var destination = ""
-        for number in 1... {
-            destination = cache.videoFolder + "/" + VideoName.numbered(name, number)
-            guard FileIO.size(of: destination) == nil, !FileManager.default.fileExists(atPath: destination) else { continue }
-            final.file = destination
-            try cache.saveRecord(final, at: cache.videoRecordPath(key))
-            if try FileIO.moveWithoutReplacing(output, to: destination) { break }
-        }
-        try FileIO.syncDirectory(cache.videoFolder)
+        let destination = try cache.placeVideo(output, record: &final, key: key)
         presentation.remove()
         let progress = DownloadProgress(bytesDone: size, total: size, segments: shared.withLock { $0.progress.segments })
         shared.withLock { $0.progress = progress }
