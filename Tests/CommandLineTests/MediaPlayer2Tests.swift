@@ -51,25 +51,8 @@ struct MediaPlayer2Tests {
             wait $app
             echo "exit=$?" >>"$OUT/report"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
-        process.arguments = ["--", "/bin/sh", "-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["BIN"] = FetchplayProcess.executable
-        environment["CLIP"] = clip
-        environment["OUT"] = folder.path
-        environment["GSK_RENDERER"] = "cairo"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GTK_A11Y"] = "none"
-        environment["FETCHPLAY_CACHE_DIR"] = nil
-        process.environment = environment
-        // Files, not pipes: the bus daemons inherit the descriptors and outlive the script.
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let report = (try? String(contentsOfFile: folder.file("report"), encoding: .utf8)) ?? ""
+        let (status, report) = try SessionBusScript.run(script, out: folder, variables: ["CLIP": clip])
+        #expect(status == 0)
         let lines = Dictionary(report.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let equals = line.firstIndex(of: "=") else { return nil }
             return (String(line[..<equals]), String(line[line.index(after: equals)...]))

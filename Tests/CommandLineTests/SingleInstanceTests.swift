@@ -39,25 +39,9 @@ struct SingleInstanceTests {
             wait $first
             echo "owned=$owned second=$second" >"$OUT/report"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
-        process.arguments = ["--", "/bin/sh", "-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["BIN"] = FetchplayProcess.executable
-        environment["CACHE"] = cache
-        environment["OUT"] = folder.path
-        environment["URL"] = server.url("/handed.webm")
-        environment["GSK_RENDERER"] = "cairo"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GTK_A11Y"] = "none"
-        environment["FETCHPLAY_CACHE_DIR"] = nil
-        process.environment = environment
-        // Files, not pipes: the bus daemons inherit the descriptors and outlive the script.
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let report = (try? String(contentsOfFile: folder.file("report"), encoding: .utf8)) ?? ""
+        let (_, report) = try SessionBusScript.run(script, out: folder, variables: [
+            "CACHE": cache, "URL": server.url("/handed.webm"),
+        ])
 
         #expect(report.contains("owned=true second=0"), "\(report)")
         #expect(server.requests(to: "/handed.webm").count == 1, "one window downloaded it, once")

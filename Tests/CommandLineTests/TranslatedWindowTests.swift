@@ -46,27 +46,11 @@ struct TranslatedWindowTests {
             wait $app; status=$?
             echo "settled=$settled status=$status" >"$OUT/report"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
-        process.arguments = ["--", "/bin/sh", "-c", script]
-        var environment = FetchplayProcess.headlessEnvironment
-        environment["DISPLAY"] = ProcessInfo.processInfo.environment["DISPLAY"]
-        environment["LANGUAGE"] = "zh_CN"
-        environment["BIN"] = FetchplayProcess.executable
-        environment["CACHE"] = folder.file("cache")
-        environment["OUT"] = folder.path
-        environment["SHOT"] = shot
-        environment["GSK_RENDERER"] = "cairo"
-        environment["GDK_BACKEND"] = "x11"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GTK_A11Y"] = "none"
-        process.environment = environment
-        // Files, not pipes: the bus daemons inherit the descriptors and outlive the script.
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let report = (try? String(contentsOfFile: folder.file("report"), encoding: .utf8)) ?? ""
+        var base = FetchplayProcess.headlessEnvironment
+        base["DISPLAY"] = ProcessInfo.processInfo.environment["DISPLAY"]
+        let (_, report) = try SessionBusScript.run(script, out: folder, variables: [
+            "LANGUAGE": "zh_CN", "CACHE": folder.file("cache"), "SHOT": shot, "GDK_BACKEND": "x11",
+        ], base: base)
         let log = (try? String(contentsOfFile: folder.file("app.log"), encoding: .utf8)) ?? ""
 
         #expect(report.contains("settled=true status=0"), "\(report)\n\(log)")
