@@ -31,6 +31,8 @@ public final class FetchplayApplication {
     public var cacheRoot: String?
     /// Where finished videos go; nil: inside the cache (`CACHE/videos`).
     public var videoFolder: String?
+    /// Where the window's size is remembered; nil: not remembered.
+    public var geometryFile: String? = WindowGeometry.defaultFile
     public let dataDirectory: DataDirectory?
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
@@ -40,6 +42,9 @@ public final class FetchplayApplication {
     }
 
     private var fileChooser: OpaquePointer?
+
+    /// Whether the Open dialog is showing (tests: keys must not open it by accident).
+    public var isChoosingFile: Bool { fileChooser != nil }
 
     /// - Parameter nonUnique: run without a session bus name (tests, several instances).
     public init(nonUnique: Bool = false, dataDirectory: DataDirectory? = DataDirectory.locate()) {
@@ -79,7 +84,7 @@ public final class FetchplayApplication {
         } catch {
             cache = .failure(error)
         }
-        let window = MainWindow(application: application, cache: cache)
+        let window = MainWindow(application: application, cache: cache, geometryFile: geometryFile)
         window.onPlay = onPlay
         // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
         // to Start, so the whole path works offline on a fresh machine.

@@ -32,7 +32,8 @@ public final class LibraryCoordinator {
         self.session = session
         self.view = view
         store = LibraryStore(cache: session.cache, settings: settings)
-        store.onChange = { [weak self] in self?.refreshRows() }
+        store.observe { [weak self] in self?.refreshRows() }
+        session.observe { [weak self] change in self?.entriesChanged(change.urls) }
         view.onSelect = { [weak self] url in self?.session.select(url: url) }
         view.onActivate = { [weak self] url in self?.activate(url) }
         view.onToggle = { [weak self] url in self?.session.toggle(url: url) }
@@ -52,6 +53,7 @@ public final class LibraryCoordinator {
 
     /// The session's entries changed: a download that stopped or finished is read from disk anew.
     func entriesChanged(_ urls: Set<String>) {
+        guard !urls.isEmpty else { return }
         let stopped = urls.contains { url in
             guard let entry = session.entries[url] else { return false }
             return entry.state != .downloading && !entry.isWaiting

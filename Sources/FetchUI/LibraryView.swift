@@ -12,7 +12,7 @@ import GLibSupport
 /// └─ revealer    undo bar: "“clip.webm” deleted" [Undo]
 /// ```
 /// Selecting a row, activating it (Enter, double-click) and a row's button are reported through
-/// closures; the window decides what they mean. Delete on the list triggers `win.delete`.
+/// closures; the window decides what they mean, and puts the list's keys (Delete) on it.
 @MainActor
 public final class LibraryView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
@@ -77,13 +77,6 @@ public final class LibraryView {
         widget = g_object_ref_sink(Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
                                                [header, scrolled, undoRevealer]))
             .assumingMemoryBound(to: GtkWidget.self)
-
-        // Delete only where the list has the focus: in the entry it deletes text.
-        let shortcuts = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_add_shortcut(shortcuts.opaque, gtk_shortcut_new(
-            gtk_shortcut_trigger_parse_string("Delete|KP_Delete"),
-            gtk_named_action_new(FetchplayAction.delete.detailedName)))
-        gtk_widget_add_controller(list, shortcuts.opaque)
 
         connectListSignals()
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }

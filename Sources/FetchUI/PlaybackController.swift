@@ -20,7 +20,7 @@ public final class PlaybackController {
     /// Position ticks between two saves of the position while playing (about 5 s).
     static let ticksPerSave = 20
 
-    public let view = VideoView()
+    public let view: VideoView
     /// The player, once a video was opened.
     public private(set) var player: Player?
     /// Where positions are remembered; nil without a cache folder.
@@ -30,7 +30,7 @@ public final class PlaybackController {
 
     private let audio: AudioOutput
     private let window: UnsafeMutablePointer<GtkWidget>
-    private let setEnabled: @MainActor (FetchplayAction, Bool) -> Void
+    private let observers = Observers<Void>()
     private var tickSource: UInt32?
     private var ticksSinceSave = 0
     private var pageVisible = false
@@ -38,13 +38,12 @@ public final class PlaybackController {
 
     /// - Parameters:
     ///   - window: the toplevel, for fullscreen.
-    ///   - setEnabled: enables or disables a window action.
-    init(window: UnsafeMutablePointer<GtkWidget>, positions: PlaybackPositions?, audio: AudioOutput,
-         setEnabled: @escaping @MainActor (FetchplayAction, Bool) -> Void) {
+    ///   - view: the video page's view.
+    init(window: UnsafeMutablePointer<GtkWidget>, view: VideoView, positions: PlaybackPositions?, audio: AudioOutput) {
         self.window = window
+        self.view = view
         self.positions = positions
         self.audio = audio
-        self.setEnabled = setEnabled
         view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
         view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
         view.controls.seekBar.connect("notify::css-classes") { [weak self] (_: UnsafeMutableRawPointer?) in
@@ -148,16 +147,17 @@ public final class PlaybackController {
         if isFullscreen { gtk_window_unfullscreen(window.as(GtkWindow.self)) }
     }
 
+    /// Calls `body` when what the actions depend on changed (the player's state, the page,
+    /// fullscreen).
+    func observe(_ body: @escaping @MainActor () -> Void) { observers.add(body) }
+
+    /// A video is open and can play, seek and pause.
+    var isReady: Bool { player?.state.isReady ?? false }
+
     private func updateActions() {
-        let state = player?.state ?? .idle
-        let ready = pageVisible && state.isReady
-        setEnabled(.togglePlayback, ready)
-        setEnabled(.seekForward, ready)
-        setEnabled(.seekBackward, ready)
-        setEnabled(.startOver, ready)
-        for action in [FetchplayAction.volumeUp, .volumeDown, .mute, .fullscreen] { setEnabled(action, pageVisible) }
-        setEnabled(.leaveFullscreen, isFullscreen)
         view.controls.showFullscreen(isFullscreen)
+        view.setFullscreen(isFullscreen)
+        observers.notify(())
     }
 
     // MARK: Player → view

@@ -1,0 +1,146 @@
+import CGtk
+import Foundation
+import GLibSupport
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// Real key presses and clicks: `xdotool` through the XTest extension (never `--window`, whose
+/// synthetic events GTK ignores), under a real window manager (`openbox`), so focus and key
+/// routing are what a person gets.
+///
+/// The events go to whatever the X server says has the focus or lies under the pointer; the
+/// test then turns the GLib loop until the window has reacted.
+@MainActor
+enum RealInput {
+    /// Starts openbox on the test's display once, unless a window manager already runs there.
+    static func ensureWindowManager() throws {
+        if windowManagerRuns() { return }
+        if openbox == nil {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+            process.arguments = ["--sm-disable"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            openbox = process
+        }
+        let started = waitUntil(timeout: .seconds(10)) { windowManagerRuns() }
+        try #require(started, "openbox did not start (exit status \(openbox?.isRunning == false ? openbox!.terminationStatus : 0))")
+    }
+
+    /// The openbox this process started (it ends with the X server).
+    nonisolated(unsafe) private static var openbox: Process?
+
+    private static func windowManagerRuns() -> Bool {
+        guard let result = try? Command.run("/usr/bin/xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"],
+                                            timeout: .seconds(5)) else { return false }
+        return result.status == 0 && result.output.contains("window id")
+    }
+
+    /// A new window on `cacheRoot` under the window manager, with the keyboard focus.
+    static func window(cacheRoot: String, width: Int32? = nil, height: Int32? = nil) throws -> MainWindow {
+        try ensureWindowManager()
+        let window = try GtkHarness.window(cacheRoot: cacheRoot)
+        if let width, let height { gtk_window_set_default_size(window.widget.as(GtkWindow.self), width, height) }
+        try #require(GtkHarness.iterate(until: { isActive(window) }, timeout: 10), "the window never got the focus")
+        // Let the first layout settle so positions on screen are final.
+        GtkHarness.iterate(until: { gtk_widget_get_width(window.ring.widget) > 0 }, timeout: 5)
+        return window
+    }
+
+    static func isActive(_ window: MainWindow) -> Bool {
+        gtk_window_is_active(window.widget.as(GtkWindow.self)) != 0
+    }
+
+    /// Presses and releases `keys` (xdotool names: "space", "Return", "ctrl+l", "alt+Left").
+    static func key(_ keys: String...) throws {
+        try xdotool(["key", "--clearmodifiers", "--delay", "30"] + keys)
+    }
+
+    /// Types `text` as key presses.
+    static func type(_ text: String) throws {
+        try xdotool(["type", "--clearmodifiers", "--delay", "5", text])
+    }
+
+    /// Moves the pointer to the middle of `widget` (or `at` inside it) and clicks `button`.
+    static func click(_ widget: UnsafeMutablePointer<GtkWidget>, button: Int = 1, at point: (Double, Double)? = nil,
+                      count: Int = 1) throws {
+        let (x, y) = try screenPoint(widget, at: point)
+        try xdotool(["mousemove", "--sync", "\(x)", "\(y)", "click", "--repeat", "\(count)", "--delay", "80", "\(button)"])
+    }
+
+    /// Holds the button down on `widget` for `milliseconds`, then lets go (a long press).
+    static func longPress(_ widget: UnsafeMutablePointer<GtkWidget>, milliseconds: Int = 900) throws {
+        let (x, y) = try screenPoint(widget, at: nil)
+        try xdotool(["mousemove", "--sync", "\(x)", "\(y)", "mousedown", "1"])
+        GtkHarness.iterate(for: Double(milliseconds) / 1000) // the press must last: this is the input itself
+        try xdotool(["mouseup", "1"])
+    }
+
+    /// Moves the pointer to `widget` without clicking.
+    static func move(to widget: UnsafeMutablePointer<GtkWidget>) throws {
+        let (x, y) = try screenPoint(widget, at: nil)
+        try xdotool(["mousemove", "--sync", "\(x)", "\(y)"])
+    }
+
+    /// The widget's point on the screen: its place in the window's surface plus the X window's
+    /// position on the root window.
+    static func screenPoint(_ widget: UnsafeMutablePointer<GtkWidget>, at point: (Double, Double)?) throws -> (Int, Int) {
+        let native = try #require(gtk_widget_get_native(widget))
+        let nativeWidget = native.as(GtkWidget.self)
+        var local = graphene_point_t(x: Float(point?.0 ?? Double(gtk_widget_get_width(widget)) / 2),
+                                     y: Float(point?.1 ?? Double(gtk_widget_get_height(widget)) / 2))
+        var inNative = graphene_point_t()
+        try #require(gtk_widget_compute_point(widget, nativeWidget, &local, &inNative) != 0, "widget not in its window")
+        var surfaceX = 0.0, surfaceY = 0.0
+        gtk_native_get_surface_transform(native.opaque, &surfaceX, &surfaceY)
+        let surface = try #require(gtk_native_get_surface(native.opaque))
+        let origin = try windowOrigin(xid: gdk_x11_surface_get_xid(surface))
+        return (origin.x + Int((Double(inNative.x) + surfaceX).rounded()),
+                origin.y + Int((Double(inNative.y) + surfaceY).rounded()))
+    }
+
+    private static func windowOrigin(xid: UInt) throws -> (x: Int, y: Int) {
+        let result = try Command.run("/usr/bin/xdotool", ["getwindowgeometry", "--shell", "\(xid)"], timeout: .seconds(10))
+        try #require(result.status == 0, "xdotool getwindowgeometry: \(result.standardError)")
+        var values: [String: Int] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        return (try #require(values["X"]), try #require(values["Y"]))
+    }
+
+    private static func xdotool(_ arguments: [String]) throws {
+        let result = try Command.run("/usr/bin/xdotool", arguments, timeout: .seconds(20))
+        try #require(result.status == 0 && !result.timedOut,
+                     "xdotool \(arguments.joined(separator: " ")): status \(result.status) \(result.standardError)")
+    }
+
+    // MARK: What has the focus
+
+    /// The widget with the keyboard focus in `window`.
+    static func focus(_ window: MainWindow) -> UnsafeMutablePointer<GtkWidget>? {
+        gtk_root_get_focus(window.widget.opaque)
+    }
+
+    /// Whether the focus is `widget` or inside it (an entry's focus sits in its text child).
+    static func focusIsIn(_ window: MainWindow, _ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard let focus = focus(window) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
+    /// A readable name for the focused widget (for failure messages).
+    static func describeFocus(_ window: MainWindow) -> String {
+        guard let focus = focus(window) else { return "nothing" }
+        let type = String(cString: g_type_name(fp_widget_type(focus)))
+        let tip = gtk_widget_get_tooltip_text(focus).map { String(cString: $0) } ?? ""
+        return "\(type) “\(tip)”"
+    }
+}
+
+/// `gdk_x11_surface_get_xid` lives in GTK's X11 backend (in libgtk-4), whose header the shim
+/// does not include: the X window behind a surface, to ask the X server where it is.
+@_silgen_name("gdk_x11_surface_get_xid")
+func gdk_x11_surface_get_xid(_ surface: OpaquePointer) -> UInt
