@@ -43,7 +43,8 @@ extension MainWindow {
             if !narrow { gtk_toggle_button_set_active(ui.libraryToggle.as(GtkToggleButton.self), 0) }
         }
         let showLibrary = !narrow || gtk_toggle_button_get_active(ui.libraryToggle.as(GtkToggleButton.self)) != 0
-        Widgets.setVisible(ui.libraryToggle, narrow)
+        Widgets.setVisible(ui.libraryToggle, narrow && visiblePage != "video")
+        playback.view.controls.setCompact(narrow || (width > 0 && width < Self.narrowWidth))
         Widgets.setVisible(ui.downloadColumn, !narrow || !showLibrary)
         Widgets.setVisible(ui.separator, !narrow)
         if let library = ui.library { Widgets.setVisible(library, showLibrary) }

@@ -11,6 +11,7 @@ extension MainWindow {
         ui.stack.connect("notify::visible-child-name") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
             self.playback.pageChanged(visible: self.visiblePage == "video")
+            self.updateLayout()
             self.refresh()
         }
         installLinkDrops()

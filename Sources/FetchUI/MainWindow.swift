@@ -179,6 +179,7 @@ public final class MainWindow {
     /// Ctrl+L: back to the download page with the link selected, ready to type over.
     func focusEntry() {
         showDownloadPage()
+        showDownloadColumn()
         gtk_widget_grab_focus(ui.entry)
         gtk_editable_select_region(ui.entry.opaque, 0, -1)
     }

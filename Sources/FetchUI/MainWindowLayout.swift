@@ -147,6 +147,10 @@ struct MainWindowLayout {
 
         stack = gtk_stack_new()!
         gtk_stack_set_transition_type(stack.opaque, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        // Each page asks only for its own size: the video bar's width never widens the
+        // download page of a narrow window.
+        gtk_stack_set_hhomogeneous(stack.opaque, 0)
+        gtk_stack_set_vhomogeneous(stack.opaque, 0)
         gtk_stack_add_named(stack.opaque, downloadPage, "download")
         gtk_stack_add_named(stack.opaque, videoPage, "video")
         gtk_window_set_child(window.as(GtkWindow.self), stack)

@@ -60,6 +60,12 @@ final class VideoControls {
         Self.keepFocusOnVideo([back, playButton, seekBar, muteButton, volume, fullscreenButton])
     }
 
+    /// Narrow windows: the volume slider goes (Up and Down and the mute button stay), so the
+    /// bar fits a phone-sized window.
+    func setCompact(_ compact: Bool) {
+        Widgets.setVisible(volume, !compact)
+    }
+
     /// Clicking these leaves the keyboard focus on the video, so Space still toggles playback
     /// (instead of pressing the last button clicked again); Tab still reaches them.
     static func keepFocusOnVideo(_ widgets: [Widget]) {

@@ -13,30 +13,7 @@ import TestSupport
 /// test then turns the GLib loop until the window has reacted.
 @MainActor
 enum RealInput {
-    /// Starts openbox on the test's display once, unless a window manager already runs there.
-    static func ensureWindowManager() throws {
-        if windowManagerRuns() { return }
-        if openbox == nil {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
-            process.arguments = ["--sm-disable"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            openbox = process
-        }
-        let started = waitUntil(timeout: .seconds(10)) { windowManagerRuns() }
-        try #require(started, "openbox did not start (exit status \(openbox?.isRunning == false ? openbox!.terminationStatus : 0))")
-    }
-
-    /// The openbox this process started (it ends with the X server).
-    nonisolated(unsafe) private static var openbox: Process?
-
-    private static func windowManagerRuns() -> Bool {
-        guard let result = try? Command.run("/usr/bin/xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"],
-                                            timeout: .seconds(5)) else { return false }
-        return result.status == 0 && result.output.contains("window id")
-    }
+    static func ensureWindowManager() throws { try Desktop.ensureWindowManager() }
 
     /// A new window on `cacheRoot` under the window manager, with the keyboard focus.
     static func window(cacheRoot: String, width: Int32? = nil, height: Int32? = nil) throws -> MainWindow {
@@ -102,20 +79,17 @@ enum RealInput {
     }
 
     private static func windowOrigin(xid: UInt) throws -> (x: Int, y: Int) {
-        let result = try Command.run("/usr/bin/xdotool", ["getwindowgeometry", "--shell", "\(xid)"], timeout: .seconds(10))
-        try #require(result.status == 0, "xdotool getwindowgeometry: \(result.standardError)")
-        var values: [String: Int] = [:]
-        for line in result.output.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
-        }
+        let values = try Desktop.geometry(of: xid)
         return (try #require(values["X"]), try #require(values["Y"]))
     }
 
+    /// The X window behind `window`.
+    static func xid(_ window: MainWindow) throws -> UInt {
+        gdk_x11_surface_get_xid(try #require(gtk_native_get_surface(window.widget.opaque)))
+    }
+
     private static func xdotool(_ arguments: [String]) throws {
-        let result = try Command.run("/usr/bin/xdotool", arguments, timeout: .seconds(20))
-        try #require(result.status == 0 && !result.timedOut,
-                     "xdotool \(arguments.joined(separator: " ")): status \(result.status) \(result.standardError)")
+        try Desktop.xdotool(arguments)
     }
 
     // MARK: What has the focus
