@@ -65,7 +65,7 @@ public final class LibraryCoordinator {
 
     /// Puts the store and the queue on screen.
     func refreshRows() {
-        let rows = LibraryRowModel.rows(items: store.items, entries: session.queue.entries)
+        let rows = LibraryRowModel.rows(items: store.items, entries: session.queue.entries, keeping: view.urls)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: session.url)
     }

@@ -68,6 +68,14 @@ public final class LibraryStore {
         observers.notify(())
     }
 
+    /// Remembers where playback of `url` stopped (nil: from the start next time), in its record.
+    public func setPosition(_ seconds: Double?, url: String) {
+        guard let index = items.firstIndex(where: { $0.url == url }), items[index].position != seconds else { return }
+        items[index].position = seconds
+        let library = library
+        disk.async { try? library.setPosition(seconds, url: url) }
+    }
+
     /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
     /// committed first. The row goes at once.
     public func delete(url: String, busy: Set<String>) throws(LibraryError) -> Deletion {

@@ -49,7 +49,9 @@ public final class MainWindow {
         case .failure(let error): session = nil; library = nil; cacheError = error
         }
         playback = PlaybackController(window: widget, view: video,
-                                      positions: session.map { PlaybackPositions(cacheRoot: $0.cache.root) },
+                                      positions: session.map { [library] in
+                                          PlaybackPositions(cacheRoot: $0.cache.root, library: library?.store)
+                                      },
                                       audio: .automatic)
         installPlayback()
         installActions()
@@ -250,6 +252,10 @@ public final class MainWindow {
         let state = session?.state ?? .idle
         let progress = session?.progress
         let controls = self.controls
+        // Only what applies shows; if the focused button goes (or greys out), the focus moves to
+        // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
+        let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
+            .contains { Widgets.focusIsIn(widget, $0) }
         // A download chosen elsewhere (a library row) puts its link in the entry.
         if let url = session?.url, (try? WebAddress.identity(entryText)) != url {
             settingEntry = true
@@ -271,10 +277,6 @@ public final class MainWindow {
         if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
         Widgets.setVisible(ui.errorBox, controls.errorMessage != nil)
 
-        // Only what applies shows; if the focused button goes, the focus moves to the one that
-        // takes its place (Pause → Continue), never to whatever GTK finds first.
-        let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
-            .contains { Widgets.focusIsIn(widget, $0) }
         Widgets.setVisible(ui.startButton, controls.showsStart)
         Widgets.setVisible(ui.retryButton, controls.showsRetry)
         Widgets.setVisible(ui.pauseButton, controls.canPause)
