@@ -33,6 +33,8 @@ public final class LibraryView {
     var onSelect: (@MainActor (String) -> Void)?
     var onActivate: (@MainActor (String) -> Void)?
     var onToggle: (@MainActor (String) -> Void)?
+    /// A row's menu command was chosen.
+    var onCommand: (@MainActor (LibraryRow.Command, String) -> Void)?
     /// A finished video's duration was probed (the store keeps it).
     var onDuration: (@MainActor (String, Double) -> Void)?
 
@@ -144,6 +146,7 @@ public final class LibraryView {
     private func makeRow(_ url: String) -> LibraryRow {
         let row = LibraryRow(url: url)
         row.onToggle = { [weak self] url in self?.onToggle?(url) }
+        row.onCommand = { [weak self] command, url in self?.onCommand?(command, url) }
         rows[url] = row
         return row
     }

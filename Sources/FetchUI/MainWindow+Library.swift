@@ -10,6 +10,7 @@ extension MainWindow {
         guard let library else { return }
         library.playSelected = { [weak self] in self?.activate(.play) }
         library.playingPath = { [weak self] in self?.playback.player?.path }
+        library.parentWindow = { [weak self] in self?.widget.as(GtkWindow.self) }
         library.showMessage = { [weak self] message in self?.showURLMessage(message) }
         // The coordinator redraws the rows itself; the window only follows (delete, undo).
         library.store.observe { [weak self] in self?.refresh() }

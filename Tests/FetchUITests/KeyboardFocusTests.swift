@@ -161,4 +161,19 @@ struct KeyboardFocusTests {
                 "Ctrl+W did not close the window")
         if GtkHarness.isToplevel(window) { GtkHarness.close(window) }
     }
+
+    @Test func ctrlVOutsideTheEntryPutsTheLinkInIt() throws {
+        let (window, _) = try windowWithDownloadedClip()
+        defer { GtkHarness.close(window) }
+        try RealInput.click(window.ui.playButton)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        let link = server.url("/another.webm")
+        // A link copied from a page, with the newline that often comes along.
+        gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "\n \(link)\n")
+        try RealInput.key("ctrl+v")
+        #expect(GtkHarness.iterate(until: { window.urlText == link }, timeout: 5), "the entry holds “\(window.urlText)”")
+        #expect(window.visiblePage == "download")
+        #expect(RealInput.focusIsIn(window, window.ui.entry))
+        #expect(window.playback.player?.isMuted == false)
+    }
 }

@@ -48,11 +48,16 @@ enum RealInput {
     }
 
     /// Holds the button down on `widget` for `milliseconds`, then lets go (a long press).
-    static func longPress(_ widget: UnsafeMutablePointer<GtkWidget>, milliseconds: Int = 900) throws {
+    /// Returns whether `held` came true while the button was down.
+    @discardableResult
+    static func longPress(_ widget: UnsafeMutablePointer<GtkWidget>, milliseconds: Int = 900,
+                          held: () -> Bool = { false }) throws -> Bool {
         let (x, y) = try screenPoint(widget, at: nil)
         try xdotool(["mousemove", "--sync", "\(x)", "\(y)", "mousedown", "1"])
-        GtkHarness.iterate(for: Double(milliseconds) / 1000) // the press must last: this is the input itself
+        // The press must last: this is the input itself, not a wait for the app.
+        let seen = GtkHarness.iterate(until: held, timeout: Double(milliseconds) / 1000)
         try xdotool(["mouseup", "1"])
+        return seen
     }
 
     /// Moves the pointer to `widget` without clicking.
