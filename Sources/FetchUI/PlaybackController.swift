@@ -19,6 +19,8 @@ public final class PlaybackController {
     static let tickInterval: UInt32 = 250
     /// Position ticks between two saves of the position while playing (about 5 s).
     static let ticksPerSave = 20
+    /// Seconds: a video whose last picture comes this long before its stated length ended early.
+    static let earlyEndMargin = 1.0
 
     public let view: VideoView
     /// The player, once a video was opened.
@@ -27,6 +29,11 @@ public final class PlaybackController {
     public let positions: PlaybackPositions?
     /// The position the current video resumed from, if it did.
     public private(set) var resumedFrom: Double?
+    /// Where the video stopped, in seconds, when it ended before its stated length (a truncated
+    /// download or a damaged file); nil otherwise.
+    public private(set) var endedEarlyAt: Double?
+    /// The position at the last tick while playing (for files without pictures).
+    private var lastPlayingPosition: Double?
 
     private let audio: AudioOutput
     private let window: UnsafeMutablePointer<GtkWidget>
@@ -69,6 +76,8 @@ public final class PlaybackController {
         let player = ensurePlayer()
         view.clear(title: title)
         resumedFrom = nil
+        endedEarlyAt = nil
+        lastPlayingPosition = nil
         bench?.playRequested()
         limitFrameSize()
         player.open(path: path)
@@ -175,6 +184,7 @@ public final class PlaybackController {
         switch change {
         case .state(let state):
             if state == .paused { rememberPosition() }
+            endedEarlyAt = state == .ended ? earlyEnd() : nil
             if state == .ended, let path = player?.path {
                 positions?.forget(path)
                 if let bench, let player {
@@ -198,6 +208,10 @@ public final class PlaybackController {
         if case .failed(let error) = state {
             view.showError(error.message)
             view.showBanner(nil)
+        } else if state == .ended, let stop = endedEarlyAt {
+            // Say so rather than let the seek bar jump to a length the file does not have.
+            let length = player?.duration.map { " of \(PlaybackTime.string($0))" } ?? ""
+            view.showError("The video ends early, at \(PlaybackTime.string(stop))\(length): the file is incomplete or damaged.")
         } else {
             view.showError(nil)
         }
@@ -226,7 +240,16 @@ public final class PlaybackController {
     private func tick() {
         guard let player else { return }
         limitFrameSize()
-        view.controls.showTime(position: player.position ?? 0, duration: player.duration)
+        if player.state == .playing, !player.isSeeking, let position = player.position { lastPlayingPosition = position }
+        view.controls.showTime(position: endedEarlyAt ?? player.position ?? 0, duration: player.duration)
+    }
+
+    /// Where playback really stopped, if that is well before the stated length: the last
+    /// picture's time, else the last position seen while playing.
+    private func earlyEnd() -> Double? {
+        guard let duration = player?.duration, duration > 0,
+              let last = view.currentFrame?.frame.timestamp ?? lastPlayingPosition else { return nil }
+        return duration - last > Self.earlyEndMargin ? last : nil
     }
 
     /// Frames no larger than the view shows them (fullscreen, resizes follow within a tick).

@@ -62,6 +62,7 @@ public final class VideoView {
         fp_accessible_update_label(picture.opaque, "Video")
         // The picture holds the keyboard focus on the video page, so the page's keys reach it.
         gtk_widget_set_focusable(picture, 1)
+        gtk_widget_add_css_class(picture, "video-picture")
 
         spinner = gtk_spinner_new()!
         gtk_widget_set_size_request(spinner, 48, 48)

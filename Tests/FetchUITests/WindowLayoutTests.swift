@@ -90,6 +90,17 @@ struct WindowLayoutTests {
         #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 }, timeout: 10))
         #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))).hasSuffix(".webm"),
                 "the title does not name the video")
+        // In the window, the bars at rest sit beside the picture, not over it.
+        GtkHarness.iterate(for: 0.3)
+        let controls = window.playback.view.controls
+        var picture = graphene_rect_t(), top = graphene_rect_t(), bottom = graphene_rect_t()
+        #expect(gtk_widget_compute_bounds(window.playback.view.picture, window.widget, &picture) != 0)
+        #expect(gtk_widget_compute_bounds(controls.top, window.widget, &top) != 0)
+        #expect(gtk_widget_compute_bounds(controls.bottom, window.widget, &bottom) != 0)
+        #expect(picture.origin.y >= top.origin.y + top.size.height, "the top bar covers the picture")
+        #expect(picture.origin.y + picture.size.height <= bottom.origin.y, "the bottom bar covers the picture")
+        GtkHarness.screenshot(window.widget, "layout-video-window")
+
         try RealInput.key("f")
         #expect(GtkHarness.iterate(until: { window.playback.isFullscreen }, timeout: 5))
         let surface = try #require(gtk_native_get_surface(window.widget.opaque))
