@@ -15,6 +15,7 @@ final class LibraryRow {
 
     /// The `GtkListBoxRow`; this object holds a reference so it can leave and rejoin the list.
     nonisolated(unsafe) let row: Widget
+    private let ownedRow: OwnedWidget
     let url: String
     private(set) var model: LibraryRowModel?
     let ring = RingView()
@@ -50,7 +51,8 @@ final class LibraryRow {
 
     init(url: String) {
         self.url = url
-        row = g_object_ref_sink(gtk_list_box_row_new()).assumingMemoryBound(to: GtkWidget.self)
+        row = gtk_list_box_row_new()!
+        ownedRow = OwnedWidget(row)
         gtk_widget_add_css_class(row, "library-row")
 
         picture = OpaquePointer(gtk_picture_new()!)
@@ -158,8 +160,6 @@ final class LibraryRow {
         guard let action = menuActions[command], (g_action_get_enabled(action) != 0) != enabled else { return }
         g_simple_action_set_enabled(action, enabled ? 1 : 0)
     }
-
-    deinit { g_object_unref(row.rawObject) }
 
     func update(_ model: LibraryRowModel) {
         guard model != self.model else { return }

@@ -19,6 +19,7 @@ public final class LibraryView {
 
     /// The pane; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
     let list: Widget
     let totalLabel: Widget
     let undoRevealer: Widget
@@ -76,15 +77,13 @@ public final class LibraryView {
         gtk_revealer_set_transition_type(undoRevealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
         gtk_revealer_set_child(undoRevealer.opaque, bar)
 
-        widget = g_object_ref_sink(Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
-                                               [header, scrolled, undoRevealer]))
-            .assumingMemoryBound(to: GtkWidget.self)
+        widget = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
+                             [header, scrolled, undoRevealer])
+        ownedWidget = OwnedWidget(widget)
 
         connectListSignals()
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
     }
-
-    deinit { g_object_unref(widget.rawObject) }
 
     /// The URL of the selected row.
     public var selectedURL: String? {

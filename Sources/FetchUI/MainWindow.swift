@@ -11,6 +11,7 @@ import GLibSupport
 public final class MainWindow {
     /// The `GtkApplicationWindow`; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
     public let ring = RingView()
     /// The session, or nil when the cache folder could not be opened (`cacheError` says why).
     public let session: DownloadSession?
@@ -38,7 +39,7 @@ public final class MainWindow {
                               video: video.widget)
         widget = ui.window
         self.geometryFile = geometryFile
-        g_object_ref(widget.rawObject)
+        ownedWidget = OwnedWidget(widget)
         switch cache {
         case .success(let cache):
             let settings = LibrarySettings.load(from: cache)
@@ -63,8 +64,6 @@ public final class MainWindow {
         session?.observe { [weak self] _ in self?.refresh() }
         refresh()
     }
-
-    deinit { g_object_unref(widget.rawObject) }
 
     public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
 

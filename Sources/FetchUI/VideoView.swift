@@ -26,6 +26,7 @@ public final class VideoView {
 
     /// The root widget, for the window's video page.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
     /// The drawing area the frames are painted in (see VideoView+Frame.swift).
     let picture: Widget
     let controls = VideoControls()
@@ -98,12 +99,11 @@ public final class VideoView {
         for child in [spinner, errorBox, topRevealer, banner, bottomRevealer] {
             gtk_overlay_add_overlay(widget.opaque, child)
         }
-        g_object_ref(widget.rawObject)
+        ownedWidget = OwnedWidget(widget)
         installDrawing()
         installPointerHandling()
     }
 
-    deinit { g_object_unref(widget.rawObject) }
 
     // MARK: Frames
 
