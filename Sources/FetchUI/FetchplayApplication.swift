@@ -42,6 +42,18 @@ public final class FetchplayApplication {
     }
 
     private var fileChooser: OpaquePointer?
+    private let startupObservers = Observers<FetchplayApplication>()
+    private let windowObservers = Observers<MainWindow>()
+
+    /// Calls `body` once GTK has started (the display exists), before any window.
+    public func observeStartup(_ body: @escaping @MainActor (FetchplayApplication) -> Void) {
+        startupObservers.add(body)
+    }
+
+    /// Calls `body` with each window the application makes, before it shows.
+    public func observeWindows(_ body: @escaping @MainActor (MainWindow) -> Void) {
+        windowObservers.add(body)
+    }
 
     /// Whether the Open dialog is showing (tests: keys must not open it by accident).
     public var isChoosingFile: Bool { fileChooser != nil }
@@ -95,6 +107,7 @@ public final class FetchplayApplication {
             if let self, self.window === window { self.window = nil }
         }
         self.window = window
+        windowObservers.notify(window)
         return window
     }
 
@@ -110,7 +123,7 @@ public final class FetchplayApplication {
         gtk_window_set_default_icon_name(Self.id)
         installActions()
         AudioOutput.probeInBackground()
-        MainLoopLatencyProbe.startIfRequested(self) // off unless FETCHPLAY_LATENCY_PROBE=FILE (bench/)
+        startupObservers.notify(self)
     }
 
     /// The `app.*` actions and every accelerator of the table.

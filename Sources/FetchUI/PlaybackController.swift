@@ -41,7 +41,20 @@ public final class PlaybackController {
     private var tickSource: UInt32?
     private var ticksSinceSave = 0
     private var pageVisible = false
-    private let bench = PlaybackBench.fromEnvironment()
+    private let events = Observers<Event>()
+
+    /// What a playback measurement follows (bench/playback.sh).
+    public enum Event: Sendable {
+        /// A file is being opened.
+        case opened
+        /// A frame was handed to the video view.
+        case frameShown
+        /// The end of the stream was reached.
+        case ended
+    }
+
+    /// Calls `body` on each playback event, for the controller's lifetime.
+    public func observeEvents(_ body: @escaping @MainActor (Event) -> Void) { events.add(body) }
 
     /// - Parameters:
     ///   - window: the toplevel, for fullscreen.
@@ -64,7 +77,7 @@ public final class PlaybackController {
         view.widget.connect("unmap") { [weak self] in self?.stopTicking() }
         window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
         window.connect("destroy") { [weak self] in self?.close() }
-        if let bench { view.onFrameShown = { [weak self] in self.map { bench.frameShown(view: $0.view) } } }
+        view.onFrameShown = { [weak self] in self?.events.notify(.frameShown) }
         updateActions()
     }
 
@@ -78,7 +91,7 @@ public final class PlaybackController {
         resumedFrom = nil
         endedEarlyAt = nil
         lastPlayingPosition = nil
-        bench?.playRequested()
+        events.notify(.opened)
         limitFrameSize()
         player.open(path: path)
         if let resume = positions?.position(for: path) {
@@ -187,10 +200,7 @@ public final class PlaybackController {
             endedEarlyAt = state == .ended ? earlyEnd() : nil
             if state == .ended, let path = player?.path {
                 positions?.forget(path)
-                if let bench, let player {
-                    positions?.flush() // the process quits next
-                    bench.ended(player: player, window: window)
-                }
+                events.notify(.ended)
             }
             update()
         case .duration:

@@ -28,7 +28,7 @@ public final class VideoView {
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
     /// The drawing area the frames are painted in (see VideoView+Frame.swift).
-    let picture: Widget
+    public let picture: UnsafeMutablePointer<GtkWidget>
     let controls = VideoControls()
     private let spinner: Widget
     private let errorBox: Widget
