@@ -250,17 +250,17 @@ public final class MainWindow {
     func refresh() {
         let state = session?.state ?? .idle
         let progress = session?.progress
-        let controls = self.controls
-        // Only what applies shows; if the focused button goes (or greys out), the focus moves to
-        // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
-        let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
-            .contains { Widgets.focusIsIn(widget, $0) }
         // A download chosen elsewhere (a library row) puts its link in the entry.
         if let url = session?.url, (try? WebAddress.identity(entryText)) != url {
             settingEntry = true
             urlText = url
             settingEntry = false
         }
+        let controls = self.controls
+        // Only what applies shows; if the focused button goes (or greys out), the focus moves to
+        // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
+        let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
+            .contains { Widgets.focusIsIn(widget, $0) }
         updateActions()
 
         ring.tone = controls.ringTone

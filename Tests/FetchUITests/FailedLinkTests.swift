@@ -82,3 +82,84 @@ struct FailedLinkTests {
         #expect(again.library?.view.row(url: url)?.model?.detail.contains("500") == true)
     }
 }
+
+/// Every link is checked every time, and the panel, the entry, the library's selection and the
+/// buttons show one item; typed and clicked for real.
+@Suite(.serialized) @MainActor
+struct CurrentItemTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-current")
+    }
+
+    /// Selects the whole entry with Ctrl+L and types `text` over it, then Enter.
+    func typeOver(_ text: String, in window: MainWindow) throws {
+        try RealInput.key("ctrl+l")
+        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        if text.isEmpty { try RealInput.key("BackSpace") } else { try RealInput.type(text) }
+        #expect(GtkHarness.iterate(until: { window.urlText == text }, timeout: 5), "typed: \(window.urlText)")
+        try RealInput.key("Return")
+    }
+
+    @Test func afterAFinishedDownloadEveryLinkIsCheckedAgain() throws {
+        server.serve("/done.webm", body: TestData.bytes(count: 100_000), etag: "\"d\"")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.urlText = server.url("/done.webm")
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 10))
+
+        for (text, words) in [("not a url", "not a web address"), ("ftp://example.com/v.webm", "http"),
+                              ("http://", "not a web address")] {
+            try typeOver(text, in: window)
+            #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
+            #expect(window.urlMessage?.contains(words) == true, "“\(text)”: \(window.urlMessage ?? "")")
+            #expect(gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start),
+                    "Start is not there for “\(text)”")
+        }
+        try typeOver("", in: window)
+        GtkHarness.iterate(for: 0.2)
+        #expect(window.urlMessage == nil, "an empty entry said “\(window.urlMessage ?? "")”")
+    }
+
+    @Test func theLibraryTheEntryAndThePanelShowOneItem() throws {
+        server.serve("/one.webm", body: TestData.bytes(count: 100_000), etag: "\"1\"")
+        server.serve("/two.webm", body: TestData.bytes(count: 100_000), etag: "\"2\"")
+        let one = server.url("/one.webm"), two = server.url("/two.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let library = try #require(window.library)
+        for url in [one, two] {
+            window.urlText = url
+            window.activate(.start)
+            #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.isFinished == true }, timeout: 10))
+        }
+        #expect(window.session?.url == two)
+
+        // A click on the other row: the entry, the panel and the buttons follow.
+        try RealInput.click(try #require(library.view.row(url: one)).row)
+        #expect(GtkHarness.iterate(until: { window.session?.url == one }, timeout: 5))
+        #expect(window.urlText == one, "the entry shows \(window.urlText)")
+        #expect(String(cString: gtk_label_get_text(window.ui.titleLabel.opaque)) == "one.webm")
+        #expect(library.view.selectedURL == one)
+        #expect(window.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) == 0)
+
+        // Typing another link leaves the selection: nothing else claims to be current.
+        try RealInput.key("ctrl+l")
+        try RealInput.type(server.url("/three.webm"))
+        #expect(GtkHarness.iterate(until: { window.urlText == server.url("/three.webm") }, timeout: 5))
+        #expect(window.session?.url == nil)
+        #expect(library.view.selectedURL == nil, "the library still selects \(library.view.selectedURL ?? "")")
+        #expect(!window.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start))
+
+        // Typing a known link again shows it.
+        try RealInput.key("ctrl+l")
+        try RealInput.type(two)
+        #expect(GtkHarness.iterate(until: { window.session?.url == two }, timeout: 5))
+        #expect(library.view.selectedURL == two)
+        #expect(window.isPlayVisible)
+    }
+}
