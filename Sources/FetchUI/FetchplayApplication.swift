@@ -1,16 +1,21 @@
 // FetchUI: the window that wires the download engine (FetchCore) to GTK 4 widgets.
 //
-//   FetchplayApplication   the GtkApplication: startup (CSS, icons, app actions), activate, open
-//   MainWindow             actions → DownloadSession calls; session state → widgets (refresh)
-//   ├─ MainWindowLayout    the widget tree, built once, no logic
-//   ├─ DownloadSession     the DownloadQueue and its selected URL; events hop to the main thread
-//   ├─ LibraryCoordinator  the library pane: LibraryStore (disk, off the main thread),
-//   │                      LibraryView / LibraryRow (widgets), LibraryRowModel (pure), thumbnails
-//   ├─ ControlState        state → which buttons work, the ring's tone (pure)
-//   ├─ StatusText          bytes, speed, time left in words (pure)
-//   └─ RingView            GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
-//   FetchplayAction        every command in one table: scope, name, accelerators
-//   DataDirectory          finds data/ (CSS, icons) so the app runs from the build folder
+//   FetchplayApplication     the GtkApplication: startup (CSS, icons, app actions), activate, open;
+//                            observers for startup and windows (FetchBench attaches there)
+//   MainWindow               owns the widgets, switches pages, runs the action table
+//   ├─ MainWindowLayout      the widget tree, built once, no logic; +Layout: wide / narrow, size
+//   ├─ DownloadPageController the download page: entry, ring, status, buttons (refresh)
+//   ├─ PlaybackController    the video page: Player ↔ VideoView / VideoControls, positions
+//   ├─ DownloadSession       the DownloadQueue and its selected URL; events hop to the main thread
+//   ├─ LibraryCoordinator    the library pane: LibraryStore (disk, off the main thread),
+//   │                        LibraryView / LibraryRow (widgets, row menu), LibraryRowModel (pure)
+//   ├─ ControlState          state → which buttons show and work, the ring's tone (pure)
+//   ├─ StatusText            bytes, speed, time left in words (pure)
+//   └─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
+//                            MainWindow.isAllowed decides enabling in one place
+//   Observers, OwnedWidget   many listeners instead of one closure slot; one owned widget reference
+//   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
 // GLibSupport's `MainContext.post` / `LatestValueRelay`. C callbacks hold retained boxes released

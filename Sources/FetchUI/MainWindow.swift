@@ -3,10 +3,11 @@ import FetchCore
 import Foundation
 import GLibSupport
 
-/// The window: a URL entry, the ring, Start / Pause / Continue / Play, and a place for the video.
+/// The window: a download page and a video page, each with its controller
+/// (`DownloadPageController`, `PlaybackController`), the library beside them, one action table.
 ///
-/// Thin by design: it turns actions into `DownloadSession` calls and the session's state into
-/// widget properties (`refresh()`), through the pure `ControlState` and `StatusText`.
+/// Thin by design: it owns the widgets (`MainWindowLayout`), switches pages, and runs actions
+/// (MainWindow+Actions.swift); the controllers turn state into widgets.
 @MainActor
 public final class MainWindow {
     /// The `GtkApplicationWindow`; the view holds a reference to it.
@@ -27,8 +28,8 @@ public final class MainWindow {
     var actions: [FetchplayAction: OpaquePointer] = [:]
     /// Where the window's size is remembered; nil: not remembered (tests).
     let geometryFile: String?
-    /// Set while the window itself writes the entry, so that is not taken for typing.
-    private var settingEntry = false
+    /// The download page's controller (the video page's is `playback`).
+    let downloadPage: DownloadPageController
 
     /// - Parameter geometryFile: where the size is remembered between runs (nil: nowhere).
     public init(application: UnsafeMutablePointer<GtkApplication>, cache: Result<Cache, DownloadError>,
@@ -49,6 +50,8 @@ public final class MainWindow {
             cacheError = nil
         case .failure(let error): session = nil; library = nil; cacheError = error
         }
+        downloadPage = DownloadPageController(ui: ui, ring: ring, session: session, cacheError: cacheError,
+                                              library: library, window: widget)
         playback = PlaybackController(window: widget, view: video,
                                       positions: session.map { [library] in
                                           PlaybackPositions(cacheRoot: $0.cache.root, library: library?.store)
@@ -58,8 +61,9 @@ public final class MainWindow {
         installActions()
         installLibrary()
         installLayout()
-        ui.entry.connect("activate") { [weak self] in self?.entryActivated() }
-        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
+        downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
+        downloadPage.updateActions = { [weak self] in self?.updateActions() }
+        downloadPage.isShown = { [weak self] in self?.visiblePage == "download" }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
         session?.observe { [weak self] _ in self?.refresh() }
         refresh()
@@ -69,8 +73,8 @@ public final class MainWindow {
 
     /// The entry's text.
     public var urlText: String {
-        get { String(cString: gtk_editable_get_text(ui.entry.opaque)) }
-        set { gtk_editable_set_text(ui.entry.opaque, newValue) }
+        get { downloadPage.urlText }
+        set { downloadPage.urlText = newValue }
     }
 
     /// Puts `url` in the entry and starts it (or shows it done when cached): `fetchplay URL`.
@@ -87,20 +91,14 @@ public final class MainWindow {
     // MARK: What tests and people can see
 
     /// The inline message under the entry, when one shows.
-    public var urlMessage: String? {
-        guard gtk_widget_get_visible(ui.urlMessage) != 0 else { return nil }
-        return String(cString: gtk_label_get_text(ui.urlMessage.opaque))
-    }
-
+    public var urlMessage: String? { downloadPage.urlMessage }
     /// The error sentence of the failed state, when it shows.
-    public var errorMessage: String? {
-        guard gtk_widget_get_visible(ui.errorBox) != 0 else { return nil }
-        return String(cString: gtk_label_get_text(ui.errorLabel.opaque))
-    }
+    public var errorMessage: String? { downloadPage.errorMessage }
+    public var statusText: String { downloadPage.statusText }
+    public var isPlayVisible: Bool { downloadPage.isPlayVisible }
 
-    public var statusText: String { String(cString: gtk_label_get_text(ui.statusLabel.opaque)) }
-
-    public var isPlayVisible: Bool { gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0 }
+    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
+    public func showURLMessage(_ message: String?) { downloadPage.showURLMessage(message) }
 
     /// "download" or "video".
     public var visiblePage: String {
@@ -109,53 +107,14 @@ public final class MainWindow {
 
     // MARK: Behaviour
 
-    /// The entry's text without surrounding blanks (a pasted link often ends with a newline).
-    var entryText: String { urlText.trimmingCharacters(in: .whitespacesAndNewlines) }
+    var entryText: String { downloadPage.entryText }
+    var controls: ControlState { downloadPage.controls }
+    func startFromEntry() { downloadPage.startFromEntry() }
+    func playSelected() { downloadPage.playSelected() }
+    func focusPrimaryControl() { downloadPage.focusPrimaryControl() }
 
-    /// The buttons and the ring for the selected download and what the entry holds.
-    var controls: ControlState {
-        let entryURL = try? WebAddress.identity(entryText)
-        let entryIsNew = !entryText.isEmpty && (entryURL == nil || entryURL != session?.url)
-        return ControlState(state: session?.state ?? .idle, progress: session?.progress,
-                            hasPartial: session?.hasPartial ?? false, entryIsNew: entryIsNew,
-                            isWaiting: session?.isWaiting ?? false)
-    }
-
-    /// Start (a button, or Enter on something new): checks the link every time, says why it
-    /// cannot be used, and otherwise starts it. Focus then goes to the download's controls, so
-    /// Space pauses it.
-    func startFromEntry() {
-        guard let session else { return showURLMessage(cacheError?.message ?? "The cache is not available.") }
-        guard !entryText.isEmpty else { return showURLMessage(nil) }
-        do {
-            try session.load(entryText)
-        } catch {
-            return showURLMessage(error.message)
-        }
-        showURLMessage(nil)
-        if case .completed = session.state { return refresh() }
-        session.start()
-        refresh()
-        focusPrimaryControl()
-    }
-
-    /// Enter in the entry: plays a link already downloaded, continues or retries the one shown,
-    /// else checks and starts it.
-    private func entryActivated() {
-        let loaded = (try? WebAddress.identity(entryText)).flatMap { $0 == session?.url ? $0 : nil }
-        guard loaded != nil, let session else { return startFromEntry() }
-        let controls = self.controls
-        if controls.canPlay { return playSelected() }
-        if controls.canContinue { session.start() } else if controls.showsRetry { return startFromEntry() }
-        refresh()
-        focusPrimaryControl()
-    }
-
-    /// Plays the selected download once it is complete.
-    func playSelected() {
-        guard case .completed(let path) = session?.state else { return }
-        play(path: path, title: session?.url.map(Self.displayName) ?? path)
-    }
+    /// Brings every widget in line: the download page (which updates the actions too).
+    func refresh() { downloadPage.refresh() }
 
     func play(path: String, title: String) {
         gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
@@ -185,50 +144,6 @@ public final class MainWindow {
         gtk_editable_select_region(ui.entry.opaque, 0, -1)
     }
 
-    /// Puts the focus on the control that does the next thing (Pause, Continue, Try Again, Play),
-    /// else the entry; never leaves it on a header button by accident.
-    func focusPrimaryControl() {
-        let candidates = [ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
-        if let button = candidates.first(where: { gtk_widget_is_visible($0) != 0 && gtk_widget_is_sensitive($0) != 0 }),
-           gtk_widget_grab_focus(button) != 0 { return }
-        gtk_widget_grab_focus(ui.entry)
-    }
-
-    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
-    public func showURLMessage(_ message: String?) {
-        if let message { Widgets.setText(ui.urlMessage, message) }
-        Widgets.setVisible(ui.urlMessage, message != nil)
-        if message != nil { gtk_widget_add_css_class(ui.entry, "error") } else { gtk_widget_remove_css_class(ui.entry, "error") }
-    }
-
-    /// Typing clears the message; the panel follows the entry: another link than the one shown
-    /// leaves the selection (the library row too), a link the cache knows is shown.
-    private func entryChanged() {
-        guard !settingEntry else { return }
-        showURLMessage(nil)
-        if let session, session.url != nil, (try? WebAddress.identity(entryText)) != session.url {
-            session.clearSelection()
-        }
-        refresh()
-        previewCachedDownload()
-    }
-
-    /// When the entry holds a URL the cache knows (a partial or a finished video), shows it, ready
-    /// to Continue or Play. The cache is read off the main thread.
-    private func previewCachedDownload() {
-        guard let session, let url = try? WebAddress.identity(entryText), url != session.url else { return }
-        if session.entries[url] != nil { return session.select(url: url) }
-        let cache = session.cache
-        DispatchQueue.global(qos: .userInitiated).async {
-            guard cache.entry(for: url) != nil else { return }
-            MainContext.post { [weak self] in
-                guard let self, let session = self.session, session.url == nil,
-                      (try? WebAddress.identity(self.entryText)) == url else { return }
-                try? session.load(url)
-            }
-        }
-    }
-
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
@@ -243,51 +158,6 @@ public final class MainWindow {
             if let app { g_application_release(app.as(GApplication.self)) }
         }
         return true
-    }
-
-    /// Brings every widget in line with the session: one current item, shown by the panel, the
-    /// entry, the library's selection and the buttons alike.
-    func refresh() {
-        let state = session?.state ?? .idle
-        let progress = session?.progress
-        // A download chosen elsewhere (a library row) puts its link in the entry.
-        if let url = session?.url, (try? WebAddress.identity(entryText)) != url {
-            settingEntry = true
-            urlText = url
-            settingEntry = false
-        }
-        let controls = self.controls
-        // Only what applies shows; if the focused button goes (or greys out), the focus moves to
-        // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
-        let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
-            .contains { Widgets.focusIsIn(widget, $0) }
-        updateActions()
-
-        ring.tone = controls.ringTone
-        ring.fraction = controls.ringFraction
-        let title = session?.url.map(Self.displayName) ?? "Ready when you are"
-        Widgets.setText(ui.titleLabel, title)
-        Widgets.setTooltip(ui.titleLabel, session?.url == nil ? nil : title)
-        Widgets.setText(ui.statusLabel, session?.url == nil
-            ? (cacheError?.message ?? "Paste a link to a video, then press Start.")
-            : session?.isWaiting == true ? "Waiting for another download to finish"
-            : StatusText.line(state: state, progress: progress))
-        library?.view.select(url: session?.url)
-        if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
-        Widgets.setVisible(ui.errorBox, controls.errorMessage != nil)
-
-        Widgets.setVisible(ui.startButton, controls.showsStart)
-        Widgets.setVisible(ui.retryButton, controls.showsRetry)
-        Widgets.setVisible(ui.pauseButton, controls.canPause)
-        Widgets.setVisible(ui.continueButton, controls.canContinue)
-        Widgets.setVisible(ui.controls, controls.canPause || controls.canContinue || controls.canPlay)
-        if (gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0) != controls.canPlay {
-            gtk_revealer_set_reveal_child(ui.playRevealer.opaque, controls.canPlay ? 1 : 0)
-        }
-        if focusWasOnControl, visiblePage == "download",
-           !([ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton, ui.startButton].contains { Widgets.focusIsIn(widget, $0) && gtk_widget_is_visible($0) != 0 }) {
-            focusPrimaryControl()
-        }
     }
 
     /// A name for the title line: the URL's last path component, else its host.
