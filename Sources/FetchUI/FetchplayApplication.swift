@@ -108,7 +108,9 @@ public final class FetchplayApplication {
         if let suggested = ProcessInfo.processInfo.environment["FETCHPLAY_SUGGESTED_URL"], !suggested.isEmpty {
             window.urlText = suggested
         }
-        window.widget.connect("destroy") { [weak self, weak window] in
+        // "unrealize", not "destroy": the window object outlives gtk_window_destroy while Swift
+        // holds its reference, so "destroy" (emitted at dispose) would come too late or never.
+        window.widget.connect("unrealize") { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }
         self.window = window

@@ -14,7 +14,8 @@ extension MainWindow {
         library.showMessage = { [weak self] message in self?.showURLMessage(message) }
         // The coordinator redraws the rows itself; the window only follows (delete, undo).
         library.store.observe { [weak self] in self?.refresh() }
-        widget.connect("destroy") { [weak self] in self?.library?.close() }
+        // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
+        widget.connect("unrealize") { [weak self] in self?.library?.close() }
     }
 
     /// Runs a library action.

@@ -76,7 +76,8 @@ public final class PlaybackController {
         view.widget.connect("map") { [weak self] in self?.startTicking() }
         view.widget.connect("unmap") { [weak self] in self?.stopTicking() }
         window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
-        window.connect("destroy") { [weak self] in self?.close() }
+        // The window goes (gtk_window_destroy unrealizes it; "destroy" waits for the last reference).
+        window.connect("unrealize") { [weak self] in self?.close() }
         view.onFrameShown = { [weak self] in self?.events.notify(.frameShown) }
         updateActions()
     }

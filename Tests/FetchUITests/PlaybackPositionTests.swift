@@ -64,4 +64,25 @@ struct PlaybackPositionTests {
         #expect(GtkHarness.iterate(until: { again.playback.resumedFrom != nil }, timeout: 10))
         #expect(again.playback.resumedFrom.map { abs($0 - position) < 0.2 } == true)
     }
+
+    @Test func closingTheWindowWhilePlayingKeepsThePosition() throws {
+        let clip = try Clips.webm(seconds: 12, audio: false)
+        server.serve("/closing.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"c\"")
+        let url = server.url("/closing.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 20))
+        GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)
+        window.activate(.play)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        try RealInput.key("Right")
+        #expect(GtkHarness.iterate(until: {
+            (window.playback.player.map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true
+        }, timeout: 5))
+        try RealInput.key("ctrl+w") // still playing
+        #expect(GtkHarness.iterate(until: { !GtkHarness.isToplevel(window) }, timeout: 5))
+        let item = try #require(Library(cache: try Cache(root: cache.path)).reload().first { $0.url == url })
+        #expect((item.position ?? 0) >= 5, "closing while playing lost the position: \(String(describing: item.position))")
+    }
 }
