@@ -1,5 +1,6 @@
 import CGtk
 import GLibSupport
+import Localization
 
 /// One row of the library list: thumbnail (or a small ring for a partial), name, details, for
 /// a partial a Pause / Continue button, and a menu (its button, a right-click, a long press).
@@ -39,12 +40,12 @@ final class LibraryRow {
 
         var label: String {
             switch self {
-            case .play: "_Play"
-            case .pause: "_Pause"
-            case .continue: "_Continue"
-            case .showInFiles: "Show in _Files"
-            case .copyLink: "Copy _Link"
-            case .delete: "_Delete"
+            case .play: tr("_Play")
+            case .pause: tr("_Pause")
+            case .continue: tr("_Continue")
+            case .showInFiles: tr("Show in _Files")
+            case .copyLink: tr("Copy _Link")
+            case .delete: tr("_Delete")
             }
         }
     }
@@ -98,8 +99,8 @@ final class LibraryRow {
         gtk_menu_button_set_icon_name(menuButton.opaque, "view-more-symbolic")
         gtk_widget_add_css_class(menuButton, "flat")
         gtk_widget_set_valign(menuButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(menuButton, "More")
-        fp_accessible_update_label(menuButton.opaque, "Video menu")
+        gtk_widget_set_tooltip_text(menuButton, tr("More"))
+        fp_accessible_update_label(menuButton.opaque, tr("Video menu"))
 
         let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [thumbnailStack, text, toggleButton, menuButton])
         gtk_list_box_row_set_child(row.as(GtkListBoxRow.self), content)

@@ -1,5 +1,6 @@
 import FetchCore
 import Foundation
+import Localization
 
 /// What one library row shows: a pure value made from the cache's item and the queue's entry.
 ///
@@ -72,7 +73,7 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         let word = switch activity {
         case .downloading: "Downloading"
         case .waiting: "Waiting"
-        case .failed: "Failed"
+        case .failed: tr("Failed")
         default: progress.bytesDone > 0 ? "Paused" : "Not started"
         }
         // Why it failed: the live error, else the one the record kept (after a restart).
@@ -83,11 +84,13 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         if activity == .downloading {
             // The ring already says it runs; the words say how fast and how long.
             var parts = [amount ?? word]
-            if progress.bytesPerSecond > 0 { parts.append("\(StatusText.size(Int64(progress.bytesPerSecond)))/s") }
+            if progress.bytesPerSecond > 0 {
+                parts.append(String(format: tr("%1$@/s"), StatusText.size(Int64(progress.bytesPerSecond))))
+            }
             if let left = progress.secondsLeft, progress.bytesPerSecond > 0 { parts.append(StatusText.timeLeft(left)) }
             detail = parts.joined(separator: " · ")
         } else if let failure {
-            detail = "Failed: \(failure)"
+            detail = String(format: tr("Failed: %1$@"), failure)
         } else {
             detail = [word, amount].compactMap { $0 }.joined(separator: " — ")
         }

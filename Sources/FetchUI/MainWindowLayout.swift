@@ -1,5 +1,6 @@
 import CGtk
 import GLibSupport
+import Localization
 
 /// The window's widgets, built once: a header bar and a stack with a "download" and a "video" page.
 ///
@@ -56,8 +57,8 @@ struct MainWindowLayout {
 
         libraryToggle = gtk_toggle_button_new()!
         gtk_button_set_icon_name(libraryToggle.as(GtkButton.self), "view-list-symbolic")
-        gtk_widget_set_tooltip_text(libraryToggle, "Library")
-        fp_accessible_update_label(libraryToggle.opaque, "Show the library")
+        gtk_widget_set_tooltip_text(libraryToggle, tr("Library"))
+        fp_accessible_update_label(libraryToggle.opaque, tr("Show the library"))
         gtk_widget_set_visible(libraryToggle, 0)
         gtk_window_set_titlebar(window.as(GtkWindow.self), Self.headerBar(libraryToggle: libraryToggle))
 
@@ -164,7 +165,7 @@ struct MainWindowLayout {
 
         let menu = g_menu_new()!
         g_menu_append(menu, "_Open Video…", FetchplayAction.open.detailedName)
-        g_menu_append(menu, "_Close Window", FetchplayAction.close.detailedName)
+        g_menu_append(menu, tr("_Close Window"), FetchplayAction.close.detailedName)
         g_menu_append(menu, "_Quit", FetchplayAction.quit.detailedName)
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")

@@ -2,6 +2,7 @@ import CGtk
 import FetchPlayer
 import Foundation
 import GLibSupport
+import Localization
 
 /// Plays videos in the window: the `Player` (made on first use) wired to the `VideoView`, the
 /// playback actions, and where each video was left.
@@ -221,8 +222,11 @@ public final class PlaybackController {
             view.showBanner(nil)
         } else if state == .ended, let stop = endedEarlyAt {
             // Say so rather than let the seek bar jump to a length the file does not have.
-            let length = player?.duration.map { " of \(PlaybackTime.string($0))" } ?? ""
-            view.showError("The video ends early, at \(PlaybackTime.string(stop))\(length): the file is incomplete or damaged.")
+            let at = PlaybackTime.string(stop)
+            view.showError(player?.duration.map {
+                String(format: tr("The video ends early, at %1$@ of %2$@: the file is incomplete or damaged."),
+                       at, PlaybackTime.string($0))
+            } ?? String(format: tr("The video ends early, at %1$@: the file is incomplete or damaged."), at))
         } else {
             view.showError(nil)
         }
