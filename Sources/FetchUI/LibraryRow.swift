@@ -3,7 +3,7 @@ import GLibSupport
 import Localization
 
 /// One row of the library list: thumbnail (or a small ring for a partial), name, details, for
-/// a partial a Pause / Continue button, and a menu (its button, a right-click, a long press).
+/// a partial a Pause / Continue button, and a menu (its button, a right-click, a touch long press).
 ///
 /// ```
 /// GtkListBoxRow                       actions "row.*" for its menu
@@ -139,8 +139,10 @@ final class LibraryRow {
         gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))
         rightClick.connectPress("pressed") { [weak self] _ in self?.openMenu() }
         gtk_widget_add_controller(row, rightClick.opaque)
+        // A long press is the touch screen's right-click (touch only, as GTK and GNOME apps do:
+        // with a mouse, a busy main loop could take a quick click for a long press).
         let longPress = gtk_gesture_long_press_new()!
-        gtk_gesture_single_set_touch_only(longPress.opaque, 0)
+        gtk_gesture_single_set_touch_only(longPress.opaque, 1)
         // Before the list's own click handling, which would otherwise take the press.
         gtk_event_controller_set_propagation_phase(longPress.opaque, GTK_PHASE_CAPTURE)
         longPress.connectPoint("pressed") { [weak self] _, _ in self?.openMenu() }

@@ -40,7 +40,7 @@ struct WindowProcessTests {
             (try? Desktop.xdotool(["getwindowfocus"]))?.trimmingCharacters(in: .whitespacesAndNewlines) == "\(window)"
         }
         #expect(focused, "the new window did not get the focus")
-        try Desktop.xdotool(["key", "--clearmodifiers", "ctrl+w"])
+        try Desktop.xdotool(["key", "ctrl+w"])
         #expect(app.waitForExit(timeout: .seconds(15)), "Ctrl+W did not end fetchplay")
         if app.process.isRunning { app.send(SIGKILL); app.process.waitUntilExit() }
         #expect(app.status == 0, "exit status \(app.status): \(app.standardError)")

@@ -141,7 +141,8 @@ struct CurrentItemTests {
 
         // A click on the other row: the entry, the panel and the buttons follow.
         try RealInput.click(try #require(library.view.row(url: one)).row)
-        #expect(GtkHarness.iterate(until: { window.session?.url == one }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.session?.url == one }, timeout: 5),
+                "the click on the row: \(RealInput.describeScreen("current-item-click"))")
         #expect(window.urlText == one, "the entry shows \(window.urlText)")
         #expect(String(cString: gtk_label_get_text(window.ui.titleLabel.opaque)) == "one.webm")
         #expect(library.view.selectedURL == one)

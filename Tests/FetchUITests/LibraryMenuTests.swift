@@ -6,8 +6,8 @@ import Testing
 import TestSupport
 @testable import FetchUI
 
-/// Each library row's menu, opened by a right-click, a long press and its button, its items
-/// clicked, all with real pointer events. Screenshot: `artifacts/ui/library-row-menu.png`.
+/// Each library row's menu, opened by a right-click and its button (a long press on a touch
+/// screen), its items clicked, all with real pointer events. Screenshot: `artifacts/ui/library-row-menu.png`.
 @Suite(.serialized) @MainActor
 struct LibraryMenuTests {
     let server: FaultServer
@@ -66,15 +66,15 @@ struct LibraryMenuTests {
         return box.text
     }
 
-    @Test func rightClickLongPressAndTheButtonOpenTheRowMenu() throws {
+    @Test func aRightClickAndTheButtonOpenTheRowMenu() throws {
         let (window, row, url) = try windowWithVideo()
         defer { GtkHarness.close(window) }
 
-        let openWhileHeld = try RealInput.longPress(row.row, milliseconds: 2000) { row.isMenuOpen }
-        #expect(openWhileHeld, "a long press did not open the menu")
-        #expect(GtkHarness.iterate(until: { row.isMenuOpen }, timeout: 5), "the menu closed when the press ended")
-        try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { !row.isMenuOpen }, timeout: 5))
+        // A long press opens it on a touch screen only (XTest cannot touch); with the mouse a
+        // press held past the long-press time is just a press.
+        try RealInput.longPress(row.row, milliseconds: 1200)
+        GtkHarness.iterate(for: 0.3)
+        #expect(!row.isMenuOpen, "a held mouse button opened the menu")
 
         try RealInput.click(row.row, button: 3)
         #expect(GtkHarness.iterate(until: { row.isMenuOpen }, timeout: 5), "a right-click did not open the menu")

@@ -18,6 +18,10 @@ enum RealInput {
     /// A new window on `cacheRoot` under the window manager, with the keyboard focus.
     static func window(cacheRoot: String, width: Int32? = nil, height: Int32? = nil) throws -> MainWindow {
         try ensureWindowManager()
+        // No modifier may be left down from an earlier test: Alt held turns a click into
+        // openbox's window move and typing into mnemonics. (No --clearmodifiers either: it
+        // presses again afterwards whatever it saw held, which is how one gets stuck.)
+        try xdotool(["keyup", "Alt_L", "Alt_R", "Control_L", "Control_R", "Shift_L", "Shift_R", "Super_L"])
         let window = try GtkHarness.window(cacheRoot: cacheRoot)
         if let width, let height { gtk_window_set_default_size(window.widget.as(GtkWindow.self), width, height) }
         try #require(GtkHarness.iterate(until: { isActive(window) }, timeout: 10), "the window never got the focus")
@@ -32,12 +36,12 @@ enum RealInput {
 
     /// Presses and releases `keys` (xdotool names: "space", "Return", "ctrl+l", "alt+Left").
     static func key(_ keys: String...) throws {
-        try xdotool(["key", "--clearmodifiers", "--delay", "30"] + keys)
+        try xdotool(["key", "--delay", "30"] + keys)
     }
 
     /// Types `text` as key presses.
     static func type(_ text: String) throws {
-        try xdotool(["type", "--clearmodifiers", "--delay", "5", text])
+        try xdotool(["type", "--delay", "5", text])
     }
 
     /// Moves the pointer to the middle of `widget` (or `at` inside it) and clicks `button`.
@@ -56,7 +60,6 @@ enum RealInput {
         try xdotool(["mousemove", "--sync", "\(x)", "\(y)", "mousedown", "1"])
         // The press must last: this is the input itself, not a wait for the app.
         let seen = GtkHarness.iterate(until: held, timeout: Double(milliseconds) / 1000)
-        try xdotool(["mouseup", "1"])
         return seen
     }
 
@@ -95,6 +98,16 @@ enum RealInput {
 
     private static func xdotool(_ arguments: [String]) throws {
         try Desktop.xdotool(arguments)
+    }
+
+    /// Saves the whole screen as `artifacts/ui/<name>.png` and says which X window has the
+    /// focus: what a person would have seen when an event went astray.
+    static func describeScreen(_ name: String) -> String {
+        let path = GtkHarness.artifacts.appendingPathComponent("\(name).png").path
+        _ = try? Command.run("/usr/bin/import", ["-window", "root", path], timeout: .seconds(20))
+        let focus = (try? Desktop.xdotool(["getwindowfocus", "getwindowname"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        return "X focus on “\(focus)”, screen in \(path)"
     }
 
     // MARK: What has the focus
