@@ -84,7 +84,7 @@ for theme in light dark; do
     themeVar=()
     if [ "$theme" = dark ]; then prefix="dark-"; themeVar=(GTK_THEME=Adwaita:dark); fi
     env "${themeVar[@]}" GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
-        xvfb-run -a -s "-screen 0 1280x800x24" swift test --scratch-path "${SCRATCH_PATH:-.build}" --skip-build \
+        xvfb-run -a -s "-screen 0 1280x800x24" swift test --scratch-path "${SCRATCH_PATH:-.build}" --skip-build --no-parallel \
         --filter 'WindowLayoutTests|FailedLinkTests|LibraryMenuTests' >/dev/null
     cp artifacts/ui/layout-narrow.png "$out/${prefix}narrow.png"
     cp artifacts/ui/layout-narrow-video.png "$out/${prefix}video.png"
