@@ -31,7 +31,10 @@ let package = Package(
         .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "Locking", "Localization"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "Localization", "Locking"]),
-        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
+        // Benchmark probes (bench/), off unless their environment variables are set; outside the
+        // product module, attached to it through its observers.
+        .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),
+        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchBench", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),

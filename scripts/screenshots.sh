@@ -2,10 +2,12 @@
 # Screenshots of the window for the README: mid-download and done, taken under Xvfb against a
 # local nginx that serves a throttled file.
 #
-#   scripts/screenshots.sh            writes data/screenshots/downloading.png and done.png
+#   scripts/screenshots.sh            writes data/screenshots/downloading.png and done.png, then
+#                                     narrow.png, video.png, failed-row.png, row-menu.png (and
+#                                     their dark-*.png twins) from the window tests that make them
 #
-# Needs: xvfb-run, imagemagick (import, convert), nginx. Builds fetchplay first; set
-# SCRATCH_PATH to use another build folder (default .build).
+# Needs: xvfb-run, imagemagick (import, convert), nginx, openbox, xdotool. Builds fetchplay
+# first; set SCRATCH_PATH to use another build folder (default .build).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -73,3 +75,20 @@ INSIDE
 WORK="$work" BIN="$bin" URL="http://127.0.0.1:$port/big-buck-bunny.webm" OUT="$PWD/$out" \
     xvfb-run -a -s "-screen 0 700x800x24" bash "$work/inside.sh"
 echo "wrote $out/downloading.png and $out/done.png"
+
+# The window tests drive these states with real input under openbox and save what they see in
+# artifacts/ui/; run them once light and once dark (GTK_THEME), and keep the four that matter.
+swift build --scratch-path "${SCRATCH_PATH:-.build}" --build-tests >/dev/null
+for theme in light dark; do
+    prefix=""
+    themeVar=()
+    if [ "$theme" = dark ]; then prefix="dark-"; themeVar=(GTK_THEME=Adwaita:dark); fi
+    env "${themeVar[@]}" GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
+        xvfb-run -a -s "-screen 0 1280x800x24" swift test --scratch-path "${SCRATCH_PATH:-.build}" --skip-build --no-parallel \
+        --filter 'WindowLayoutTests|FailedLinkTests|LibraryMenuTests' >/dev/null
+    cp artifacts/ui/layout-narrow.png "$out/${prefix}narrow.png"
+    cp artifacts/ui/layout-narrow-video.png "$out/${prefix}video.png"
+    cp artifacts/ui/library-failed-row.png "$out/${prefix}failed-row.png"
+    cp artifacts/ui/library-row-menu.png "$out/${prefix}row-menu.png"
+done
+echo "wrote $out/{,dark-}{narrow,video,failed-row,row-menu}.png"

@@ -66,3 +66,22 @@ static inline GType fp_type_object(void) {
 static inline gboolean fp_renderer_is_cairo(GskRenderer *renderer) {
     return GSK_IS_CAIRO_RENDERER(renderer);
 }
+
+/// The GType of a widget (`G_OBJECT_TYPE` is a macro): tests name the focused widget.
+static inline GType fp_widget_type(GtkWidget *widget) {
+    return G_OBJECT_TYPE(widget);
+}
+
+/// A drop target for files and links: a file list (`text/uri-list`, local files and web links
+/// alike) or plain text, copied.
+static inline GtkDropTarget *fp_drop_target_new_for_links(void) {
+    GtkDropTarget *target = gtk_drop_target_new(G_TYPE_INVALID, GDK_ACTION_COPY);
+    GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_STRING };
+    gtk_drop_target_set_gtypes(target, types, 2);
+    return target;
+}
+
+/// Whether a GValue holds a string (`G_VALUE_HOLDS_STRING` is a macro).
+static inline gboolean fp_value_holds_string(const GValue *value) {
+    return G_VALUE_HOLDS_STRING(value);
+}

@@ -3,6 +3,10 @@ import FetchCore
 /// What the window's controls show for a download state: a pure value, testable without GTK.
 public struct ControlState: Sendable, Equatable {
     public var canStart: Bool
+    /// Only the controls that apply show: Start beside the entry for something new, Try Again
+    /// for a failure with nothing kept, Pause while it runs, Continue with a partial, Play.
+    public var showsStart: Bool
+    public var showsRetry: Bool
     public var canPause: Bool
     public var canContinue: Bool
     public var canPlay: Bool
@@ -21,9 +25,11 @@ public struct ControlState: Sendable, Equatable {
                 isWaiting: Bool = false) {
         let running = state == .downloading
         canPause = running || isWaiting
-        canStart = entryIsNew || (!running && !isWaiting && (state == .idle || state.isFailed))
         canContinue = !entryIsNew && !isWaiting
             && (state == .paused || (hasPartial && (state == .idle || state.isFailed)))
+        showsStart = entryIsNew || (state == .idle && !hasPartial && !isWaiting)
+        showsRetry = !entryIsNew && state.isFailed && !canContinue
+        canStart = showsStart || showsRetry
         errorMessage = nil
         // No progress at all (nothing loaded): an empty ring without a percentage.
         ringFraction = progress.map { $0.fraction ?? 0 }

@@ -6,9 +6,9 @@ import GLibSupport
 ///
 /// The queue (FetchCore) reports on worker threads. A `LatestValueRelay` turns any number of
 /// reports into at most one pending main-loop callback, which reads the queue's entries as they
-/// are then, so no final state is ever missed and progress never queues up. `onChange` fires on
-/// the main thread when the selected download may have changed; `onEntriesChange` with the URLs
-/// whose entries changed (the library list follows those).
+/// are then, so no final state is ever missed and progress never queues up. Observers hear once
+/// per main-loop update, on the main thread, which URLs changed and whether the selected download
+/// did (the window and the library list follow those).
 @MainActor
 public final class DownloadSession {
     public let cache: Cache
@@ -21,8 +21,18 @@ public final class DownloadSession {
     public private(set) var isWaiting = false
     /// Every download the queue knows, by URL, as of the last main-loop update.
     public private(set) var entries: [String: DownloadQueue.Entry] = [:]
-    public var onChange: (@MainActor () -> Void)?
-    public var onEntriesChange: (@MainActor (Set<String>) -> Void)?
+    /// What one update changed.
+    public struct Change: Sendable {
+        /// URLs whose queue entries changed (or left the queue).
+        public var urls: Set<String>
+        /// The selected download changed, or another one was selected.
+        public var selection: Bool
+    }
+
+    private let observers = Observers<Change>()
+
+    /// Calls `body` after every change, for the session's lifetime.
+    public func observe(_ body: @escaping @MainActor (Change) -> Void) { observers.add(body) }
 
     private var whenStopped: [@MainActor () -> Void] = []
     /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
@@ -67,13 +77,13 @@ public final class DownloadSession {
         state = .idle
         progress = nil
         isWaiting = false
-        onChange?()
+        observers.notify(Change(urls: [], selection: true))
     }
 
     private func select(_ entry: DownloadQueue.Entry) {
         url = entry.url
         show(entry)
-        onChange?()
+        observers.notify(Change(urls: [], selection: true))
     }
 
     private func show(_ entry: DownloadQueue.Entry) {
@@ -180,8 +190,7 @@ public final class DownloadSession {
             whenStopped = []
             waiting.forEach { $0() }
         }
-        if !changed.isEmpty { onEntriesChange?(changed) }
-        if let url, changed.contains(url) { onChange?() }
+        if !changed.isEmpty { observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false)) }
     }
 }
 

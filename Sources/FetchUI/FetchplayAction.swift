@@ -1,7 +1,8 @@
 /// Every command of the app and the window, in one table: its scope, name and keys.
 ///
-/// Buttons carry the detailed name (`win.start`), the application maps the accelerators, and
-/// tests activate the same actions, so all three drive the same code.
+/// Buttons carry the detailed name (`win.start`), the keys are installed from `keys` where their
+/// `keyScope` says, and tests activate the same actions, so all three drive the same code. When
+/// each one may run is decided in one place, `MainWindow.isAllowed(_:)`.
 public enum FetchplayAction: String, CaseIterable, Sendable {
     case start
     case pause
@@ -9,11 +10,12 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case play
     case pauseOrContinue = "pause-or-continue"
     case focusURL = "focus-url"
+    case pasteURL = "paste-url"
     case back
+    case close
     case open
     case quit
-    // Playback: enabled only while the video page shows, so their plain keys (Space, arrows,
-    // M, F) reach other widgets everywhere else.
+    // Playback: their plain keys (Space, arrows, M, F) live on the video page only.
     case togglePlayback = "toggle-playback"
     case seekForward = "seek-forward"
     case seekBackward = "seek-backward"
@@ -33,6 +35,20 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
 
     public enum Scope: String, Sendable { case app, win }
 
+    /// Where an action's keys are heard.
+    public enum KeyScope: Sendable {
+        /// Everywhere in the window, before any widget sees the key (application accelerators):
+        /// only for keys with Ctrl or Alt, which typing never produces.
+        case anywhere
+        /// In the window when the focused widget does not use the key (Space in the entry types
+        /// a space, on a button presses it): a bubble-phase shortcut on the window.
+        case unclaimed
+        /// Only while the focus is on the video page (never while typing in the entry).
+        case videoPage
+        /// Only while the focus is in the library list.
+        case libraryList
+    }
+
     public var scope: Scope {
         switch self {
         case .open, .quit: .app
@@ -46,38 +62,45 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     /// "win.start", as buttons and accelerators name it.
     public var detailedName: String { "\(scope.rawValue).\(name)" }
 
-    /// Accelerators that work wherever the focus is.
-    public var accelerators: [String] {
+    /// The keys, in GTK's trigger syntax.
+    public var keys: [String] {
         switch self {
         case .focusURL: ["<Control>l"]
+        case .close: ["<Control>w"]
         case .open: ["<Control>o"]
         case .quit: ["<Control>q"]
         case .back: ["<Alt>Left"]
-        // Plain keys are safe as accelerators only because these actions are disabled off the
-        // video page (a disabled action lets the key through to the entry).
+        case .pauseOrContinue: ["space"]
+        // Ctrl+V in the entry pastes into it; elsewhere it puts the link in the entry.
+        case .pasteURL: ["<Control>v"]
+        // Ctrl+Z in the entry undoes typing; elsewhere it brings a deleted video back.
+        case .undo: ["<Control>z"]
+        case .togglePlayback: ["space"]
         case .seekForward: ["Right"]
         case .seekBackward: ["Left"]
         case .volumeUp: ["Up"]
         case .volumeDown: ["Down"]
         case .mute: ["m"]
-        case .fullscreen: ["f"]
+        case .fullscreen: ["f", "F11"]
         case .leaveFullscreen: ["Escape"]
         case .slower: ["bracketleft"]
         case .faster: ["bracketright"]
+        case .delete: ["Delete", "KP_Delete"]
         default: []
         }
     }
 
-    /// Keys that work only when the focused widget does not use them (Space in the entry types a
-    /// space, on a button presses it): installed as a bubble-phase shortcut on the window.
-    public var unclaimedKeys: [String] {
+    public var keyScope: KeyScope {
         switch self {
-        case .pauseOrContinue: ["space"]
-        // Ctrl+Z in the entry undoes typing; elsewhere it brings a deleted video back.
-        case .undo: ["<Control>z"]
-        // Space on a focused video control presses it; anywhere else on the video page it toggles.
-        case .togglePlayback: ["space"]
-        default: []
+        case .focusURL, .close, .open, .quit, .back: .anywhere
+        case .pauseOrContinue, .pasteURL, .undo: .unclaimed
+        case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
+             .leaveFullscreen, .slower, .faster: .videoPage
+        case .delete: .libraryList
+        default: .anywhere
         }
     }
+
+    /// Application accelerators (the `.anywhere` keys).
+    public var accelerators: [String] { keyScope == .anywhere ? keys : [] }
 }

@@ -1,18 +1,23 @@
 // FetchUI: the window that wires the download engine (FetchCore) to GTK 4 widgets.
 //
-//   FetchplayApplication   the GtkApplication: startup (CSS, icons, app actions), activate, open
-//   MainWindow             actions → DownloadSession calls; session state → widgets (refresh)
-//   ├─ MainWindowLayout    the widget tree, built once, no logic
-//   ├─ DownloadSession     the DownloadQueue and its selected URL; events hop to the main thread
-//   ├─ LibraryCoordinator  the library pane: LibraryStore (disk, off the main thread),
-//   │                      LibraryView / LibraryRow (widgets), LibraryRowModel (pure), thumbnails
-//   ├─ ControlState        state → which buttons work, the ring's tone (pure)
-//   ├─ StatusText          bytes, speed, time left in words (pure)
-//   ├─ RingView            GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
-//   └─ PlaybackController  the Player wired to the video page; IdleInhibitor, MediaPlayer2 (MPRIS)
-//      └─ VideoView        GtkPicture + VideoPaintable: frames as textures (GL) or cairo surfaces
-//   FetchplayAction        every command in one table: scope, name, accelerators
-//   DataDirectory          finds data/ (CSS, icons) so the app runs from the build folder
+//   FetchplayApplication     the GtkApplication: startup (CSS, icons, app actions), activate, open;
+//                            observers for startup and windows (FetchBench attaches there)
+//   MainWindow               owns the widgets, switches pages, runs the action table
+//   ├─ MainWindowLayout      the widget tree, built once, no logic; +Layout: wide / narrow, size
+//   ├─ DownloadPageController the download page: entry, ring, status, buttons (refresh)
+//   ├─ PlaybackController    the video page: Player ↔ VideoView / VideoControls, positions;
+//   │  │                     IdleInhibitor, MediaPlayer2 (MPRIS)
+//   │  └─ VideoView          GtkPicture + VideoPaintable: frames as textures (GL) or cairo surfaces
+//   ├─ DownloadSession       the DownloadQueue and its selected URL; events hop to the main thread
+//   ├─ LibraryCoordinator    the library pane: LibraryStore (disk, off the main thread),
+//   │                        LibraryView / LibraryRow (widgets, row menu), LibraryRowModel (pure)
+//   ├─ ControlState          state → which buttons show and work, the ring's tone (pure)
+//   ├─ StatusText            bytes, speed, time left in words (pure)
+//   └─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
+//                            MainWindow.isAllowed decides enabling in one place
+//   Observers, OwnedWidget   many listeners instead of one closure slot; one owned widget reference
+//   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
 // GLibSupport's `MainContext.post` / `LatestValueRelay`. C callbacks hold retained boxes released
@@ -33,6 +38,8 @@ public final class FetchplayApplication {
     public var cacheRoot: String?
     /// Where finished videos go; nil: inside the cache (`CACHE/videos`).
     public var videoFolder: String?
+    /// Where the window's size is remembered; nil: not remembered.
+    public var geometryFile: String? = WindowGeometry.defaultFile
     public let dataDirectory: DataDirectory?
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
@@ -42,6 +49,21 @@ public final class FetchplayApplication {
     }
 
     private var fileChooser: OpaquePointer?
+    private let startupObservers = Observers<FetchplayApplication>()
+    private let windowObservers = Observers<MainWindow>()
+
+    /// Calls `body` once GTK has started (the display exists), before any window.
+    public func observeStartup(_ body: @escaping @MainActor (FetchplayApplication) -> Void) {
+        startupObservers.add(body)
+    }
+
+    /// Calls `body` with each window the application makes, before it shows.
+    public func observeWindows(_ body: @escaping @MainActor (MainWindow) -> Void) {
+        windowObservers.add(body)
+    }
+
+    /// Whether the Open dialog is showing (tests: keys must not open it by accident).
+    public var isChoosingFile: Bool { fileChooser != nil }
 
     /// - Parameter nonUnique: run without a session bus name (tests, several instances).
     public init(nonUnique: Bool = false, dataDirectory: DataDirectory? = DataDirectory.locate()) {
@@ -81,17 +103,20 @@ public final class FetchplayApplication {
         } catch {
             cache = .failure(error)
         }
-        let window = MainWindow(application: application, cache: cache)
+        let window = MainWindow(application: application, cache: cache, geometryFile: geometryFile)
         window.onPlay = onPlay
         // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
         // to Start, so the whole path works offline on a fresh machine.
         if let suggested = ProcessInfo.processInfo.environment["FETCHPLAY_SUGGESTED_URL"], !suggested.isEmpty {
             window.urlText = suggested
         }
-        window.widget.connect("destroy") { [weak self, weak window] in
+        // "unrealize", not "destroy": the window object outlives gtk_window_destroy while Swift
+        // holds its reference, so "destroy" (emitted at dispose) would come too late or never.
+        window.widget.connect("unrealize") { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }
         self.window = window
+        windowObservers.notify(window)
         return window
     }
 
@@ -107,7 +132,7 @@ public final class FetchplayApplication {
         gtk_window_set_default_icon_name(Self.id)
         installActions()
         AudioOutput.probeInBackground()
-        MainLoopLatencyProbe.startIfRequested(self) // off unless FETCHPLAY_LATENCY_PROBE=FILE (bench/)
+        startupObservers.notify(self)
     }
 
     /// The `app.*` actions and every accelerator of the table.

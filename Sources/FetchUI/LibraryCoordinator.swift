@@ -21,6 +21,8 @@ public final class LibraryCoordinator {
     var playSelected: (@MainActor () -> Void)?
     /// The video open in the player, if any: never deleted nor evicted.
     var playingPath: (@MainActor () -> String?)?
+    /// The window, for what the file manager opens over.
+    var parentWindow: (@MainActor () -> UnsafeMutablePointer<GtkWindow>?)?
     /// Says why a command could not run (the window shows it under the entry).
     var showMessage: (@MainActor (String) -> Void)?
 
@@ -32,10 +34,12 @@ public final class LibraryCoordinator {
         self.session = session
         self.view = view
         store = LibraryStore(cache: session.cache, settings: settings)
-        store.onChange = { [weak self] in self?.refreshRows() }
+        store.observe { [weak self] in self?.refreshRows() }
+        session.observe { [weak self] change in self?.entriesChanged(change.urls) }
         view.onSelect = { [weak self] url in self?.session.select(url: url) }
         view.onActivate = { [weak self] url in self?.activate(url) }
         view.onToggle = { [weak self] url in self?.session.toggle(url: url) }
+        view.onCommand = { [weak self] command, url in self?.perform(command, url: url) }
         view.onDuration = { [weak self] url, seconds in self?.store.setDuration(seconds, url: url) }
         reload()
     }
@@ -52,6 +56,7 @@ public final class LibraryCoordinator {
 
     /// The session's entries changed: a download that stopped or finished is read from disk anew.
     func entriesChanged(_ urls: Set<String>) {
+        guard !urls.isEmpty else { return }
         let stopped = urls.contains { url in
             guard let entry = session.entries[url] else { return false }
             return entry.state != .downloading && !entry.isWaiting
@@ -63,7 +68,7 @@ public final class LibraryCoordinator {
 
     /// Puts the store and the queue on screen.
     func refreshRows() {
-        let rows = LibraryRowModel.rows(items: store.items, entries: session.orderedEntries)
+        let rows = LibraryRowModel.rows(items: store.items, entries: session.orderedEntries, keeping: view.urls)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: session.url)
     }
@@ -71,6 +76,33 @@ public final class LibraryCoordinator {
     private func activate(_ url: String) {
         session.select(url: url)
         if session.state.isCompleted { playSelected?() } else { session.toggle(url: url) }
+    }
+
+    /// A row's menu: Play, Pause or Continue, Show in Files, Copy Link, Delete, for that row's URL.
+    func perform(_ command: LibraryRow.Command, url: String) {
+        switch command {
+        case .play:
+            session.select(url: url)
+            if session.state.isCompleted { playSelected?() }
+        case .pause, .continue:
+            session.toggle(url: url)
+        case .showInFiles:
+            showInFiles(url: url)
+        case .copyLink:
+            if let display = gdk_display_get_default() { gdk_clipboard_set_text(gdk_display_get_clipboard(display), url) }
+        case .delete:
+            session.select(url: url)
+            deleteSelected()
+        }
+    }
+
+    /// Opens the folder holding `url`'s video (or partial) in the file manager.
+    private func showInFiles(url: String) {
+        let path = session.entries[url]?.state.completedPath ?? store.item(url: url)?.path
+        let folder = path.map { ($0 as NSString).deletingLastPathComponent } ?? session.cache.root
+        guard let uri = g_filename_to_uri(folder, nil, nil) else { return }
+        defer { g_free(uri) }
+        gtk_show_uri(parentWindow?(), String(cString: uri), guint32(GDK_CURRENT_TIME))
     }
 
     /// Records a play (for the size cap).

@@ -1,12 +1,13 @@
 import CGtk
 import GLibSupport
+import Localization
 
-/// One row of the library list: thumbnail (or a small ring for a partial), name, details, and for
-/// a partial a Pause / Continue button.
+/// One row of the library list: thumbnail (or a small ring for a partial), name, details, for
+/// a partial a Pause / Continue button, and a menu (its button, a right-click, a touch long press).
 ///
 /// ```
-/// GtkListBoxRow
-/// └─ box ─ [thumbnail | small ring] ─ title / detail ─ [pause or continue]
+/// GtkListBoxRow                       actions "row.*" for its menu
+/// └─ box ─ [thumbnail | small ring] ─ title / detail ─ [pause or continue] ─ [⋮ menu]
 /// ```
 /// Thin: `update(_:)` puts a `LibraryRowModel` on screen, changing only what differs.
 @MainActor
@@ -15,6 +16,7 @@ final class LibraryRow {
 
     /// The `GtkListBoxRow`; this object holds a reference so it can leave and rejoin the list.
     nonisolated(unsafe) let row: Widget
+    private let ownedRow: OwnedWidget
     let url: String
     private(set) var model: LibraryRowModel?
     let ring = RingView()
@@ -27,10 +29,31 @@ final class LibraryRow {
 
     /// The row's button was pressed: pause or continue this URL.
     var onToggle: (@MainActor (String) -> Void)?
+    /// A command of the row's menu was chosen for this URL.
+    var onCommand: (@MainActor (Command, String) -> Void)?
+    let menuButton: Widget
+    private var menuActions: [Command: OpaquePointer] = [:]
+
+    /// What the row's menu offers; only those that apply show.
+    enum Command: String, CaseIterable {
+        case play, pause, `continue`, showInFiles = "show-in-files", copyLink = "copy-link", delete
+
+        var label: String {
+            switch self {
+            case .play: tr("_Play")
+            case .pause: tr("_Pause")
+            case .continue: tr("_Continue")
+            case .showInFiles: tr("Show in _Files")
+            case .copyLink: tr("Copy _Link")
+            case .delete: tr("_Delete")
+            }
+        }
+    }
 
     init(url: String) {
         self.url = url
-        row = g_object_ref_sink(gtk_list_box_row_new()).assumingMemoryBound(to: GtkWidget.self)
+        row = gtk_list_box_row_new()!
+        ownedRow = OwnedWidget(row)
         gtk_widget_add_css_class(row, "library-row")
 
         picture = OpaquePointer(gtk_picture_new()!)
@@ -72,21 +95,83 @@ final class LibraryRow {
         gtk_widget_set_valign(toggleButton, GTK_ALIGN_CENTER)
         gtk_widget_set_visible(toggleButton, 0)
 
-        let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [thumbnailStack, text, toggleButton])
+        menuButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(menuButton.opaque, "view-more-symbolic")
+        gtk_widget_add_css_class(menuButton, "flat")
+        gtk_widget_set_valign(menuButton, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(menuButton, tr("More"))
+        fp_accessible_update_label(menuButton.opaque, tr("Video menu"))
+
+        let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [thumbnailStack, text, toggleButton, menuButton])
         gtk_list_box_row_set_child(row.as(GtkListBoxRow.self), content)
         toggleButton.connect("clicked") { [weak self] in
             guard let self else { return }
             self.onToggle?(self.url)
         }
+        installMenu()
     }
 
-    deinit { g_object_unref(row.rawObject) }
+    /// The menu and its `row.*` actions; a right-click or a long press on the row opens it too.
+    private func installMenu() {
+        let group = g_simple_action_group_new()!
+        let menu = g_menu_new()!
+        for command in Command.allCases {
+            let action = g_simple_action_new(command.rawValue, nil)!
+            action.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in
+                guard let self else { return }
+                self.onCommand?(command, self.url)
+            }
+            g_action_map_add_action(group.opaque, action)
+            menuActions[command] = action
+            g_object_unref(action.rawObject)
+            let item = g_menu_item_new(command.label, "row.\(command.rawValue)")!
+            // Pause, Continue and Play show only when they apply.
+            g_menu_item_set_attribute_value(item, "hidden-when", g_variant_new_string("action-disabled"))
+            g_menu_append_item(menu, item)
+            g_object_unref(item.rawObject)
+        }
+        gtk_widget_insert_action_group(row, "row", group.opaque)
+        g_object_unref(group.rawObject)
+        gtk_menu_button_set_menu_model(menuButton.opaque, menu.as(GMenuModel.self))
+        g_object_unref(menu.rawObject)
+
+        let rightClick = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))
+        rightClick.connectPress("pressed") { [weak self] _ in self?.openMenu() }
+        gtk_widget_add_controller(row, rightClick.opaque)
+        // A long press is the touch screen's right-click (touch only, as GTK and GNOME apps do:
+        // with a mouse, a busy main loop could take a quick click for a long press).
+        let longPress = gtk_gesture_long_press_new()!
+        gtk_gesture_single_set_touch_only(longPress.opaque, 1)
+        // Before the list's own click handling, which would otherwise take the press.
+        gtk_event_controller_set_propagation_phase(longPress.opaque, GTK_PHASE_CAPTURE)
+        longPress.connectPoint("pressed") { [weak self] _, _ in self?.openMenu() }
+        gtk_widget_add_controller(row, longPress.opaque)
+    }
+
+    /// Opens the row's menu (under its menu button).
+    func openMenu() {
+        gtk_menu_button_popup(menuButton.opaque)
+    }
+
+    /// Whether the row's menu shows now.
+    var isMenuOpen: Bool {
+        gtk_menu_button_get_popover(menuButton.opaque).map { gtk_widget_get_visible($0.as(GtkWidget.self)) != 0 } ?? false
+    }
+
+    private func setMenu(_ command: Command, enabled: Bool) {
+        guard let action = menuActions[command], (g_action_get_enabled(action) != 0) != enabled else { return }
+        g_simple_action_set_enabled(action, enabled ? 1 : 0)
+    }
 
     func update(_ model: LibraryRowModel) {
         guard model != self.model else { return }
         self.model = model
         Widgets.setText(titleLabel, model.title)
         Widgets.setText(detailLabel, model.detail)
+        // Cut with an ellipsis, the whole text is a hover away.
+        Widgets.setTooltip(titleLabel, model.title)
+        Widgets.setTooltip(detailLabel, model.detail)
         fp_accessible_update_label(row.opaque, "\(model.title), \(model.detail)")
 
         let page = model.isFinished ? (hasThumbnail ? "picture" : "icon") : "ring"
@@ -103,6 +188,9 @@ final class LibraryRow {
         let pauses = model.activity == .downloading || model.activity == .waiting
         gtk_button_set_icon_name(toggleButton.as(GtkButton.self),
                                  pauses ? "media-playback-pause-symbolic" : "folder-download-symbolic")
+        setMenu(.play, enabled: model.isFinished)
+        setMenu(.pause, enabled: pauses)
+        setMenu(.continue, enabled: !model.isFinished && !pauses)
         let tip = pauses ? "Pause this download" : "Continue this download"
         gtk_widget_set_tooltip_text(toggleButton, tip)
         fp_accessible_update_label(toggleButton.opaque, tip)

@@ -1,5 +1,6 @@
 import FetchCore
 import Foundation
+import Localization
 
 /// What one library row shows: a pure value made from the cache's item and the queue's entry.
 ///
@@ -26,16 +27,29 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
     public var id: String { url }
     public var isFinished: Bool { activity == .finished }
 
-    /// One row per URL: downloads only the queue knows yet first (newest first), then the cache's
-    /// items in its order (newest first).
-    public static func rows(items: [LibraryItem], entries: [DownloadQueue.Entry],
+    /// One row per URL, newest first, in a stable order: rows already shown (`keeping`) stay
+    /// where they are (pausing or finishing never moves a row under the pointer); new ones go on
+    /// top, downloads only the queue knows first, then the cache's items in its order. A link
+    /// that failed with nothing downloaded has no row: there is nothing to continue or play.
+    public static func rows(items: [LibraryItem], entries: [DownloadQueue.Entry], keeping order: [String] = [],
                             now: Date = Date()) -> [LibraryRowModel] {
         let byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         let known = Set(items.map(\.url))
-        let fresh = entries.reversed().filter { !known.contains($0.url) }.map { entry in
+        let fresh = entries.reversed().filter { !known.contains($0.url) && !isEmptyFailure($0) }.map { entry in
             row(item: nil, entry: entry, now: now)
         }
-        return fresh + items.map { row(item: $0, entry: byURL[$0.url], now: now) }
+        let fromDisk = items.filter { item in byURL[item.url].map { !isEmptyFailure($0) } ?? true }
+        let models = fresh + fromDisk.map { row(item: $0, entry: byURL[$0.url], now: now) }
+        guard !order.isEmpty else { return models }
+        let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let new = models.filter { position[$0.url] == nil }
+        let shown = models.filter { position[$0.url] != nil }.sorted { position[$0.url]! < position[$1.url]! }
+        return new + shown
+    }
+
+    /// A failure before any byte was kept (a 404, a refused connection, a web page).
+    static func isEmptyFailure(_ entry: DownloadQueue.Entry) -> Bool {
+        entry.state.isFailed && entry.progress.bytesDone == 0
     }
 
     static func row(item: LibraryItem?, entry: DownloadQueue.Entry?, now: Date) -> LibraryRowModel {
@@ -59,14 +73,30 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         let word = switch activity {
         case .downloading: "Downloading"
         case .waiting: "Waiting"
-        case .failed: "Stopped"
+        case .failed: tr("Failed")
         default: progress.bytesDone > 0 ? "Paused" : "Not started"
         }
-        // The ring already says it runs; the words go where the ring cannot speak.
+        // Why it failed: the live error, else the one the record kept (after a restart).
+        let failure: String? = if case .failed(let error)? = entry?.state { error.message }
+            else if entry == nil || entry?.state == .idle { item?.failure } else { nil }
         let amount = progress.bytesDone > 0 || progress.total != nil ? StatusText.amount(progress) : nil
-        let detail = activity == .downloading ? (amount ?? word) : [word, amount].compactMap { $0 }.joined(separator: " — ")
+        let detail: String
+        if activity == .downloading {
+            // The ring already says it runs; the words say how fast and how long.
+            var parts = [amount ?? word]
+            if progress.bytesPerSecond > 0 {
+                parts.append(String(format: tr("%1$@/s"), StatusText.size(Int64(progress.bytesPerSecond))))
+            }
+            if let left = progress.secondsLeft, progress.bytesPerSecond > 0 { parts.append(StatusText.timeLeft(left)) }
+            detail = parts.joined(separator: " · ")
+        } else if let failure {
+            detail = String(format: tr("Failed: %1$@"), failure)
+        } else {
+            detail = [word, amount].compactMap { $0 }.joined(separator: " — ")
+        }
+        let shownActivity: Activity = failure != nil ? .failed : activity
         return LibraryRowModel(url: url, title: title, detail: detail,
-                               activity: activity, fraction: progress.fraction, videoPath: nil,
+                               activity: shownActivity, fraction: progress.fraction, videoPath: nil,
                                hasDuration: false, bytes: progress.bytesDone)
     }
 

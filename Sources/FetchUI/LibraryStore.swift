@@ -14,8 +14,10 @@ public final class LibraryStore {
     /// The last deletion, while it can still be undone.
     public private(set) var pendingDeletion: Deletion?
     public var settings: LibrarySettings
-    /// Called after `items` changed.
-    public var onChange: (@MainActor () -> Void)?
+    private let observers = Observers<Void>()
+
+    /// Calls `body` after every change of `items`, for the store's lifetime.
+    public func observe(_ body: @escaping @MainActor () -> Void) { observers.add(body) }
 
     private let disk = DispatchQueue(label: "fetchplay.library")
     private var generation = 0
@@ -47,7 +49,7 @@ public final class LibraryStore {
             MainContext.post { [weak self] in
                 guard let self, generation == self.generation else { return }
                 self.items = items
-                self.onChange?()
+                self.observers.notify(())
             }
         }
     }
@@ -63,7 +65,15 @@ public final class LibraryStore {
         if let index = items.firstIndex(where: { $0.url == url }) { items[index].duration = seconds }
         let library = library
         disk.async { try? library.setDuration(seconds, url: url) }
-        onChange?()
+        observers.notify(())
+    }
+
+    /// Remembers where playback of `url` stopped (nil: from the start next time), in its record.
+    public func setPosition(_ seconds: Double?, url: String) {
+        guard let index = items.firstIndex(where: { $0.url == url }), items[index].position != seconds else { return }
+        items[index].position = seconds
+        let library = library
+        disk.async { try? library.setPosition(seconds, url: url) }
     }
 
     /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
@@ -75,7 +85,7 @@ public final class LibraryStore {
         pendingDeletion = deletion
         items.removeAll { $0.url == url }
         generation += 1 // a reload in flight would bring the row back
-        onChange?()
+        observers.notify(())
         return deletion
     }
 
@@ -86,7 +96,7 @@ public final class LibraryStore {
         try library.undo(deletion)
         items = library.items
         generation += 1
-        onChange?()
+        observers.notify(())
     }
 
     /// Makes the pending deletion final (the undo bar went away, or the window closes).

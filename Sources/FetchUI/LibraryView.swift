@@ -12,13 +12,14 @@ import GLibSupport
 /// └─ revealer    undo bar: "“clip.webm” deleted" [Undo]
 /// ```
 /// Selecting a row, activating it (Enter, double-click) and a row's button are reported through
-/// closures; the window decides what they mean. Delete on the list triggers `win.delete`.
+/// closures; the window decides what they mean, and puts the list's keys (Delete) on it.
 @MainActor
 public final class LibraryView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
     /// The pane; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
     let list: Widget
     let totalLabel: Widget
     let undoRevealer: Widget
@@ -33,6 +34,8 @@ public final class LibraryView {
     var onSelect: (@MainActor (String) -> Void)?
     var onActivate: (@MainActor (String) -> Void)?
     var onToggle: (@MainActor (String) -> Void)?
+    /// A row's menu command was chosen.
+    var onCommand: (@MainActor (LibraryRow.Command, String) -> Void)?
     /// A finished video's duration was probed (the store keeps it).
     var onDuration: (@MainActor (String, Double) -> Void)?
 
@@ -74,22 +77,13 @@ public final class LibraryView {
         gtk_revealer_set_transition_type(undoRevealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
         gtk_revealer_set_child(undoRevealer.opaque, bar)
 
-        widget = g_object_ref_sink(Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
-                                               [header, scrolled, undoRevealer]))
-            .assumingMemoryBound(to: GtkWidget.self)
-
-        // Delete only where the list has the focus: in the entry it deletes text.
-        let shortcuts = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_add_shortcut(shortcuts.opaque, gtk_shortcut_new(
-            gtk_shortcut_trigger_parse_string("Delete|KP_Delete"),
-            gtk_named_action_new(FetchplayAction.delete.detailedName)))
-        gtk_widget_add_controller(list, shortcuts.opaque)
+        widget = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
+                             [header, scrolled, undoRevealer])
+        ownedWidget = OwnedWidget(widget)
 
         connectListSignals()
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
     }
-
-    deinit { g_object_unref(widget.rawObject) }
 
     /// The URL of the selected row.
     public var selectedURL: String? {
@@ -109,11 +103,24 @@ public final class LibraryView {
         if urls != order {
             let selected = selectedURL
             rebuilding = true
-            for url in order { gtk_list_box_remove(list.opaque, rows[url]!.row) }
-            for url in Set(order).subtracting(urls) { rows[url] = nil }
-            for model in models {
-                let row = rows[model.url] ?? makeRow(model.url)
-                gtk_list_box_append(list.opaque, row.row)
+            for url in Set(order).subtracting(urls) {
+                gtk_list_box_remove(list.opaque, rows[url]!.row)
+                rows[url] = nil
+            }
+            // Rows that stay are moved only when out of place, and new rows are inserted where they
+            // belong: a row taken out and put back has no size until the next layout, loses the
+            // keyboard focus and drops a click that arrives in between.
+            for (index, model) in models.enumerated() {
+                let row: LibraryRow
+                if let existing = rows[model.url] {
+                    row = existing
+                    let current = gtk_list_box_get_row_at_index(list.opaque, Int32(index))
+                    if current.map({ UnsafeMutableRawPointer($0) }) == UnsafeMutableRawPointer(row.row) { continue }
+                    gtk_list_box_remove(list.opaque, row.row)
+                } else {
+                    row = makeRow(model.url)
+                }
+                gtk_list_box_insert(list.opaque, row.row, Int32(index))
             }
             order = urls
             if let selected, let row = rows[selected] { gtk_list_box_select_row(list.opaque, row.row.as(GtkListBoxRow.self)) }
@@ -151,6 +158,7 @@ public final class LibraryView {
     private func makeRow(_ url: String) -> LibraryRow {
         let row = LibraryRow(url: url)
         row.onToggle = { [weak self] url in self?.onToggle?(url) }
+        row.onCommand = { [weak self] command, url in self?.onCommand?(command, url) }
         rows[url] = row
         return row
     }

@@ -2,6 +2,8 @@ import CGtk
 import FetchCore
 import GLibSupport
 
+/// The window's actions: installed from `FetchplayAction`'s table, enabled from one predicate,
+/// run from one switch.
 extension MainWindow {
     /// Runs a window action, exactly as its button or key would.
     public func activate(_ action: FetchplayAction) {
@@ -14,30 +16,73 @@ extension MainWindow {
         return g_action_get_enabled(gaction) != 0
     }
 
-    /// Creates the `win.*` actions from the table, and the window's shortcuts for unclaimed keys.
+    /// Creates the `win.*` actions and puts each action's keys where its `keyScope` says: the
+    /// window (unclaimed keys), the video page, the library list. Application accelerators are
+    /// installed by `FetchplayApplication`.
     func installActions() {
-        let shortcuts = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_set_scope(shortcuts.opaque, GTK_SHORTCUT_SCOPE_LOCAL)
-        gtk_event_controller_set_propagation_phase(shortcuts.opaque, GTK_PHASE_BUBBLE)
-
+        let unclaimed = Self.shortcutController(on: widget)
+        let videoPage = Self.shortcutController(on: playback.view.widget)
+        let libraryList = library.map { Self.shortcutController(on: $0.view.list) }
         for action in FetchplayAction.allCases where action.scope == .win {
             let gaction = g_simple_action_new(action.name, nil)!
             gaction.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in self?.perform(action) }
             g_action_map_add_action(widget.opaque, gaction)
             actions[action] = gaction
             g_object_unref(gaction.rawObject)
-            for key in action.unclaimedKeys {
+            let controller: OpaquePointer? = switch action.keyScope {
+            case .anywhere: nil
+            case .unclaimed: unclaimed
+            case .videoPage: videoPage
+            case .libraryList: libraryList
+            }
+            guard let controller else { continue }
+            for key in action.keys {
                 let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(key),
                                                 gtk_named_action_new(action.detailedName))
-                gtk_shortcut_controller_add_shortcut(shortcuts.opaque, shortcut)
+                gtk_shortcut_controller_add_shortcut(controller, shortcut)
             }
         }
-        gtk_widget_add_controller(widget, shortcuts.opaque)
     }
 
-    func setEnabled(_ action: FetchplayAction, _ enabled: Bool) {
-        guard let gaction = actions[action], (g_action_get_enabled(gaction) != 0) != enabled else { return }
-        g_simple_action_set_enabled(gaction, enabled ? 1 : 0)
+    /// A bubble-phase shortcut controller on `widget`: it hears keys only while the focus is in
+    /// `widget` and no widget on the way claimed them.
+    private static func shortcutController(on widget: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer {
+        let controller = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_set_scope(controller.opaque, GTK_SHORTCUT_SCOPE_LOCAL)
+        gtk_event_controller_set_propagation_phase(controller.opaque, GTK_PHASE_BUBBLE)
+        gtk_widget_add_controller(widget, controller.opaque)
+        return controller.opaque
+    }
+
+    /// Whether `action` can run now: the one place that decides it. Buttons grey out and keys
+    /// fall through to other widgets when it says no.
+    func isAllowed(_ action: FetchplayAction) -> Bool {
+        let controls = self.controls
+        let onVideo = visiblePage == "video", ready = playback.isReady
+        switch action {
+        case .start: return session != nil && (controls.showsStart || controls.showsRetry)
+        case .pause: return controls.canPause
+        case .continue: return controls.canContinue
+        case .pauseOrContinue: return !onVideo && (controls.canPause || controls.canContinue)
+        case .play: return controls.canPlay
+        case .focusURL, .pasteURL, .close: return true
+        case .back: return onVideo
+        case .togglePlayback, .seekForward, .seekBackward, .startOver, .slower, .faster: return onVideo && ready
+        case .volumeUp, .volumeDown, .mute, .fullscreen: return onVideo
+        case .leaveFullscreen: return playback.isFullscreen
+        case .delete: return library?.canDelete ?? false
+        case .undo: return library?.canUndo ?? false
+        case .openFolder: return library != nil
+        case .open, .quit: return true
+        }
+    }
+
+    /// Brings every action's enabled state in line with `isAllowed`.
+    func updateActions() {
+        for (action, gaction) in actions {
+            let allowed = isAllowed(action)
+            if (g_action_get_enabled(gaction) != 0) != allowed { g_simple_action_set_enabled(gaction, allowed ? 1 : 0) }
+        }
     }
 
     func perform(_ action: FetchplayAction) {
@@ -50,16 +95,17 @@ extension MainWindow {
         case .continue:
             session?.start()
         case .pauseOrContinue:
-            if isEnabled(.pause) { session?.pause() } else if isEnabled(.continue) { session?.start() }
+            if controls.canPause { session?.pause() } else if controls.canContinue { session?.start() }
         case .play:
-            if case .completed(let path) = session?.state {
-                play(path: path, title: session?.url.map(Self.displayName) ?? path)
-            }
+            playSelected()
         case .focusURL:
-            gtk_widget_grab_focus(ui.entry)
-            gtk_editable_select_region(ui.entry.opaque, 0, -1)
+            focusEntry()
+        case .pasteURL:
+            pasteIntoEntry()
         case .back:
             showDownloadPage()
+        case .close:
+            gtk_window_close(widget.as(GtkWindow.self))
         case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
              .leaveFullscreen, .startOver, .slower, .faster:
             playback.perform(action)
@@ -68,5 +114,6 @@ extension MainWindow {
         case .open, .quit:
             break
         }
+        refresh()
     }
 }

@@ -7,19 +7,15 @@ import GLibSupport
 extension MainWindow {
     /// Connects the library to the session and the window's actions.
     func installLibrary() {
-        guard let library, let session else { return }
+        guard let library else { return }
         library.playSelected = { [weak self] in self?.activate(.play) }
         library.playingPath = { [weak self] in self?.playback.player?.path }
+        library.parentWindow = { [weak self] in self?.widget.as(GtkWindow.self) }
         library.showMessage = { [weak self] message in self?.showURLMessage(message) }
-        library.store.onChange = { [weak self, weak library] in
-            library?.refreshRows()
-            self?.refresh()
-        }
-        session.onEntriesChange = { [weak self] urls in
-            self?.library?.entriesChanged(urls)
-            self?.refresh()
-        }
-        widget.connect("destroy") { [weak self] in self?.library?.close() }
+        // The coordinator redraws the rows itself; the window only follows (delete, undo).
+        library.store.observe { [weak self] in self?.refresh() }
+        // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
+        widget.connect("unrealize") { [weak self] in self?.library?.close() }
     }
 
     /// Runs a library action.
@@ -34,11 +30,4 @@ extension MainWindow {
         refresh()
     }
 
-    /// Enables the library's actions for what is selected and pending.
-    func refreshLibraryActions() {
-        setEnabled(.delete, library?.canDelete ?? false)
-        setEnabled(.undo, library?.canUndo ?? false)
-        setEnabled(.openFolder, library != nil)
-        library?.view.select(url: session?.url)
-    }
 }

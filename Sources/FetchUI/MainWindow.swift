@@ -3,14 +3,16 @@ import FetchCore
 import Foundation
 import GLibSupport
 
-/// The window: a URL entry, the ring, Start / Pause / Continue / Play, and a place for the video.
+/// The window: a download page and a video page, each with its controller
+/// (`DownloadPageController`, `PlaybackController`), the library beside them, one action table.
 ///
-/// Thin by design: it turns actions into `DownloadSession` calls and the session's state into
-/// widget properties (`refresh()`), through the pure `ControlState` and `StatusText`.
+/// Thin by design: it owns the widgets (`MainWindowLayout`), switches pages, and runs actions
+/// (MainWindow+Actions.swift); the controllers turn state into widgets.
 @MainActor
 public final class MainWindow {
     /// The `GtkApplicationWindow`; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
     public let ring = RingView()
     /// The session, or nil when the cache folder could not be opened (`cacheError` says why).
     public let session: DownloadSession?
@@ -20,17 +22,25 @@ public final class MainWindow {
     /// Told a video's path when it starts playing in the window (Play, or a file opened).
     public var onPlay: (@MainActor (String) -> Void)?
     /// The video page's player and view (MainWindow+Playback.swift).
-    public private(set) lazy var playback: PlaybackController = makePlayback()
+    public let playback: PlaybackController
 
     let ui: MainWindowLayout
     var actions: [FetchplayAction: OpaquePointer] = [:]
-    private var previewedURL: String?
+    /// Where the window's size is remembered; nil: not remembered (tests).
+    let geometryFile: String?
+    /// The download page's controller (the video page's is `playback`).
+    let downloadPage: DownloadPageController
 
-    public init(application: UnsafeMutablePointer<GtkApplication>, cache: Result<Cache, DownloadError>) {
+    /// - Parameter geometryFile: where the size is remembered between runs (nil: nowhere).
+    public init(application: UnsafeMutablePointer<GtkApplication>, cache: Result<Cache, DownloadError>,
+                geometryFile: String? = nil) {
         let libraryView: LibraryView? = if case .success = cache { LibraryView() } else { nil }
-        ui = MainWindowLayout(application: application, ring: ring.widget, library: libraryView?.widget)
+        let video = VideoView()
+        ui = MainWindowLayout(application: application, ring: ring.widget, library: libraryView?.widget,
+                              video: video.widget)
         widget = ui.window
-        g_object_ref(widget.rawObject)
+        self.geometryFile = geometryFile
+        ownedWidget = OwnedWidget(widget)
         switch cache {
         case .success(let cache):
             let settings = LibrarySettings.load(from: cache)
@@ -40,24 +50,31 @@ public final class MainWindow {
             cacheError = nil
         case .failure(let error): session = nil; library = nil; cacheError = error
         }
-        installActions()
+        downloadPage = DownloadPageController(ui: ui, ring: ring, session: session, cacheError: cacheError,
+                                              library: library, window: widget)
+        playback = PlaybackController(window: widget, view: video,
+                                      positions: session.map { [library] in
+                                          PlaybackPositions(cacheRoot: $0.cache.root, library: library?.store)
+                                      },
+                                      audio: .automatic)
         installPlayback()
+        installActions()
         installLibrary()
-        ui.entry.connect("activate") { [weak self] in self?.perform(.start) }
-        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
+        installLayout()
+        downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
+        downloadPage.updateActions = { [weak self] in self?.updateActions() }
+        downloadPage.isShown = { [weak self] in self?.visiblePage == "download" }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
-        session?.onChange = { [weak self] in self?.refresh() }
+        session?.observe { [weak self] _ in self?.refresh() }
         refresh()
     }
-
-    deinit { g_object_unref(widget.rawObject) }
 
     public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
 
     /// The entry's text.
     public var urlText: String {
-        get { String(cString: gtk_editable_get_text(ui.entry.opaque)) }
-        set { gtk_editable_set_text(ui.entry.opaque, newValue) }
+        get { downloadPage.urlText }
+        set { downloadPage.urlText = newValue }
     }
 
     /// Puts `url` in the entry and starts it (or shows it done when cached): `fetchplay URL`.
@@ -74,91 +91,63 @@ public final class MainWindow {
     // MARK: What tests and people can see
 
     /// The inline message under the entry, when one shows.
-    public var urlMessage: String? {
-        guard gtk_widget_get_visible(ui.urlMessage) != 0 else { return nil }
-        return String(cString: gtk_label_get_text(ui.urlMessage.opaque))
-    }
-
+    public var urlMessage: String? { downloadPage.urlMessage }
     /// The error sentence of the failed state, when it shows.
-    public var errorMessage: String? {
-        guard gtk_widget_get_visible(ui.errorBox) != 0 else { return nil }
-        return String(cString: gtk_label_get_text(ui.errorLabel.opaque))
-    }
+    public var errorMessage: String? { downloadPage.errorMessage }
+    public var statusText: String { downloadPage.statusText }
+    public var isPlayVisible: Bool { downloadPage.isPlayVisible }
 
-    public var statusText: String { String(cString: gtk_label_get_text(ui.statusLabel.opaque)) }
-
-    public var isPlayVisible: Bool { gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0 }
+    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
+    public func showURLMessage(_ message: String?) { downloadPage.showURLMessage(message) }
 
     /// "download" or "video".
     public var visiblePage: String {
         gtk_stack_get_visible_child_name(ui.stack.opaque).map { String(cString: $0) } ?? ""
     }
 
-    /// The place for the video view; the playback issue replaces the placeholder in it.
-    public func setVideoView(_ view: UnsafeMutablePointer<GtkWidget>) {
-        gtk_box_remove(ui.videoPage.as(GtkBox.self), ui.videoPlaceholder)
-        gtk_box_append(ui.videoPage.as(GtkBox.self), view)
-    }
-
     // MARK: Behaviour
 
-    func startFromEntry() {
-        guard let session else { return showURLMessage(cacheError?.message ?? "The cache is not available.") }
-        do {
-            try session.load(urlText)
-        } catch {
-            return showURLMessage(error.message)
-        }
-        showURLMessage(nil)
-        if case .completed = session.state { return refresh() }
-        session.start()
-    }
+    var entryText: String { downloadPage.entryText }
+    var controls: ControlState { downloadPage.controls }
+    func startFromEntry() { downloadPage.startFromEntry() }
+    func playSelected() { downloadPage.playSelected() }
+    func focusPrimaryControl() { downloadPage.focusPrimaryControl() }
+
+    /// Brings every widget in line: the download page (which updates the actions too).
+    func refresh() { downloadPage.refresh() }
 
     func play(path: String, title: String) {
-        // The video view shows the title (the placeholder's label went with the placeholder).
         gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
         playback.open(path: path, title: title)
+        // The video's name is the window's while it plays (the task switcher, the title bar).
+        gtk_window_set_title(widget.as(GtkWindow.self), title)
+        // Keys go to the video now: Space toggles playback, never a header button.
+        playback.view.focus()
         library?.played(path: path)
         onPlay?(path)
+        refresh()
     }
 
     func showDownloadPage() {
+        guard visiblePage != "download" else { return }
         gtk_stack_set_visible_child_name(ui.stack.opaque, "download")
-    }
-
-    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
-    public func showURLMessage(_ message: String?) {
-        if let message { Widgets.setText(ui.urlMessage, message) }
-        Widgets.setVisible(ui.urlMessage, message != nil)
-        if message != nil { gtk_widget_add_css_class(ui.entry, "error") } else { gtk_widget_remove_css_class(ui.entry, "error") }
-    }
-
-    private func entryChanged() {
-        showURLMessage(nil)
+        gtk_window_set_title(widget.as(GtkWindow.self), "Fetchplay")
         refresh()
-        previewCachedDownload()
+        focusPrimaryControl()
     }
 
-    /// When the entry holds a URL the cache knows (a partial or a finished video), shows it, ready
-    /// to Continue or Play. The cache is read off the main thread.
-    private func previewCachedDownload() {
-        guard let session, !session.isRunning,
-              let url = try? WebAddress.identity(urlText), url != session.url, url != previewedURL else { return }
-        previewedURL = url
-        let cache = session.cache
-        DispatchQueue.global(qos: .userInitiated).async {
-            guard cache.entry(for: url) != nil else { return }
-            MainContext.post { [weak self] in
-                guard let self, let session = self.session, !session.isRunning,
-                      (try? WebAddress.identity(self.urlText)) == url else { return }
-                try? session.load(url)
-            }
-        }
+    /// Ctrl+L: back to the download page with the link selected, ready to type over.
+    func focusEntry() {
+        showDownloadPage()
+        showDownloadColumn()
+        gtk_widget_grab_focus(ui.entry)
+        gtk_editable_select_region(ui.entry.opaque, 0, -1)
     }
 
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
+        saveGeometry()
         guard let session, session.isAnyRunning else { return false }
         let app = gtk_window_get_application(widget.as(GtkWindow.self))
         gtk_widget_set_visible(widget, 0)
@@ -169,38 +158,6 @@ public final class MainWindow {
             if let app { g_application_release(app.as(GApplication.self)) }
         }
         return true
-    }
-
-    /// Brings every widget in line with the session.
-    func refresh() {
-        let state = session?.state ?? .idle
-        let progress = session?.progress
-        let entryURL = try? WebAddress.identity(urlText)
-        let entryIsNew = entryURL != nil && entryURL != session?.url
-        let controls = ControlState(state: state, progress: progress, hasPartial: session?.hasPartial ?? false,
-                                    entryIsNew: entryIsNew, isWaiting: session?.isWaiting ?? false)
-        setEnabled(.start, controls.canStart && session != nil)
-        setEnabled(.pause, controls.canPause)
-        setEnabled(.continue, controls.canContinue)
-        // Space belongs to playback on the video page.
-        setEnabled(.pauseOrContinue, (controls.canPause || controls.canContinue) && visiblePage != "video")
-        setEnabled(.play, controls.canPlay)
-
-        ring.tone = controls.ringTone
-        ring.fraction = controls.ringFraction
-        Widgets.setText(ui.titleLabel, session?.url.map(Self.displayName) ?? "Ready when you are")
-        Widgets.setText(ui.statusLabel, session?.url == nil
-            ? (cacheError?.message ?? "Paste a link to a video, then press Start.")
-            : session?.isWaiting == true ? "Waiting for another download to finish"
-            : StatusText.line(state: state, progress: progress))
-        refreshLibraryActions()
-        if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
-        Widgets.setVisible(ui.errorBox, controls.errorMessage != nil)
-        // With a partial, Continue is the retry; without one, Try Again starts over.
-        Widgets.setVisible(ui.retryButton, !controls.canContinue)
-        if (gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0) != controls.canPlay {
-            gtk_revealer_set_reveal_child(ui.playRevealer.opaque, controls.canPlay ? 1 : 0)
-        }
     }
 
     /// A name for the title line: the URL's last path component, else its host.

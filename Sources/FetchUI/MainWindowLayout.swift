@@ -1,16 +1,20 @@
 import CGtk
 import GLibSupport
+import Localization
 
 /// The window's widgets, built once: a header bar and a stack with a "download" and a "video" page.
 ///
 /// ```
 /// GtkApplicationWindow
-/// ├─ GtkHeaderBar            Open · title · menu
+/// ├─ GtkHeaderBar            Open · title · [Library toggle, narrow only] · menu
 /// └─ GtkStack
-///    ├─ "download"           entry + Start, inline message, ring, title, status, error, buttons
-///    └─ "video"              a place for the video view (a placeholder until playback lands)
+///    ├─ "download"           scrolled: entry + Start, inline message, ring, title, status,
+///    │                       error + Try Again, Pause / Continue / Play; the library beside it
+///    │                       (wide) or instead of it behind the header's toggle (narrow)
+///    └─ "video"              the video view
 /// ```
-/// Holds no state and no logic; `MainWindow` wires it.
+/// Holds no state and no logic; `MainWindow` wires it and `MainWindow+Layout` switches it
+/// between wide and narrow.
 @MainActor
 struct MainWindowLayout {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
@@ -18,27 +22,45 @@ struct MainWindowLayout {
     let window: Widget
     let stack: Widget
     let entry: Widget
+    let startButton: Widget
     let urlMessage: Widget
     let titleLabel: Widget
     let statusLabel: Widget
     let errorBox: Widget
     let errorLabel: Widget
     let retryButton: Widget
+    let controls: Widget
+    let pauseButton: Widget
+    let continueButton: Widget
+    let playButton: Widget
     let playRevealer: Widget
+    /// The download column (entry, ring, buttons) in its scrolled window.
+    let downloadColumn: Widget
+    /// The separator between the column and the library (wide only).
+    let separator: Widget
+    /// The library pane, if any.
+    let library: Widget?
+    /// The header's Library toggle, shown only when the window is narrow.
+    let libraryToggle: Widget
     let videoPage: Widget
-    let videoTitle: Widget
-    let videoPlaceholder: Widget
 
-    /// - Parameter library: the library pane, shown beside the download column (none when the
-    ///   cache folder could not be opened).
-    init(application: UnsafeMutablePointer<GtkApplication>, ring: Widget, library: Widget? = nil) {
+    /// - Parameters:
+    ///   - library: the library pane, shown beside the download column (none when the cache
+    ///     folder could not be opened).
+    ///   - video: the video view, the whole video page.
+    init(application: UnsafeMutablePointer<GtkApplication>, ring: Widget, library: Widget? = nil, video: Widget) {
         window = gtk_application_window_new(application)!
         gtk_window_set_title(window.as(GtkWindow.self), "Fetchplay")
         gtk_window_set_default_size(window.as(GtkWindow.self), library == nil ? 560 : 980, 680)
         gtk_window_set_icon_name(window.as(GtkWindow.self), "io.github.fetchplay.Fetchplay")
         gtk_widget_add_css_class(window, "fetchplay")
 
-        gtk_window_set_titlebar(window.as(GtkWindow.self), Self.headerBar())
+        libraryToggle = gtk_toggle_button_new()!
+        gtk_button_set_icon_name(libraryToggle.as(GtkButton.self), "view-list-symbolic")
+        gtk_widget_set_tooltip_text(libraryToggle, tr("Library"))
+        fp_accessible_update_label(libraryToggle.opaque, tr("Show the library"))
+        gtk_widget_set_visible(libraryToggle, 0)
+        gtk_window_set_titlebar(window.as(GtkWindow.self), Self.headerBar(libraryToggle: libraryToggle))
 
         // The download page.
         entry = gtk_entry_new()!
@@ -49,6 +71,7 @@ struct MainWindowLayout {
         fp_accessible_update_label(entry.opaque, "Video link")
         let start = Widgets.button("_Start", action: .start, tooltip: "Start downloading (Enter)",
                                    accessibleLabel: "Start download", classes: ["suggested-action"])
+        startButton = start
         let entryRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [entry, start])
 
         urlMessage = Widgets.label("", classes: ["error", "caption", "url-message"])
@@ -92,46 +115,49 @@ struct MainWindowLayout {
         gtk_revealer_set_transition_type(playRevealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT)
         gtk_revealer_set_transition_duration(playRevealer.opaque, 300)
         gtk_revealer_set_child(playRevealer.opaque, play)
-        let controls = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["controls"],
-                                   [pause, resume, playRevealer])
+        pauseButton = pause
+        continueButton = resume
+        playButton = play
+        controls = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["controls"],
+                               [pause, resume, playRevealer])
         gtk_widget_set_halign(controls, GTK_ALIGN_CENTER)
 
         gtk_widget_set_size_request(ring, 160, 160)
         let details = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [titleLabel, statusLabel])
-        let downloadColumn = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 18, classes: ["download-page"],
-                                       [entryColumn, ring, details, errorBox, controls])
+        let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 18, classes: ["download-page"],
+                                 [entryColumn, ring, details, errorBox, controls])
+        // Scrolls rather than forcing a minimum height on the window: a short window still
+        // shows all of it.
+        downloadColumn = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(downloadColumn.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_height(downloadColumn.opaque, 1)
+        gtk_scrolled_window_set_child(downloadColumn.opaque, column)
         gtk_widget_set_hexpand(downloadColumn, 1)
+        gtk_widget_set_vexpand(downloadColumn, 1)
+        separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL)!
+        self.library = library
         // The library sits beside the ring, so what is downloading and what is done show together.
-        let downloadPage = library.map { library in
+        var children = [downloadColumn]
+        if let library {
             gtk_widget_set_hexpand(library, 0)
-            return Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0,
-                        [downloadColumn, gtk_separator_new(GTK_ORIENTATION_VERTICAL)!, library])
-        } ?? downloadColumn
+            children += [separator, library]
+        }
+        let downloadPage = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, children)
 
-        // The video page: the playback issue puts its view here.
-        videoTitle = Widgets.label("", classes: ["title-2"])
-        gtk_label_set_ellipsize(videoTitle.opaque, PANGO_ELLIPSIZE_MIDDLE)
-        let icon = gtk_image_new_from_icon_name("video-x-generic-symbolic")!
-        gtk_image_set_pixel_size(icon.opaque, 96)
-        gtk_widget_add_css_class(icon, "dim-label")
-        let note = Widgets.label("Playback comes in a later version of Fetchplay.", classes: ["dim-label"], wrap: true)
-        let back = Widgets.button("_Back to Download", icon: "go-previous-symbolic", action: .back,
-                                  tooltip: "Back to the download (Alt+Left)", classes: ["pill"])
-        gtk_widget_set_halign(back, GTK_ALIGN_CENTER)
-        videoPlaceholder = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["video-placeholder"],
-                                       [icon, videoTitle, note, back])
-        gtk_widget_set_valign(videoPlaceholder, GTK_ALIGN_CENTER)
-        gtk_widget_set_vexpand(videoPlaceholder, 1)
-        videoPage = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [videoPlaceholder])
+        videoPage = video
 
         stack = gtk_stack_new()!
         gtk_stack_set_transition_type(stack.opaque, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        // Each page asks only for its own size: the video bar's width never widens the
+        // download page of a narrow window.
+        gtk_stack_set_hhomogeneous(stack.opaque, 0)
+        gtk_stack_set_vhomogeneous(stack.opaque, 0)
         gtk_stack_add_named(stack.opaque, downloadPage, "download")
         gtk_stack_add_named(stack.opaque, videoPage, "video")
         gtk_window_set_child(window.as(GtkWindow.self), stack)
     }
 
-    private static func headerBar() -> Widget {
+    private static func headerBar(libraryToggle: Widget) -> Widget {
         let header = gtk_header_bar_new()!
         let open = Widgets.button(nil, icon: "document-open-symbolic", action: .open,
                                   tooltip: "Open a video file (Ctrl+O)", accessibleLabel: "Open video file")
@@ -139,6 +165,7 @@ struct MainWindowLayout {
 
         let menu = g_menu_new()!
         g_menu_append(menu, "_Open Video…", FetchplayAction.open.detailedName)
+        g_menu_append(menu, tr("_Close Window"), FetchplayAction.close.detailedName)
         g_menu_append(menu, "_Quit", FetchplayAction.quit.detailedName)
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
@@ -148,6 +175,7 @@ struct MainWindowLayout {
         fp_accessible_update_label(menuButton.opaque, "Main menu")
         g_object_unref(menu.rawObject)
         gtk_header_bar_pack_end(header.opaque, menuButton)
+        gtk_header_bar_pack_end(header.opaque, libraryToggle)
         return header
     }
 }

@@ -20,22 +20,28 @@ public final class PlaybackController {
     static let tickInterval: UInt32 = 250
     /// Position ticks between two saves of the position while playing (about 5 s).
     static let ticksPerSave = 20
+    /// Seconds: a video whose last picture comes this long before its stated length ended early.
+    static let earlyEndMargin = 1.0
 
-    public let view = VideoView()
+    public let view: VideoView
     /// The player, once a video was opened.
     public private(set) var player: Player?
     /// Where positions are remembered; nil without a cache folder.
     public let positions: PlaybackPositions?
     /// The position the current video resumed from, if it did.
     public private(set) var resumedFrom: Double?
+    /// Where the video stopped, in seconds, when it ended before its stated length (a truncated
+    /// download or a damaged file); nil otherwise.
+    public private(set) var endedEarlyAt: Double?
+    /// The position at the last tick while playing (for files without pictures).
+    private var lastPlayingPosition: Double?
 
     private let audio: AudioOutput
     private let window: UnsafeMutablePointer<GtkWidget>
-    private let setEnabled: @MainActor (FetchplayAction, Bool) -> Void
+    private let observers = Observers<Void>()
     private var tickSource: UInt32?
     private var ticksSinceSave = 0
     private var pageVisible = false
-    private let bench = PlaybackBench.fromEnvironment()
     /// The screen stays on while a video plays.
     let idleInhibitor: IdleInhibitor
     /// MPRIS on the session bus; nil without one.
@@ -44,16 +50,29 @@ public final class PlaybackController {
     private var showingAudioTracks = false
     /// The title of the video open now (MPRIS shows it).
     private(set) var title = ""
+    private let events = Observers<Event>()
+
+    /// What a playback measurement follows (bench/playback.sh).
+    public enum Event: Sendable {
+        /// A file is being opened.
+        case opened
+        /// A frame was handed to the video view.
+        case frameShown
+        /// The end of the stream was reached.
+        case ended
+    }
+
+    /// Calls `body` on each playback event, for the controller's lifetime.
+    public func observeEvents(_ body: @escaping @MainActor (Event) -> Void) { events.add(body) }
 
     /// - Parameters:
     ///   - window: the toplevel, for fullscreen.
-    ///   - setEnabled: enables or disables a window action.
-    init(window: UnsafeMutablePointer<GtkWidget>, positions: PlaybackPositions?, audio: AudioOutput,
-         setEnabled: @escaping @MainActor (FetchplayAction, Bool) -> Void) {
+    ///   - view: the video page's view.
+    init(window: UnsafeMutablePointer<GtkWidget>, view: VideoView, positions: PlaybackPositions?, audio: AudioOutput) {
         self.window = window
+        self.view = view
         self.positions = positions
         self.audio = audio
-        self.setEnabled = setEnabled
         idleInhibitor = IdleInhibitor(window: window)
         mediaPlayer2 = gtk_window_get_application(window.as(GtkWindow.self)).flatMap(MediaPlayer2.service(for:))
         view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
@@ -76,8 +95,9 @@ public final class PlaybackController {
         view.widget.connect("map") { [weak self] in self?.startTicking() }
         view.widget.connect("unmap") { [weak self] in self?.stopTicking() }
         window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
-        window.connect("destroy") { [weak self] in self?.close() }
-        if let bench { view.onFrameShown = { [weak self] in self.map { bench.frameShown(view: $0.view) } } }
+        // The window goes (gtk_window_destroy unrealizes it; "destroy" waits for the last reference).
+        window.connect("unrealize") { [weak self] in self?.close() }
+        view.onFrameShown = { [weak self] in self?.events.notify(.frameShown) }
         updateActions()
     }
 
@@ -89,7 +109,9 @@ public final class PlaybackController {
         let player = ensurePlayer()
         view.clear(title: title)
         resumedFrom = nil
-        bench?.playRequested()
+        endedEarlyAt = nil
+        lastPlayingPosition = nil
+        events.notify(.opened)
         limitFrameSize()
         player.open(path: path)
         if let resume = positions?.position(for: path) {
@@ -196,18 +218,17 @@ public final class PlaybackController {
         if isFullscreen { gtk_window_unfullscreen(window.as(GtkWindow.self)) }
     }
 
+    /// Calls `body` when what the actions depend on changed (the player's state, the page,
+    /// fullscreen).
+    func observe(_ body: @escaping @MainActor () -> Void) { observers.add(body) }
+
+    /// A video is open and can play, seek and pause.
+    var isReady: Bool { player?.state.isReady ?? false }
+
     private func updateActions() {
-        let state = player?.state ?? .idle
-        let ready = pageVisible && state.isReady
-        setEnabled(.togglePlayback, ready)
-        setEnabled(.seekForward, ready)
-        setEnabled(.seekBackward, ready)
-        setEnabled(.startOver, ready)
-        setEnabled(.slower, ready)
-        setEnabled(.faster, ready)
-        for action in [FetchplayAction.volumeUp, .volumeDown, .mute, .fullscreen] { setEnabled(action, pageVisible) }
-        setEnabled(.leaveFullscreen, isFullscreen)
         view.controls.showFullscreen(isFullscreen)
+        view.setFullscreen(isFullscreen)
+        observers.notify(())
     }
 
     // MARK: Player → view
@@ -226,12 +247,10 @@ public final class PlaybackController {
         switch change {
         case .state(let state):
             if state == .paused { rememberPosition() }
+            endedEarlyAt = state == .ended ? earlyEnd() : nil
             if state == .ended, let path = player?.path {
                 positions?.forget(path)
-                if let bench, let player {
-                    positions?.flush() // the process quits next
-                    bench.ended(player: player, window: window)
-                }
+                events.notify(.ended)
             }
             update()
         case .duration:
@@ -258,6 +277,13 @@ public final class PlaybackController {
         if case .failed(let error) = state {
             view.showError(error.message)
             view.showBanner(nil)
+        } else if state == .ended, let stop = endedEarlyAt {
+            // Say so rather than let the seek bar jump to a length the file does not have.
+            let at = PlaybackTime.string(stop)
+            view.showError(player?.duration.map {
+                String(format: tr("The video ends early, at %1$@ of %2$@: the file is incomplete or damaged."),
+                       at, PlaybackTime.string($0))
+            } ?? String(format: tr("The video ends early, at %1$@: the file is incomplete or damaged."), at))
         } else {
             view.showError(nil)
         }
@@ -286,7 +312,16 @@ public final class PlaybackController {
     private func tick() {
         guard let player else { return }
         limitFrameSize()
-        view.controls.showTime(position: player.position ?? 0, duration: player.duration)
+        if player.state == .playing, !player.isSeeking, let position = player.position { lastPlayingPosition = position }
+        view.controls.showTime(position: endedEarlyAt ?? player.position ?? 0, duration: player.duration)
+    }
+
+    /// Where playback really stopped, if that is well before the stated length: the last
+    /// picture's time, else the last position seen while playing.
+    private func earlyEnd() -> Double? {
+        guard let duration = player?.duration, duration > 0,
+              let last = view.currentFrame?.timestamp ?? lastPlayingPosition else { return nil }
+        return duration - last > Self.earlyEndMargin ? last : nil
     }
 
     /// Frames no larger than the view shows them (fullscreen, resizes follow within a tick).

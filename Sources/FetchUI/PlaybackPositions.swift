@@ -1,7 +1,9 @@
+import FetchCore
 import Foundation
 
-/// Where each video was left, so the next play can offer to resume: `<cache>/positions.json`,
-/// keyed by the file's path.
+/// Where each video was left, so the next play can offer to resume. A video of the library
+/// keeps its position in its own record (through `library`); a local file opened from elsewhere
+/// in `<cache>/positions.json`, keyed by its path.
 ///
 /// Reads happen once, on first use (a few hundred bytes); writes go to a serial background queue
 /// as a snapshot of the whole table, written to a temporary file and renamed, so the main thread
@@ -15,11 +17,22 @@ public final class PlaybackPositions {
     private var table: [String: Double]?
     private let writer = DispatchQueue(label: "fetchplay.positions", qos: .utility)
 
-    public init(file: String) { self.file = file }
+    /// The library whose videos keep their positions in their records; nil: none.
+    let library: LibraryStore?
+
+    public init(file: String, library: LibraryStore? = nil) {
+        self.file = file
+        self.library = library
+    }
 
     /// `<root>/positions.json`.
-    public convenience init(cacheRoot: String) {
-        self.init(file: (cacheRoot as NSString).appendingPathComponent("positions.json"))
+    public convenience init(cacheRoot: String, library: LibraryStore? = nil) {
+        self.init(file: (cacheRoot as NSString).appendingPathComponent("positions.json"), library: library)
+    }
+
+    /// The library's video at `path`, if it is one.
+    private func libraryItem(_ path: String) -> LibraryItem? {
+        library?.items.first { $0.isComplete && $0.path == path }
     }
 
     /// Whether a position is worth offering next time: past the first seconds, before the end.
@@ -31,15 +44,17 @@ public final class PlaybackPositions {
 
     /// The remembered position of `path` in seconds, if any.
     public func position(for path: String) -> Double? {
-        loaded[path]
+        if let item = libraryItem(path) { return item.position }
+        return loaded[path]
     }
 
     /// Remembers `position` for `path`, or forgets it when it is not worth resuming.
     public func remember(_ position: Double?, duration: Double?, for path: String) {
-        var table = loaded
         let value = position.flatMap { Self.isWorthResuming($0, duration: duration) ? $0 : nil }
         // Whole tenths are plenty and keep the file stable between ticks of a paused video.
         let rounded = value.map { ($0 * 10).rounded(.down) / 10 }
+        if let item = libraryItem(path) { return library?.setPosition(rounded, url: item.url) ?? () }
+        var table = loaded
         guard table[path] != rounded else { return }
         table[path] = rounded
         self.table = table
@@ -53,6 +68,7 @@ public final class PlaybackPositions {
     /// Blocks until every write asked for so far is on disk (tests, quitting).
     public func flush() {
         writer.sync {}
+        library?.flush()
     }
 
     private var loaded: [String: Double] {

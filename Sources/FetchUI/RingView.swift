@@ -12,6 +12,7 @@ import GLibSupport
 public final class RingView {
     /// The drawing area; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
 
     /// The arc's tone; setting `.done` from another tone plays the completion animation.
     public var tone: RingFrame.Tone = .paused {
@@ -40,8 +41,8 @@ public final class RingView {
     private var accessibleValue: (Int, String)?
 
     public init() {
-        widget = g_object_ref_sink(fp_drawing_area_new_with_role(GTK_ACCESSIBLE_ROLE_PROGRESS_BAR))
-            .assumingMemoryBound(to: GtkWidget.self)
+        widget = fp_drawing_area_new_with_role(GTK_ACCESSIBLE_ROLE_PROGRESS_BAR)!
+        ownedWidget = OwnedWidget(widget)
         gtk_widget_add_css_class(widget, "ring")
         gtk_widget_set_hexpand(widget, 1)
         gtk_widget_set_vexpand(widget, 1)
@@ -62,8 +63,8 @@ public final class RingView {
     }
 
     deinit {
+        // The owned reference goes after this, with the stored properties.
         if tickID != 0 { gtk_widget_remove_tick_callback(widget, tickID) }
-        g_object_unref(widget.rawObject)
     }
 
     /// What the next draw shows.

@@ -72,6 +72,19 @@ final class VideoControls {
             playButton, positionLabel, seekBar, durationLabel, audio, speed, muteButton, volume, fullscreenButton,
         ])
         gtk_widget_set_valign(bottom, GTK_ALIGN_END)
+        Self.keepFocusOnVideo([back, playButton, seekBar, muteButton, volume, fullscreenButton])
+    }
+
+    /// Narrow windows: the volume slider goes (Up and Down and the mute button stay), so the
+    /// bar fits a phone-sized window.
+    func setCompact(_ compact: Bool) {
+        Widgets.setVisible(volume, !compact)
+    }
+
+    /// Clicking these leaves the keyboard focus on the video, so Space still toggles playback
+    /// (instead of pressing the last button clicked again); Tab still reaches them.
+    static func keepFocusOnVideo(_ widgets: [Widget]) {
+        for widget in widgets { gtk_widget_set_focus_on_click(widget, 0) }
     }
 
     /// The seek bar is being dragged (GtkRange marks its slider grab with the `dragging` class).

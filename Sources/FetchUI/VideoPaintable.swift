@@ -17,9 +17,9 @@ import GLibSupport
 ///   which pixman copies straight into the window. A texture there would be converted through
 ///   floats by GTK 4.8's cairo renderer.
 @MainActor
-final class VideoPaintable {
+public final class VideoPaintable {
     /// How frames reach the renderer.
-    enum FramePath: Equatable {
+    public enum FramePath: Equatable, Sendable {
         case texture
         case cairo
 

@@ -103,5 +103,5 @@ extension VideoView {
     }
 
     /// How frames are painted now.
-    var framePath: VideoPaintable.FramePath { paintable.path }
+    public var framePath: VideoPaintable.FramePath { paintable.path }
 }

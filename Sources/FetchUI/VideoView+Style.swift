@@ -28,7 +28,16 @@ extension VideoView {
         .video-bar .video-title { font-weight: bold; }
         .video-banner { margin-top: 64px; padding: 6px 8px 6px 16px; }
         .video-banner button { background-color: rgba(255, 255, 255, 0.15); border-radius: 8px; }
-        .video-error { color: white; margin: 24px; }
+        .video-error {
+          color: white;
+          margin: 24px;
+          padding: 18px 24px;
+          border-radius: 12px;
+          background-color: rgba(0, 0, 0, 0.7);
+        }
+        /* In a window the picture sits between the bars, so bars at rest never cover it; in
+           fullscreen it takes the whole screen and the bars hide while nothing moves. */
+        .video-view:not(.fullscreen) .video-picture { margin: 52px 0; }
         .video-view spinner { color: white; }
         window.solid-csd, window.solid-csd:backdrop { box-shadow: none; border: solid 2px @borders; padding: 3px; }
         """

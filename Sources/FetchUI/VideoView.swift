@@ -26,8 +26,9 @@ public final class VideoView {
 
     /// The root widget, for the window's video page.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
     /// The picture the frames are shown in, and its paintable (see VideoPaintable.swift).
-    let picture: Widget
+    public let picture: UnsafeMutablePointer<GtkWidget>
     let paintable = VideoPaintable()
     let controls = VideoControls()
     private let spinner: Widget
@@ -60,6 +61,9 @@ public final class VideoView {
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
         fp_accessible_update_label(picture.opaque, "Video")
+        // The picture holds the keyboard focus on the video page, so the page's keys reach it.
+        gtk_widget_set_focusable(picture, 1)
+        gtk_widget_add_css_class(picture, "video-picture")
 
         spinner = gtk_spinner_new()!
         gtk_widget_set_size_request(spinner, 48, 48)
@@ -77,6 +81,7 @@ public final class VideoView {
 
         bannerLabel = Widgets.label("")
         let startOver = Widgets.button("_Start Over", action: .startOver, tooltip: "Play from the beginning")
+        VideoControls.keepFocusOnVideo([startOver])
         banner = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["video-bar", "video-banner"],
                              [bannerLabel, startOver])
         gtk_widget_set_halign(banner, GTK_ALIGN_CENTER)
@@ -94,12 +99,11 @@ public final class VideoView {
         for child in [spinner, errorBox, topRevealer, banner, bottomRevealer] {
             gtk_overlay_add_overlay(widget.opaque, child)
         }
-        g_object_ref(widget.rawObject)
+        ownedWidget = OwnedWidget(widget)
         installFramePath()
         installPointerHandling()
     }
 
-    deinit { g_object_unref(widget.rawObject) }
 
     // MARK: Frames
 
@@ -179,6 +183,17 @@ public final class VideoView {
         gtk_widget_get_visible(banner) != 0 ? String(cString: gtk_label_get_text(bannerLabel.opaque)) : nil
     }
 
+    /// Gives the keyboard focus to the video: Space, the arrows, M and F then reach the page's
+    /// shortcuts, never a button elsewhere in the window.
+    func focus() {
+        gtk_widget_grab_focus(picture)
+    }
+
+    /// Fullscreen: the picture goes edge to edge.
+    func setFullscreen(_ fullscreen: Bool) {
+        if fullscreen { gtk_widget_add_css_class(widget, "fullscreen") } else { gtk_widget_remove_css_class(widget, "fullscreen") }
+    }
+
     // MARK: Showing and hiding the bars
 
     /// Whether the bars hide by themselves after a while without motion (during playback).
@@ -203,6 +218,7 @@ public final class VideoView {
 
         let click = gtk_gesture_click_new()!
         click.connectPress("pressed") { [weak self] presses in
+            self?.focus()
             if presses == 2 { self?.onDoubleClick?() }
         }
         gtk_widget_add_controller(picture, click.opaque)

@@ -60,4 +60,16 @@ enum Widgets {
         let current = gtk_label_get_text(label.opaque).map { String(cString: $0) }
         if current != text { gtk_label_set_text(label.opaque, text) }
     }
+
+    /// Sets a tooltip only when it changes (nil removes it).
+    static func setTooltip(_ widget: Widget, _ text: String?) {
+        let current = gtk_widget_get_tooltip_text(widget).map { String(cString: $0) }
+        if current != text { gtk_widget_set_tooltip_text(widget, text) }
+    }
+
+    /// Whether the keyboard focus of `window` is `widget` or inside it.
+    static func focusIsIn(_ window: Widget, _ widget: Widget) -> Bool {
+        guard let focus = gtk_root_get_focus(window.opaque) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
 }

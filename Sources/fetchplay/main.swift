@@ -16,6 +16,7 @@
 // The headless modes return from `handle-local-options`, before the application registers or GTK
 // opens a display.
 import CGtk
+import FetchBench
 import FetchCore
 import FetchUI
 import Foundation
@@ -73,6 +74,7 @@ func optionEntries(_ options: [Option]) -> UnsafeMutablePointer<GOptionEntry> {
 }
 
 let app = FetchplayApplication()
+Benchmarks.install(on: app) // nothing unless bench/ asks through the environment
 let gApplication = app.application.as(GApplication.self)
 g_application_add_main_option_entries(gApplication, optionEntries(options))
 // Placeholders (URL, DIR, FILE) stay as they are in every language, like the option names.

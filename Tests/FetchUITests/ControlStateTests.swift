@@ -11,14 +11,15 @@ import Testing
         var description: String { "\(state) partial=\(hasPartial)" }
     }
 
-    /// Start when idle or failed, Pause while downloading, Continue when paused or stopped with a
-    /// partial, Play once complete.
+    /// Start when idle with nothing kept, Try Again after a failure with nothing kept, Pause while
+    /// downloading, Continue when paused or stopped with a partial, Play once complete: one way on
+    /// at a time.
     static let table: [Case] = [
         Case(state: .idle, hasPartial: false, start: true, pause: false, resume: false, play: false, tone: .paused),
-        Case(state: .idle, hasPartial: true, start: true, pause: false, resume: true, play: false, tone: .paused),
+        Case(state: .idle, hasPartial: true, start: false, pause: false, resume: true, play: false, tone: .paused),
         Case(state: .downloading, hasPartial: true, start: false, pause: true, resume: false, play: false, tone: .running),
         Case(state: .paused, hasPartial: true, start: false, pause: false, resume: true, play: false, tone: .paused),
-        Case(state: .failed(.stalled), hasPartial: true, start: true, pause: false, resume: true, play: false, tone: .failed),
+        Case(state: .failed(.stalled), hasPartial: true, start: false, pause: false, resume: true, play: false, tone: .failed),
         Case(state: .failed(.httpStatus(code: 404, reason: "Not Found")), hasPartial: false,
              start: true, pause: false, resume: false, play: false, tone: .failed),
         Case(state: .completed(path: "/v.webm"), hasPartial: false, start: false, pause: false, resume: false, play: true, tone: .done),
@@ -34,6 +35,9 @@ import Testing
         #expect(controls.canPlay == c.play)
         #expect(controls.ringTone == c.tone)
         #expect((controls.errorMessage != nil) == (c.tone == .failed))
+        #expect(!(controls.showsStart && controls.showsRetry), "Start and Try Again together")
+        #expect(controls.showsRetry == (c.state.isFailed && !c.hasPartial))
+        #expect(controls.showsStart == (c.state == .idle && !c.hasPartial))
     }
 
     @Test func anotherURLInTheEntryCanStartButNotContinue() {

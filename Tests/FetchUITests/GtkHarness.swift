@@ -27,6 +27,17 @@ enum GtkHarness {
         return window
     }
 
+    /// Whether `window` is still one of GTK's open windows.
+    static func isToplevel(_ window: MainWindow) -> Bool {
+        let list = gtk_window_get_toplevels()
+        for index in 0..<g_list_model_get_n_items(list) {
+            guard let item = g_list_model_get_item(list, index) else { continue }
+            defer { g_object_unref(item) }
+            if item == window.widget.rawObject { return true }
+        }
+        return false
+    }
+
     static func close(_ window: MainWindow) {
         gtk_window_destroy(window.widget.as(GtkWindow.self))
         _ = iterate(until: { false }, timeout: 0.05)

@@ -52,4 +52,46 @@ struct LibraryRowModelTests {
         #expect(LibraryRowModel.date(now.addingTimeInterval(-86_400), now: now) == "Yesterday")
         #expect(LibraryRowModel.date(now.addingTimeInterval(-10 * 86_400), now: now) != "Today")
     }
+
+    func entry(_ name: String, _ state: DownloadState, bytes: Int64, total: Int64? = 2_000_000,
+               speed: Double = 0, left: Double? = nil) -> DownloadQueue.Entry {
+        DownloadQueue.Entry(url: "http://example.com/\(name)", state: state,
+                            progress: DownloadProgress(bytesDone: bytes, total: total, bytesPerSecond: speed,
+                                                       secondsLeft: left),
+                            isWaiting: false)
+    }
+
+    @Test func aLinkThatFailedWithNothingKeptHasNoRow() {
+        let failed = entry("missing.webm", .failed(.httpStatus(code: 404, reason: "Not Found")), bytes: 0, total: nil)
+        #expect(LibraryRowModel.rows(items: [], entries: [failed], now: now).isEmpty)
+    }
+
+    @Test func aFailureWithBytesKeptSaysWhyBeforeAndAfterARestart() {
+        let error = DownloadError.httpStatus(code: 500, reason: "Internal Server Error")
+        let live = LibraryRowModel.rows(items: [item("p.webm", complete: false, bytes: 500_000)],
+                                        entries: [entry("p.webm", .failed(error), bytes: 500_000)], now: now)
+        #expect(live.map(\.detail) == ["Failed: \(error.message)"])
+        #expect(live[0].activity == .failed)
+        // After a restart only the record knows it.
+        var kept = item("p.webm", complete: false, bytes: 500_000)
+        kept.failure = error.message
+        let restarted = LibraryRowModel.rows(items: [kept], entries: [], now: now)
+        #expect(restarted.map(\.detail) == ["Failed: \(error.message)"])
+        #expect(restarted[0].activity == .failed)
+    }
+
+    @Test func downloadingRowsShowSpeedAndTimeLeft() {
+        let rows = LibraryRowModel.rows(items: [], entries: [entry("d.webm", .downloading, bytes: 1_000_000,
+                                                                   speed: 250_000, left: 4)], now: now)
+        #expect(rows[0].detail == "\(StatusText.amount(DownloadProgress(bytesDone: 1_000_000, total: 2_000_000))) · "
+                + "\(StatusText.size(250_000))/s · \(StatusText.timeLeft(4))")
+    }
+
+    @Test func rowsShownKeepTheirPlaceAndNewOnesGoOnTop() {
+        let a = item("a.webm", complete: true, bytes: 10), b = item("b.webm", complete: false, bytes: 5)
+        // The cache now lists b first (it changed last), but the rows shown were a, b.
+        let rows = LibraryRowModel.rows(items: [b, a], entries: [entry("c.webm", .downloading, bytes: 1)],
+                                        keeping: [a.url, b.url], now: now)
+        #expect(rows.map(\.title) == ["c.webm", "a.webm", "b.webm"])
+    }
 }

@@ -138,7 +138,12 @@ struct MainWindowTests {
         #expect(GtkHarness.iterate(until: { window.session?.state.isFailed == true }, timeout: 30))
         #expect(window.errorMessage?.contains("500") == true)
         #expect(window.ring.tone == .failed)
-        #expect(window.isEnabled(.start) && window.isEnabled(.continue) && !window.isEnabled(.pause))
+        // With bytes kept, Continue is the retry: no Start, no Try Again, no greyed Pause.
+        #expect(!window.isEnabled(.start) && window.isEnabled(.continue) && !window.isEnabled(.pause))
+        #expect(gtk_widget_is_visible(window.ui.continueButton) != 0)
+        for button in [window.ui.startButton, window.ui.retryButton, window.ui.pauseButton] {
+            #expect(gtk_widget_is_visible(button) == 0)
+        }
         #expect(!window.isPlayVisible)
         #expect(partialSize(window, url) == kept, "the partial changed")
         GtkHarness.screenshot(window.widget, "window-failed")
@@ -152,6 +157,10 @@ struct MainWindowTests {
         #expect(GtkHarness.iterate(until: { window.session?.state.isFailed == true }, timeout: 20))
         #expect(window.errorMessage?.contains("404") == true)
         #expect(window.isEnabled(.start) && !window.isEnabled(.continue))
+        // Try Again, not Start beside it too.
+        #expect(gtk_widget_is_visible(window.ui.retryButton) != 0)
+        #expect(gtk_widget_is_visible(window.ui.startButton) == 0)
+        #expect(gtk_widget_is_visible(window.ui.pauseButton) == 0 && gtk_widget_is_visible(window.ui.continueButton) == 0)
     }
 
     @Test func reopeningShowsThePartialReadyToContinue() throws {

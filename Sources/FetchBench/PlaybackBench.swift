@@ -1,5 +1,6 @@
 import CGtk
 import FetchPlayer
+import FetchUI
 import Foundation
 import GLibSupport
 
@@ -24,8 +25,24 @@ final class PlaybackBench {
     /// How the view painted the frames (texture or cairo), from the renderer it runs on.
     private var framePath: VideoPaintable.FramePath?
 
-    static func fromEnvironment() -> PlaybackBench? {
-        ProcessInfo.processInfo.environment["FETCHPLAY_BENCH"] == "1" ? PlaybackBench() : nil
+    static var isRequested: Bool { ProcessInfo.processInfo.environment["FETCHPLAY_BENCH"] == "1" }
+
+    /// Follows `window`'s playback through its events; the bench lives as long as the window.
+    static func attach(to window: MainWindow) {
+        let bench = PlaybackBench()
+        let playback = window.playback
+        let toplevel = window.widget
+        playback.observeEvents { [weak playback] event in
+            guard let playback else { return }
+            switch event {
+            case .opened: bench.playRequested()
+            case .frameShown: bench.frameShown(view: playback.view)
+            case .ended:
+                guard let player = playback.player else { return }
+                playback.positions?.flush() // the process quits next
+                bench.ended(player: player, window: toplevel)
+            }
+        }
     }
 
     func playRequested() {

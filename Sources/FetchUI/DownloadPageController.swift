@@ -1,0 +1,200 @@
+import CGtk
+import FetchCore
+import Foundation
+import GLibSupport
+
+/// The download page's controller: the entry, the ring, the title and status line, the error,
+/// and the buttons, for the one current download.
+///
+/// It turns the entry's text and the session's state into widgets (`refresh()`) through the
+/// pure `ControlState` and `StatusText`, and Enter / Start into `DownloadSession` calls. The
+/// window owns it beside the video page's `PlaybackController` and switches between the two.
+@MainActor
+final class DownloadPageController {
+    let ui: MainWindowLayout
+    let ring: RingView
+    let session: DownloadSession?
+    let cacheError: DownloadError?
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let library: LibraryCoordinator?
+    /// Plays a finished download (the window shows the video page).
+    var play: (@MainActor (_ path: String, _ title: String) -> Void)?
+    /// Brings the window's actions in line (called while refreshing, before buttons change).
+    var updateActions: (@MainActor () -> Void)?
+    /// Whether the download page shows now.
+    var isShown: (@MainActor () -> Bool)?
+    /// Set while the page itself writes the entry, so that is not taken for typing.
+    private var settingEntry = false
+
+    init(ui: MainWindowLayout, ring: RingView, session: DownloadSession?, cacheError: DownloadError?,
+         library: LibraryCoordinator?, window: UnsafeMutablePointer<GtkWidget>) {
+        self.ui = ui
+        self.ring = ring
+        self.session = session
+        self.cacheError = cacheError
+        self.library = library
+        self.window = window
+        ui.entry.connect("activate") { [weak self] in self?.entryActivated() }
+        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
+    }
+
+    /// The entry's text.
+    public var urlText: String {
+        get { String(cString: gtk_editable_get_text(ui.entry.opaque)) }
+        set { gtk_editable_set_text(ui.entry.opaque, newValue) }
+    }
+
+    /// The inline message under the entry, when one shows.
+    public var urlMessage: String? {
+        guard gtk_widget_get_visible(ui.urlMessage) != 0 else { return nil }
+        return String(cString: gtk_label_get_text(ui.urlMessage.opaque))
+    }
+
+    /// The error sentence of the failed state, when it shows.
+    public var errorMessage: String? {
+        guard gtk_widget_get_visible(ui.errorBox) != 0 else { return nil }
+        return String(cString: gtk_label_get_text(ui.errorLabel.opaque))
+    }
+
+    public var statusText: String { String(cString: gtk_label_get_text(ui.statusLabel.opaque)) }
+
+    public var isPlayVisible: Bool { gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0 }
+
+    /// The entry's text without surrounding blanks (a pasted link often ends with a newline).
+    var entryText: String { urlText.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// The buttons and the ring for the selected download and what the entry holds.
+    var controls: ControlState {
+        let entryURL = try? WebAddress.identity(entryText)
+        let entryIsNew = !entryText.isEmpty && (entryURL == nil || entryURL != session?.url)
+        return ControlState(state: session?.state ?? .idle, progress: session?.progress,
+                            hasPartial: session?.hasPartial ?? false, entryIsNew: entryIsNew,
+                            isWaiting: session?.isWaiting ?? false)
+    }
+
+    /// Start (a button, or Enter on something new): checks the link every time, says why it
+    /// cannot be used, and otherwise starts it. Focus then goes to the download's controls, so
+    /// Space pauses it.
+    func startFromEntry() {
+        guard let session else { return showURLMessage(cacheError?.message ?? "The cache is not available.") }
+        guard !entryText.isEmpty else { return showURLMessage(nil) }
+        do {
+            try session.load(entryText)
+        } catch {
+            return showURLMessage(error.message)
+        }
+        showURLMessage(nil)
+        if case .completed = session.state { return refresh() }
+        session.start()
+        refresh()
+        focusPrimaryControl()
+    }
+
+    /// Enter in the entry: plays a link already downloaded, continues or retries the one shown,
+    /// else checks and starts it.
+    func entryActivated() {
+        let loaded = (try? WebAddress.identity(entryText)).flatMap { $0 == session?.url ? $0 : nil }
+        guard loaded != nil, let session else { return startFromEntry() }
+        let controls = self.controls
+        if controls.canPlay { return playSelected() }
+        if controls.canContinue { session.start() } else if controls.showsRetry { return startFromEntry() }
+        refresh()
+        focusPrimaryControl()
+    }
+
+    /// Plays the selected download once it is complete.
+    func playSelected() {
+        guard case .completed(let path) = session?.state else { return }
+        play?(path, session?.url.map(MainWindow.displayName) ?? path)
+    }
+
+    /// Puts the focus on the control that does the next thing (Pause, Continue, Try Again, Play),
+    /// else the entry; never leaves it on a header button by accident.
+    func focusPrimaryControl() {
+        let candidates = [ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
+        if let button = candidates.first(where: { gtk_widget_is_visible($0) != 0 && gtk_widget_is_sensitive($0) != 0 }),
+           gtk_widget_grab_focus(button) != 0 { return }
+        gtk_widget_grab_focus(ui.entry)
+    }
+
+    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
+    public func showURLMessage(_ message: String?) {
+        if let message { Widgets.setText(ui.urlMessage, message) }
+        Widgets.setVisible(ui.urlMessage, message != nil)
+        if message != nil { gtk_widget_add_css_class(ui.entry, "error") } else { gtk_widget_remove_css_class(ui.entry, "error") }
+    }
+
+    /// Typing clears the message; the panel follows the entry: another link than the one shown
+    /// leaves the selection (the library row too), a link the cache knows is shown.
+    private func entryChanged() {
+        guard !settingEntry else { return }
+        showURLMessage(nil)
+        if let session, session.url != nil, (try? WebAddress.identity(entryText)) != session.url {
+            session.clearSelection()
+        }
+        refresh()
+        previewCachedDownload()
+    }
+
+    /// When the entry holds a URL the cache knows (a partial or a finished video), shows it, ready
+    /// to Continue or Play. The cache is read off the main thread.
+    private func previewCachedDownload() {
+        guard let session, let url = try? WebAddress.identity(entryText), url != session.url else { return }
+        if session.entries[url] != nil { return session.select(url: url) }
+        let cache = session.cache
+        DispatchQueue.global(qos: .userInitiated).async {
+            guard cache.entry(for: url) != nil else { return }
+            MainContext.post { [weak self] in
+                guard let self, let session = self.session, session.url == nil,
+                      (try? WebAddress.identity(self.entryText)) == url else { return }
+                try? session.load(url)
+            }
+        }
+    }
+
+    /// Brings every widget in line with the session: one current item, shown by the panel, the
+    /// entry, the library's selection and the buttons alike.
+    func refresh() {
+        let state = session?.state ?? .idle
+        let progress = session?.progress
+        // A download chosen elsewhere (a library row) puts its link in the entry.
+        if let url = session?.url, (try? WebAddress.identity(entryText)) != url {
+            settingEntry = true
+            urlText = url
+            settingEntry = false
+        }
+        let controls = self.controls
+        // Only what applies shows; if the focused button goes (or greys out), the focus moves to
+        // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
+        let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
+            .contains { Widgets.focusIsIn(window, $0) }
+        updateActions?()
+
+        ring.tone = controls.ringTone
+        ring.fraction = controls.ringFraction
+        let title = session?.url.map(MainWindow.displayName) ?? "Ready when you are"
+        Widgets.setText(ui.titleLabel, title)
+        Widgets.setTooltip(ui.titleLabel, session?.url == nil ? nil : title)
+        Widgets.setText(ui.statusLabel, session?.url == nil
+            ? (cacheError?.message ?? "Paste a link to a video, then press Start.")
+            : session?.isWaiting == true ? "Waiting for another download to finish"
+            : StatusText.line(state: state, progress: progress))
+        library?.view.select(url: session?.url)
+        if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
+        Widgets.setVisible(ui.errorBox, controls.errorMessage != nil)
+
+        Widgets.setVisible(ui.startButton, controls.showsStart)
+        Widgets.setVisible(ui.retryButton, controls.showsRetry)
+        Widgets.setVisible(ui.pauseButton, controls.canPause)
+        Widgets.setVisible(ui.continueButton, controls.canContinue)
+        Widgets.setVisible(ui.controls, controls.canPause || controls.canContinue || controls.canPlay)
+        if (gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0) != controls.canPlay {
+            gtk_revealer_set_reveal_child(ui.playRevealer.opaque, controls.canPlay ? 1 : 0)
+        }
+        if focusWasOnControl, isShown?() ?? true,
+           !([ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton, ui.startButton].contains { Widgets.focusIsIn(window, $0) && gtk_widget_is_visible($0) != 0 }) {
+            focusPrimaryControl()
+        }
+    }
+
+}

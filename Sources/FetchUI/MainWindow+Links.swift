@@ -1,0 +1,107 @@
+import CGtk
+import Foundation
+import GLibSupport
+
+/// Links and files that arrive without typing: dropped on the window or the entry, pasted with
+/// Ctrl+V anywhere outside the entry.
+///
+/// A dropped local file plays; a dropped or pasted web link goes into the entry (replacing what
+/// was there) and starts, as if typed and entered. Anything else lands in the entry with the
+/// entry's own message.
+extension MainWindow {
+    func installLinkDrops() {
+        // On the window: anywhere, in the bubble phase (the entry's own target goes first).
+        addDropTarget(to: widget, phase: GTK_PHASE_BUBBLE)
+        // On the entry, before its text child splices the text in at the pointer.
+        addDropTarget(to: ui.entry, phase: GTK_PHASE_CAPTURE)
+    }
+
+    /// What was dropped: a local file plays, the first link starts.
+    func dropped(paths: [String], links: [String]) {
+        if let path = paths.first { return openFile(path: path) }
+        guard let link = links.first else { return }
+        useLink(link)
+    }
+
+    /// Puts `link` in the entry and starts it (a link that cannot be used says why, inline).
+    func useLink(_ link: String) {
+        showDownloadPage()
+        showDownloadColumn()
+        urlText = link
+        startFromEntry()
+    }
+
+    /// Ctrl+V outside the entry: the clipboard's text goes into the entry, ready to Start.
+    func pasteIntoEntry() {
+        guard let display = gtk_widget_get_display(widget), let clipboard = gdk_display_get_clipboard(display) else { return }
+        typealias ReadDone = @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+        let done: ReadDone = { source, result, data in
+            let box = Unmanaged<CallbackBox<WeakWindow>>.fromOpaque(data!).takeRetainedValue()
+            guard let source, let result else { return }
+            var error: UnsafeMutablePointer<GError>?
+            let text = gdk_clipboard_read_text_finish(OpaquePointer(source), result, &error)
+            if let error { g_error_free(error) }
+            guard let text else { return }
+            let string = String(cString: text)
+            g_free(text)
+            MainActor.assumeIsolated { box.body.window?.pasted(string) }
+        }
+        gdk_clipboard_read_text_async(clipboard, nil, done, CallbackBox(WeakWindow(self)).retainedPointer())
+    }
+
+    private func pasted(_ text: String) {
+        let link = Self.firstLine(text)
+        guard !link.isEmpty else { return }
+        focusEntry()
+        urlText = link
+        gtk_editable_set_position(ui.entry.opaque, -1)
+    }
+
+    /// The first non-blank line, trimmed: a link copied from a page often brings a newline.
+    nonisolated static func firstLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).lazy
+            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
+    }
+
+    private func addDropTarget(to target: UnsafeMutablePointer<GtkWidget>, phase: GtkPropagationPhase) {
+        let drop = fp_drop_target_new_for_links()!
+        gtk_event_controller_set_propagation_phase(drop.opaque, phase)
+        typealias DropHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<GValue>?, Double, Double,
+                                                UnsafeMutableRawPointer?) -> gboolean
+        let handler: DropHandler = { _, value, _, _, data in
+            guard let value else { return 0 }
+            var paths: [String] = [], links: [String] = []
+            if fp_value_holds_string(value) != 0 {
+                if let text = g_value_get_string(value) { links.append(MainWindow.firstLine(String(cString: text))) }
+            } else if let list = g_value_get_boxed(value) {
+                let head = gdk_file_list_get_files(OpaquePointer(list))
+                defer { g_slist_free(head) }
+                var node = head
+                while let current = node {
+                    if let file = current.pointee.data.map(OpaquePointer.init) {
+                        if let path = g_file_get_path(file) {
+                            paths.append(String(cString: path))
+                            g_free(path)
+                        } else if let uri = g_file_get_uri(file) {
+                            links.append(String(cString: uri))
+                            g_free(uri)
+                        }
+                    }
+                    node = current.pointee.next
+                }
+            }
+            guard !paths.isEmpty || links.contains(where: { !$0.isEmpty }) else { return 0 }
+            let box = CallbackBox<WeakWindow>.from(data)
+            MainActor.assumeIsolated { box.body.window?.dropped(paths: paths, links: links) }
+            return 1
+        }
+        drop.connect("drop", box: CallbackBox(WeakWindow(self)), handler: unsafeBitCast(handler, to: GCallback.self))
+        gtk_widget_add_controller(target, drop.opaque)
+    }
+}
+
+/// Lets C callbacks reach the window without keeping it alive.
+final class WeakWindow {
+    weak var window: MainWindow?
+    init(_ window: MainWindow) { self.window = window }
+}

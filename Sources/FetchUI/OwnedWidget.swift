@@ -1,0 +1,22 @@
+import CGtk
+import GLibSupport
+
+/// The one reference a Swift object holds on a widget it made, for as long as it lives.
+///
+/// Taken with `g_object_ref_sink` when made: a new widget's floating reference becomes this one
+/// (a window, never floating, gets one more beside GTK's own), so the widget outlives its parent
+/// while the owner needs it (a library row leaving and rejoining the list). Dropped when the owner
+/// goes. Pointers GTK only lends (the focus widget, a row's parent) stay plain pointers that are
+/// never kept past the call.
+final class OwnedWidget: @unchecked Sendable {
+    // Sendable: only the pointer crosses, and only `deinit` touches it off the main thread (the
+    // owner's last release), where GLib's reference counting is thread-safe.
+    let pointer: UnsafeMutablePointer<GtkWidget>
+
+    init(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        g_object_ref_sink(widget.rawObject)
+        pointer = widget
+    }
+
+    deinit { g_object_unref(pointer.rawObject) }
+}

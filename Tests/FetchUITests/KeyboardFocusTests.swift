@@ -1,0 +1,188 @@
+import CGtk
+import FetchCore
+import FetchPlayer
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// Where real key presses and clicks go: xdotool through XTest under openbox, in a real window
+/// under Xvfb. Each test asserts the focus, what the player or the server did, and that nothing
+/// else reacted (the Open dialog, typing into the link).
+@Suite(.serialized) @MainActor
+struct KeyboardFocusTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-keys")
+    }
+
+    func state(_ window: MainWindow) -> PlayerState? { window.playback.player?.state }
+
+    func completed(_ window: MainWindow) -> Bool {
+        if case .completed = window.session?.state { true } else { false }
+    }
+
+    /// A window whose selected download of a real clip is complete, the Play button showing.
+    func windowWithDownloadedClip(seconds: Double = 6) throws -> (MainWindow, String) {
+        let clip = try Clips.webm(seconds: seconds, audio: false)
+        server.serve("/clip.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"c\"")
+        let url = server.url("/clip.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { completed(window) && window.isPlayVisible }, timeout: 20))
+        // The Play button slides in; clicks need it where it will stay.
+        GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
+        return (window, url)
+    }
+
+    @Test func enterStartsTheDownloadThenSpacePausesAndContinuesIt() throws {
+        server.serve("/slow.webm", body: TestData.bytes(count: 3_000_000), etag: "\"s\"",
+                     faults: [.throttle(bytesPerSecond: 300_000)])
+        let url = server.url("/slow.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+
+        try RealInput.click(window.ui.entry)
+        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        try RealInput.type(url)
+        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5), "typed: \(window.urlText)")
+        try RealInput.key("Return")
+        #expect(GtkHarness.iterate(until: { window.session?.state == .downloading }, timeout: 10))
+        #expect(!RealInput.focusIsIn(window, window.ui.entry), "the focus stayed in the entry")
+
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10),
+                "Space did not pause; focus on \(RealInput.describeFocus(window))")
+        #expect(window.urlText == url, "Space went into the link: “\(window.urlText)”")
+        let requests = server.requests(to: "/slow.webm").count
+
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { window.session?.state == .downloading }, timeout: 10),
+                "Space did not continue; focus on \(RealInput.describeFocus(window))")
+        #expect(GtkHarness.iterate(until: { server.requests(to: "/slow.webm").count > requests }, timeout: 10))
+        #expect(server.requests(to: "/slow.webm").last?["range"] != nil, "it did not resume with a range")
+        #expect(window.urlText == url)
+        #expect(!GtkHarness.app.isChoosingFile)
+        window.activate(.pause)
+        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10))
+    }
+
+    @Test func afterPlaySpaceTogglesThePlaybackWhateverWasClicked() throws {
+        let (window, _) = try windowWithDownloadedClip()
+        defer { GtkHarness.close(window) }
+
+        try RealInput.click(window.ui.playButton)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(window.visiblePage == "video")
+        #expect(RealInput.focusIsIn(window, window.playback.view.widget),
+                "after Play the focus is on \(RealInput.describeFocus(window))")
+
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5),
+                "Space did not pause; focus on \(RealInput.describeFocus(window))")
+        #expect(!GtkHarness.app.isChoosingFile, "Space opened the file dialog")
+
+        // A click on the seek bar seeks and leaves the keys to the video.
+        let controls = window.playback.view.controls
+        window.playback.view.revealBars()
+        try RealInput.click(controls.seekBar, at: (Double(gtk_widget_get_width(controls.seekBar)) * 0.5,
+                                                   Double(gtk_widget_get_height(controls.seekBar)) / 2))
+        #expect(GtkHarness.iterate(until: { (window.playback.player?.position ?? 0) > 1.5 }, timeout: 5),
+                "the click did not seek")
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5),
+                "Space after a click on the seek bar; focus on \(RealInput.describeFocus(window))")
+
+        // A click on Mute mutes; Space then toggles playback, not the mute button again.
+        window.playback.view.revealBars()
+        try RealInput.click(controls.muteButton)
+        #expect(GtkHarness.iterate(until: { window.playback.player?.isMuted == true }, timeout: 5))
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5),
+                "Space after a click on Mute; focus on \(RealInput.describeFocus(window))")
+        #expect(window.playback.player?.isMuted == true)
+        #expect(!GtkHarness.app.isChoosingFile)
+
+        // ] and [ step the speed from the keyboard, and the drop-down follows.
+        try RealInput.key("bracketright")
+        #expect(GtkHarness.iterate(until: { window.playback.player?.rate == 1.25 }, timeout: 5),
+                "] did not speed up; focus on \(RealInput.describeFocus(window))")
+        try RealInput.key("bracketleft")
+        try RealInput.key("bracketleft")
+        #expect(GtkHarness.iterate(until: { window.playback.player?.rate == 0.75 }, timeout: 5))
+        #expect(controls.selectedRate == 0.75)
+    }
+
+    @Test func afterAltLeftEnterDoesNotOpenTheFileDialog() throws {
+        let (window, _) = try windowWithDownloadedClip()
+        defer { GtkHarness.close(window) }
+        try RealInput.click(window.ui.playButton)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+
+        try RealInput.key("alt+Left")
+        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5), "leaving did not pause")
+        try RealInput.key("Return")
+        GtkHarness.iterate(until: { GtkHarness.app.isChoosingFile || window.visiblePage == "video" }, timeout: 2)
+        #expect(!GtkHarness.app.isChoosingFile, "Enter opened the file dialog; focus on \(RealInput.describeFocus(window))")
+    }
+
+    @Test func ctrlLFromTheVideoPageSelectsTheLinkAndTypingStaysInIt() throws {
+        let (window, url) = try windowWithDownloadedClip()
+        defer { GtkHarness.close(window) }
+        try RealInput.click(window.ui.playButton)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        try RealInput.key("ctrl+l")
+        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(RealInput.focusIsIn(window, window.ui.entry), "focus on \(RealInput.describeFocus(window))")
+        var start: Int32 = 0, end: Int32 = 0
+        #expect(gtk_editable_get_selection_bounds(window.ui.entry.opaque, &start, &end) != 0)
+        #expect(start == 0 && Int(end) == url.count, "the link is not selected: \(start)…\(end)")
+
+        // The video page's plain keys (F fullscreen, M mute, Space) type into the link instead.
+        try RealInput.type("fm ")
+        #expect(GtkHarness.iterate(until: { window.urlText == "fm " }, timeout: 5), "typed: “\(window.urlText)”")
+        #expect(!window.playback.isFullscreen)
+        #expect(window.playback.player?.isMuted == false)
+        #expect(window.visiblePage == "download")
+    }
+
+    @Test func enterOnADownloadedLinkPlaysIt() throws {
+        let (window, _) = try windowWithDownloadedClip()
+        defer { GtkHarness.close(window) }
+        try RealInput.click(window.ui.entry)
+        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        try RealInput.key("End", "Return")
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10),
+                "Enter did not play the downloaded link")
+        #expect(window.visiblePage == "video")
+    }
+
+    @Test func ctrlWClosesTheWindow() throws {
+        let window = try RealInput.window(cacheRoot: cache.path)
+        #expect(GtkHarness.isToplevel(window))
+        try RealInput.key("ctrl+w")
+        #expect(GtkHarness.iterate(until: { !GtkHarness.isToplevel(window) }, timeout: 5),
+                "Ctrl+W did not close the window")
+        if GtkHarness.isToplevel(window) { GtkHarness.close(window) }
+    }
+
+    @Test func ctrlVOutsideTheEntryPutsTheLinkInIt() throws {
+        let (window, _) = try windowWithDownloadedClip()
+        defer { GtkHarness.close(window) }
+        try RealInput.click(window.ui.playButton)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        let link = server.url("/another.webm")
+        // A link copied from a page, with the newline that often comes along.
+        gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "\n \(link)\n")
+        try RealInput.key("ctrl+v")
+        #expect(GtkHarness.iterate(until: { window.urlText == link }, timeout: 5), "the entry holds “\(window.urlText)”")
+        #expect(window.visiblePage == "download")
+        #expect(RealInput.focusIsIn(window, window.ui.entry))
+        #expect(window.playback.player?.isMuted == false)
+    }
+}

@@ -1,0 +1,88 @@
+import CGtk
+import FetchCore
+import FetchPlayer
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// A downloaded video keeps where it was left in its own record (not in positions.json), driven
+/// with real keys: Play, Space, Right, Alt+Left.
+@Suite(.serialized) @MainActor
+struct PlaybackPositionTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-position")
+    }
+
+    func state(_ window: MainWindow) -> PlayerState? { window.playback.player?.state }
+
+    @Test func aDownloadedVideoKeepsItsPositionInItsRecord() throws {
+        let clip = try Clips.webm(seconds: 12, audio: false)
+        server.serve("/long.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"l\"")
+        let url = server.url("/long.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 20))
+        GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)
+        #expect(GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 },
+                                   timeout: 3))
+
+        try RealInput.key("Return") // the focus is on Play
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10),
+                "Enter on Play did not play; focus on \(RealInput.describeFocus(window)), \(String(describing: state(window))) page \(window.visiblePage)")
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        try RealInput.key("Right")
+        #expect(GtkHarness.iterate(until: {
+            (window.playback.player.map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true
+        }, timeout: 5))
+        try RealInput.key("alt+Left")
+        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        window.playback.positions?.flush()
+
+        let item = try #require(Library(cache: try Cache(root: cache.path)).reload().first { $0.url == url })
+        let position = try #require(item.position, "the record has no position")
+        #expect(position >= 5 && position < 6.5)
+        let table = FileManager.default.contents(atPath: cache.file("positions.json")).flatMap {
+            try? JSONDecoder().decode([String: Double].self, from: $0)
+        } ?? [:]
+        #expect(table[item.path] == nil, "the library's video went into positions.json")
+        GtkHarness.close(window)
+
+        // The next run resumes there.
+        let again = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(again) }
+        again.urlText = url
+        #expect(GtkHarness.iterate(until: { again.isEnabled(.play) }, timeout: 10))
+        GtkHarness.iterate(until: { again.library?.store.item(url: url) != nil }, timeout: 10)
+        again.activate(.play)
+        #expect(GtkHarness.iterate(until: { again.playback.resumedFrom != nil }, timeout: 10))
+        #expect(again.playback.resumedFrom.map { abs($0 - position) < 0.2 } == true)
+    }
+
+    @Test func closingTheWindowWhilePlayingKeepsThePosition() throws {
+        let clip = try Clips.webm(seconds: 12, audio: false)
+        server.serve("/closing.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"c\"")
+        let url = server.url("/closing.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 20))
+        GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)
+        window.activate(.play)
+        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        try RealInput.key("Right")
+        #expect(GtkHarness.iterate(until: {
+            (window.playback.player.map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true
+        }, timeout: 5))
+        try RealInput.key("ctrl+w") // still playing
+        #expect(GtkHarness.iterate(until: { !GtkHarness.isToplevel(window) }, timeout: 5))
+        let item = try #require(Library(cache: try Cache(root: cache.path)).reload().first { $0.url == url })
+        #expect((item.position ?? 0) >= 5, "closing while playing lost the position: \(String(describing: item.position))")
+    }
+}

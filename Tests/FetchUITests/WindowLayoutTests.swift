@@ -1,0 +1,121 @@
+import CGtk
+import FetchCore
+import Foundation
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// The window's shape under a real window manager: resized through openbox (`xdotool
+/// windowsize`), clicked with XTest. Screenshots in `artifacts/ui/layout-*.png`.
+@Suite(.serialized) @MainActor
+struct WindowLayoutTests {
+    let cache: TemporaryDirectory
+
+    init() throws {
+        cache = try TemporaryDirectory(prefix: "fetchplay-layout")
+    }
+
+    /// Asks the window manager for `width`×`height` and waits until GTK has laid the window out
+    /// at that size.
+    func resize(_ window: MainWindow, _ width: Int, _ height: Int) throws {
+        try Desktop.xdotool(["windowsize", "\(try RealInput.xid(window))", "\(width)", "\(height)"])
+        let surface = try #require(gtk_native_get_surface(window.widget.opaque))
+        #expect(GtkHarness.iterate(until: {
+            Int(gdk_surface_get_width(surface)) == width && Int(gtk_widget_get_width(window.widget)) <= width
+        }, timeout: 5), "the window is \(gdk_surface_get_width(surface)) wide, not \(width)")
+        GtkHarness.iterate(for: 0.2) // the relayout after the size change
+    }
+
+    /// Whether `widget` shows and lies entirely inside the window.
+    func isInside(_ widget: UnsafeMutablePointer<GtkWidget>, _ window: MainWindow) -> Bool {
+        var bounds = graphene_rect_t()
+        guard gtk_widget_is_visible(widget) != 0,
+              gtk_widget_compute_bounds(widget, window.widget, &bounds) != 0 else { return false }
+        return bounds.origin.x >= 0 && bounds.origin.y >= 0
+            && Int32(bounds.origin.x + bounds.size.width) <= gtk_widget_get_width(window.widget)
+            && Int32(bounds.origin.y + bounds.size.height) <= gtk_widget_get_height(window.widget)
+    }
+
+    @Test func aPhoneSizedWindowPutsTheLibraryBehindAToggle() throws {
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        #expect(!window.isNarrow && window.isLibraryVisible)
+
+        // As a drag would: the window manager keeps the wide layout's minimum until the
+        // breakpoint passes, then the narrow layout lets the window go down to a phone's width.
+        try resize(window, 700, 640)
+        #expect(window.isNarrow)
+        try resize(window, 360, 640)
+        #expect(window.isNarrow)
+        #expect(!window.isLibraryVisible, "the library still squeezes in beside the ring")
+        for widget in [window.ui.entry, window.ui.startButton, window.ring.widget, window.ui.titleLabel] {
+            #expect(isInside(widget, window), "cut off at 360 px")
+        }
+        #expect(isInside(window.ui.libraryToggle, window))
+        GtkHarness.screenshot(window.widget, "layout-narrow")
+
+        try RealInput.click(window.ui.libraryToggle)
+        #expect(GtkHarness.iterate(until: { window.isLibraryVisible }, timeout: 5), "the toggle did not show the library")
+        #expect(gtk_widget_get_visible(window.ui.downloadColumn) == 0)
+        GtkHarness.iterate(for: 0.3)
+        #expect(gtk_widget_get_width(window.widget) <= 360, "the library widened the window to \(gtk_widget_get_width(window.widget))")
+        #expect(isInside(try #require(window.library?.view.widget), window))
+        GtkHarness.screenshot(window.widget, "layout-narrow-library")
+
+        // Ctrl+L brings the download column back, the link ready to type.
+        try RealInput.key("ctrl+l")
+        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(window.ui.downloadColumn) != 0 }, timeout: 5))
+        #expect(RealInput.focusIsIn(window, window.ui.entry))
+
+        // The video page fits too.
+        window.openFile(path: try Clips.webm(seconds: 2, audio: false))
+        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 1 }, timeout: 10))
+        GtkHarness.iterate(for: 0.3)
+        #expect(gtk_widget_get_width(window.widget) <= 360, "the video page widened the window")
+        #expect(isInside(window.playback.view.controls.fullscreenButton, window))
+        GtkHarness.screenshot(window.widget, "layout-narrow-video")
+        try RealInput.key("alt+Left")
+
+        // Wide again: the library beside the ring, no toggle.
+        try resize(window, 1100, 700)
+        #expect(!window.isNarrow && window.isLibraryVisible)
+        #expect(gtk_widget_get_visible(window.ui.libraryToggle) == 0)
+        #expect(isInside(try #require(window.library?.view.widget), window))
+    }
+
+    @Test func fullscreenVideoIsEdgeToEdge() throws {
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.openFile(path: try Clips.webm(seconds: 4, audio: false))
+        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 }, timeout: 10))
+        #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))).hasSuffix(".webm"),
+                "the title does not name the video")
+        // In the window, the bars at rest sit beside the picture, not over it.
+        GtkHarness.iterate(for: 0.3)
+        let controls = window.playback.view.controls
+        var picture = graphene_rect_t(), top = graphene_rect_t(), bottom = graphene_rect_t()
+        #expect(gtk_widget_compute_bounds(window.playback.view.picture, window.widget, &picture) != 0)
+        #expect(gtk_widget_compute_bounds(controls.top, window.widget, &top) != 0)
+        #expect(gtk_widget_compute_bounds(controls.bottom, window.widget, &bottom) != 0)
+        #expect(picture.origin.y >= top.origin.y + top.size.height, "the top bar covers the picture")
+        #expect(picture.origin.y + picture.size.height <= bottom.origin.y, "the bottom bar covers the picture")
+        GtkHarness.screenshot(window.widget, "layout-video-window")
+
+        try RealInput.key("f")
+        #expect(GtkHarness.iterate(until: { window.playback.isFullscreen }, timeout: 5))
+        let surface = try #require(gtk_native_get_surface(window.widget.opaque))
+        #expect(GtkHarness.iterate(until: { gdk_surface_get_width(surface) == 1280 }, timeout: 5))
+        GtkHarness.iterate(for: 0.3)
+        // The video view covers the whole window, the whole screen.
+        var bounds = graphene_rect_t()
+        #expect(gtk_widget_compute_bounds(window.playback.view.widget, window.widget, &bounds) != 0)
+        #expect(bounds.origin.x == 0 && bounds.origin.y == 0, "the video starts at \(bounds.origin)")
+        #expect(Int(bounds.size.width) == 1280 && Int(bounds.size.height) == 800, "the video is \(bounds.size)")
+        GtkHarness.screenshot(window.widget, "layout-fullscreen")
+        try RealInput.key("Escape")
+        #expect(GtkHarness.iterate(until: { !window.playback.isFullscreen }, timeout: 5))
+        try RealInput.key("alt+Left")
+        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))) == "Fetchplay")
+    }
+}
