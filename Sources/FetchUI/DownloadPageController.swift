@@ -2,6 +2,7 @@ import CGtk
 import FetchCore
 import Foundation
 import GLibSupport
+import Localization
 
 /// The download page's controller: the entry, the ring, the title and status line, the error,
 /// and the buttons, for the one current download.
@@ -76,7 +77,7 @@ final class DownloadPageController {
     /// cannot be used, and otherwise starts it. Focus then goes to the download's controls, so
     /// Space pauses it.
     func startFromEntry() {
-        guard let session else { return showURLMessage(cacheError?.message ?? "The cache is not available.") }
+        guard let session else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
         guard !entryText.isEmpty else { return showURLMessage(nil) }
         do {
             try session.load(entryText)
@@ -172,12 +173,12 @@ final class DownloadPageController {
 
         ring.tone = controls.ringTone
         ring.fraction = controls.ringFraction
-        let title = session?.url.map(MainWindow.displayName) ?? "Ready when you are"
+        let title = session?.url.map(MainWindow.displayName) ?? tr("Ready when you are")
         Widgets.setText(ui.titleLabel, title)
         Widgets.setTooltip(ui.titleLabel, session?.url == nil ? nil : title)
         Widgets.setText(ui.statusLabel, session?.url == nil
-            ? (cacheError?.message ?? "Paste a link to a video, then press Start.")
-            : session?.isWaiting == true ? "Waiting for another download to finish"
+            ? (cacheError?.message ?? tr("Paste a link to a video, then press Start."))
+            : session?.isWaiting == true ? tr("Waiting for another download to finish")
             : StatusText.line(state: state, progress: progress))
         library?.view.select(url: session?.url)
         if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }

@@ -27,6 +27,7 @@ import FetchCore
 import FetchPlayer
 import Foundation
 import GLibSupport
+import Localization
 
 /// The `GtkApplication`: one window, command-line URLs and files arrive through `open`.
 @MainActor
@@ -169,9 +170,9 @@ public final class FetchplayApplication {
     private func chooseFile() {
         guard fileChooser == nil else { return }
         let parent = presentWindow().widget.as(GtkWindow.self)
-        guard let chooser = gtk_file_chooser_native_new("Open Video", parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+        guard let chooser = gtk_file_chooser_native_new(tr("Open Video"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
                                                         "_Open", "_Cancel") else { return }
-        let filter = fp_video_file_filter("Videos")
+        let filter = fp_video_file_filter(tr("Videos"))
         gtk_file_chooser_add_filter(chooser, filter) // takes its own reference
         g_object_unref(filter.map(UnsafeMutableRawPointer.init))
         fileChooser = chooser
@@ -204,7 +205,7 @@ public final class FetchplayApplication {
                 window.openFile(path: path)
             } else if let path {
                 window.urlText = URL(fileURLWithPath: path).lastPathComponent
-                window.showURLMessage("There is no file at “\(path)”, and it is not a web address.")
+                window.showURLMessage(String(format: tr("There is no file at “%1$@”, and it is not a web address."), path))
             } else {
                 window.download(url: uri) // http(s) starts; other schemes explain themselves inline
             }

@@ -68,7 +68,7 @@ final class LibraryRow {
         gtk_widget_set_vexpand(ring.widget, 0)
         gtk_widget_set_halign(ring.widget, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(ring.widget, GTK_ALIGN_CENTER)
-        fp_accessible_update_label(ring.widget.opaque, "Download progress")
+        fp_accessible_update_label(ring.widget.opaque, tr("Download progress"))
 
         thumbnailStack = gtk_stack_new()!
         gtk_widget_add_css_class(thumbnailStack, "thumbnail")
@@ -172,7 +172,8 @@ final class LibraryRow {
         // Cut with an ellipsis, the whole text is a hover away.
         Widgets.setTooltip(titleLabel, model.title)
         Widgets.setTooltip(detailLabel, model.detail)
-        fp_accessible_update_label(row.opaque, "\(model.title), \(model.detail)")
+        // TRANSLATORS: a library row read by a screen reader: the video's name, then its size and date.
+        fp_accessible_update_label(row.opaque, String(format: tr("%1$@, %2$@"), model.title, model.detail))
 
         let page = model.isFinished ? (hasThumbnail ? "picture" : "icon") : "ring"
         gtk_stack_set_visible_child_name(thumbnailStack.opaque, page)
@@ -191,7 +192,7 @@ final class LibraryRow {
         setMenu(.play, enabled: model.isFinished)
         setMenu(.pause, enabled: pauses)
         setMenu(.continue, enabled: !model.isFinished && !pauses)
-        let tip = pauses ? "Pause this download" : "Continue this download"
+        let tip = pauses ? tr("Pause this download") : tr("Continue this download")
         gtk_widget_set_tooltip_text(toggleButton, tip)
         fp_accessible_update_label(toggleButton.opaque, tip)
     }

@@ -71,10 +71,10 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         default: entry?.isWaiting == true ? .waiting : .paused
         }
         let word = switch activity {
-        case .downloading: "Downloading"
-        case .waiting: "Waiting"
+        case .downloading: tr("Downloading")
+        case .waiting: tr("Waiting")
         case .failed: tr("Failed")
-        default: progress.bytesDone > 0 ? "Paused" : "Not started"
+        default: progress.bytesDone > 0 ? tr("Paused") : tr("Not started")
         }
         // Why it failed: the live error, else the one the record kept (after a restart).
         let failure: String? = if case .failed(let error)? = entry?.state { error.message }
@@ -124,9 +124,9 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
     /// "Today", "Yesterday", else the local medium date ("5 Mar 2025").
     public static func date(_ date: Date, now: Date) -> String {
         let calendar = Calendar.current
-        if calendar.isDate(date, inSameDayAs: now) { return "Today" }
+        if calendar.isDate(date, inSameDayAs: now) { return tr("Today") }
         if let yesterday = calendar.date(byAdding: .day, value: -1, to: now),
-           calendar.isDate(date, inSameDayAs: yesterday) { return "Yesterday" }
+           calendar.isDate(date, inSameDayAs: yesterday) { return tr("Yesterday") }
         let formatter = DateFormatter()
         formatter.dateStyle = .medium
         formatter.timeStyle = .none

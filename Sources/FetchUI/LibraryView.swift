@@ -1,6 +1,7 @@
 import CGtk
 import FetchCore
 import GLibSupport
+import Localization
 
 /// The library pane: a header with the total size and Open Folder, the list of videos and
 /// partials, and an undo bar after a deletion.
@@ -40,14 +41,14 @@ public final class LibraryView {
     var onDuration: (@MainActor (String, Double) -> Void)?
 
     public init() {
-        let title = Widgets.label("Library", classes: ["heading"])
+        let title = Widgets.label(tr("Library"), classes: ["heading"])
         gtk_label_set_xalign(title.opaque, 0)
         totalLabel = Widgets.label("", classes: ["dim-label", "caption", "numeric"])
         gtk_label_set_xalign(totalLabel.opaque, 0)
         let titles = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, [title, totalLabel])
         gtk_widget_set_hexpand(titles, 1)
         let openFolder = Widgets.button(nil, icon: "folder-open-symbolic", action: .openFolder,
-                                        tooltip: "Open the cache folder", accessibleLabel: "Open cache folder",
+                                        tooltip: tr("Open the cache folder"), accessibleLabel: tr("Open cache folder"),
                                         classes: ["flat"])
         gtk_widget_set_valign(openFolder, GTK_ALIGN_CENTER)
         let header = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["library-header"],
@@ -57,8 +58,8 @@ public final class LibraryView {
         gtk_widget_add_css_class(list, "library-list")
         gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_SINGLE)
         gtk_list_box_set_activate_on_single_click(list.opaque, 0)
-        fp_accessible_update_label(list.opaque, "Library")
-        let empty = Widgets.label("Downloaded videos appear here.", classes: ["dim-label"], wrap: true)
+        fp_accessible_update_label(list.opaque, tr("Library"))
+        let empty = Widgets.label(tr("Downloaded videos appear here."), classes: ["dim-label"], wrap: true)
         gtk_widget_add_css_class(empty, "library-empty")
         gtk_list_box_set_placeholder(list.opaque, empty)
         let scrolled = gtk_scrolled_window_new()!
@@ -70,8 +71,8 @@ public final class LibraryView {
         gtk_label_set_ellipsize(undoLabel.opaque, PANGO_ELLIPSIZE_MIDDLE)
         gtk_widget_set_hexpand(undoLabel, 1)
         gtk_label_set_xalign(undoLabel.opaque, 0)
-        let undo = Widgets.button("_Undo", action: .undo, tooltip: "Bring the video back (Ctrl+Z)",
-                                  accessibleLabel: "Undo delete")
+        let undo = Widgets.button(tr("_Undo"), action: .undo, tooltip: tr("Bring the video back (Ctrl+Z)"),
+                                  accessibleLabel: tr("Undo delete"))
         let bar = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["undo-bar"], [undoLabel, undo])
         undoRevealer = gtk_revealer_new()!
         gtk_revealer_set_transition_type(undoRevealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)

@@ -65,12 +65,12 @@ struct MainWindowLayout {
         // The download page.
         entry = gtk_entry_new()!
         gtk_widget_set_hexpand(entry, 1)
-        gtk_entry_set_placeholder_text(entry.as(GtkEntry.self), "Paste a link to a video")
+        gtk_entry_set_placeholder_text(entry.as(GtkEntry.self), tr("Paste a link to a video"))
         gtk_entry_set_input_purpose(entry.as(GtkEntry.self), GTK_INPUT_PURPOSE_URL)
-        gtk_widget_set_tooltip_text(entry, "The web address of a video (Ctrl+L)")
-        fp_accessible_update_label(entry.opaque, "Video link")
-        let start = Widgets.button("_Start", action: .start, tooltip: "Start downloading (Enter)",
-                                   accessibleLabel: "Start download", classes: ["suggested-action"])
+        gtk_widget_set_tooltip_text(entry, tr("The web address of a video (Ctrl+L)"))
+        fp_accessible_update_label(entry.opaque, tr("Video link"))
+        let start = Widgets.button(tr("_Start"), action: .start, tooltip: tr("Start downloading (Enter)"),
+                                   accessibleLabel: tr("Start download"), classes: ["suggested-action"])
         startButton = start
         let entryRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [entry, start])
 
@@ -78,12 +78,12 @@ struct MainWindowLayout {
         gtk_label_set_xalign(urlMessage.opaque, 0)
         gtk_label_set_wrap(urlMessage.opaque, 1)
         gtk_widget_set_visible(urlMessage, 0)
-        fp_accessible_update_label(urlMessage.opaque, "Problem with the link")
+        fp_accessible_update_label(urlMessage.opaque, tr("Problem with the link"))
 
         let entryColumn = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, classes: ["entry-column"],
                                       [entryRow, urlMessage])
 
-        titleLabel = Widgets.label("Ready when you are", classes: ["title-2"])
+        titleLabel = Widgets.label(tr("Ready when you are"), classes: ["title-2"])
         gtk_label_set_ellipsize(titleLabel.opaque, PANGO_ELLIPSIZE_MIDDLE)
         statusLabel = Widgets.label("", classes: ["dim-label", "numeric", "status"])
         gtk_label_set_ellipsize(statusLabel.opaque, PANGO_ELLIPSIZE_END)
@@ -96,20 +96,20 @@ struct MainWindowLayout {
         gtk_label_set_xalign(errorLabel.opaque, 0)
         gtk_widget_set_hexpand(errorLabel, 1)
         let errorRow = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 10, [errorIcon, errorLabel])
-        retryButton = Widgets.button("_Try Again", icon: "view-refresh-symbolic", action: .start,
-                                     tooltip: "Try the download again", classes: ["pill"])
+        retryButton = Widgets.button(tr("_Try Again"), icon: "view-refresh-symbolic", action: .start,
+                                     tooltip: tr("Try the download again"), classes: ["pill"])
         gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
         errorBox = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, classes: ["error-box"], [errorRow, retryButton])
         gtk_widget_set_visible(errorBox, 0)
 
-        let pause = Widgets.button("_Pause", icon: "media-playback-pause-symbolic", action: .pause,
-                                   tooltip: "Pause the download (Space)", accessibleLabel: "Pause download",
+        let pause = Widgets.button(tr("_Pause"), icon: "media-playback-pause-symbolic", action: .pause,
+                                   tooltip: tr("Pause the download (Space)"), accessibleLabel: tr("Pause download"),
                                    classes: ["pill"])
-        let resume = Widgets.button("_Continue", icon: "folder-download-symbolic", action: .continue,
-                                    tooltip: "Continue the download (Space)", accessibleLabel: "Continue download",
+        let resume = Widgets.button(tr("_Continue"), icon: "folder-download-symbolic", action: .continue,
+                                    tooltip: tr("Continue the download (Space)"), accessibleLabel: tr("Continue download"),
                                     classes: ["pill"])
-        let play = Widgets.button("_Play", icon: "media-playback-start-symbolic", action: .play,
-                                  tooltip: "Play the video", accessibleLabel: "Play video",
+        let play = Widgets.button(tr("_Play"), icon: "media-playback-start-symbolic", action: .play,
+                                  tooltip: tr("Play the video"), accessibleLabel: tr("Play video"),
                                   classes: ["pill", "suggested-action"])
         playRevealer = gtk_revealer_new()!
         gtk_revealer_set_transition_type(playRevealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT)
@@ -160,19 +160,19 @@ struct MainWindowLayout {
     private static func headerBar(libraryToggle: Widget) -> Widget {
         let header = gtk_header_bar_new()!
         let open = Widgets.button(nil, icon: "document-open-symbolic", action: .open,
-                                  tooltip: "Open a video file (Ctrl+O)", accessibleLabel: "Open video file")
+                                  tooltip: tr("Open a video file (Ctrl+O)"), accessibleLabel: tr("Open video file"))
         gtk_header_bar_pack_start(header.opaque, open)
 
         let menu = g_menu_new()!
-        g_menu_append(menu, "_Open Video…", FetchplayAction.open.detailedName)
+        g_menu_append(menu, tr("_Open Video…"), FetchplayAction.open.detailedName)
         g_menu_append(menu, tr("_Close Window"), FetchplayAction.close.detailedName)
-        g_menu_append(menu, "_Quit", FetchplayAction.quit.detailedName)
+        g_menu_append(menu, tr("_Quit"), FetchplayAction.quit.detailedName)
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
         gtk_menu_button_set_menu_model(menuButton.opaque, menu.as(GMenuModel.self))
         gtk_menu_button_set_primary(menuButton.opaque, 1)
-        gtk_widget_set_tooltip_text(menuButton, "Main menu")
-        fp_accessible_update_label(menuButton.opaque, "Main menu")
+        gtk_widget_set_tooltip_text(menuButton, tr("Main menu"))
+        fp_accessible_update_label(menuButton.opaque, tr("Main menu"))
         g_object_unref(menu.rawObject)
         gtk_header_bar_pack_end(header.opaque, menuButton)
         gtk_header_bar_pack_end(header.opaque, libraryToggle)

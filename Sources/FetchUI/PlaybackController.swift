@@ -117,7 +117,7 @@ public final class PlaybackController {
         if let resume = positions?.position(for: path) {
             resumedFrom = resume
             player.seek(to: resume, accurate: true)
-            view.showBanner("Resumed from \(PlaybackTime.string(resume))")
+            view.showBanner(String(format: tr("Resumed from %1$@"), PlaybackTime.string(resume)))
         }
         player.play()
         view.revealBars()

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSupport
+import Localization
 
 /// The progress ring: a `GtkDrawingArea` that shows one fraction in one tone.
 ///
@@ -48,7 +49,7 @@ public final class RingView {
         gtk_widget_set_vexpand(widget, 1)
         gtk_drawing_area_set_content_width(widget.as(GtkDrawingArea.self), 240)
         gtk_drawing_area_set_content_height(widget.as(GtkDrawingArea.self), 240)
-        fp_accessible_update_label(widget.opaque, "Download progress")
+        fp_accessible_update_label(widget.opaque, tr("Download progress"))
 
         let box = CallbackBox<WeakRingView>(WeakRingView(self))
         gtk_drawing_area_set_draw_func(widget.as(GtkDrawingArea.self), { _, cr, width, height, data in
@@ -160,10 +161,10 @@ public final class RingView {
     private func updateAccessibleValue() {
         let percent = Int(((fraction ?? 0) * 100).rounded(.down))
         let text: String = switch tone {
-        case .done: "Complete"
-        case .failed: "Failed at \(percent) percent"
-        case .paused: "Paused at \(percent) percent"
-        case .running: fraction == nil ? "Downloading" : "\(percent) percent"
+        case .done: tr("Complete")
+        case .failed: String(format: tr("Failed at %1$d percent"), percent)
+        case .paused: String(format: tr("Paused at %1$d percent"), percent)
+        case .running: fraction == nil ? tr("Downloading") : String(format: tr("%1$d percent"), percent)
         }
         let value = (tone == .done ? 100 : percent, text)
         guard accessibleValue.map({ $0 != value }) ?? true else { return }

@@ -34,7 +34,7 @@ final class VideoControls {
 
     init() {
         let back = Widgets.button(nil, icon: "go-previous-symbolic", action: .back,
-                                  tooltip: "Back (Alt+Left)", accessibleLabel: "Back to the download")
+                                  tooltip: tr("Back (Alt+Left)"), accessibleLabel: tr("Back to the download"))
         title = Widgets.label("", classes: ["video-title"])
         gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_MIDDLE)
         gtk_widget_set_hexpand(title, 1)
@@ -43,23 +43,23 @@ final class VideoControls {
         gtk_widget_set_valign(top, GTK_ALIGN_START)
 
         playButton = Widgets.button(nil, icon: "media-playback-start-symbolic", action: .togglePlayback,
-                                    tooltip: "Play (Space)", accessibleLabel: "Play")
+                                    tooltip: tr("Play (Space)"), accessibleLabel: tr("Play"))
         positionLabel = Widgets.label("0:00", classes: ["numeric", "video-time"])
         durationLabel = Widgets.label("0:00", classes: ["numeric", "video-time", "dim-label"])
         seekBar = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 1)!
         gtk_scale_set_draw_value(seekBar.as(GtkScale.self), 0)
         gtk_widget_set_hexpand(seekBar, 1)
-        gtk_widget_set_tooltip_text(seekBar, "Position (Left and Right move 5 seconds)")
-        fp_accessible_update_label(seekBar.opaque, "Position")
+        gtk_widget_set_tooltip_text(seekBar, tr("Position (Left and Right move 5 seconds)"))
+        fp_accessible_update_label(seekBar.opaque, tr("Position"))
 
         muteButton = Widgets.button(nil, icon: "audio-volume-high-symbolic", action: .mute,
-                                    tooltip: "Mute (M)", accessibleLabel: "Mute")
+                                    tooltip: tr("Mute (M)"), accessibleLabel: tr("Mute"))
         volume = gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, 0, 1, 0.05)!
         gtk_scale_set_draw_value(volume.as(GtkScale.self), 0)
         gtk_widget_set_size_request(volume, 96, -1)
         gtk_range_set_value(volume.as(GtkRange.self), 1)
-        gtk_widget_set_tooltip_text(volume, "Volume (Up and Down)")
-        fp_accessible_update_label(volume.opaque, "Volume")
+        gtk_widget_set_tooltip_text(volume, tr("Volume (Up and Down)"))
+        fp_accessible_update_label(volume.opaque, tr("Volume"))
         speed = Self.speedDropDown()
         audio = gtk_drop_down_new(nil, nil)!
         gtk_widget_set_tooltip_text(audio, tr("Audio track"))
@@ -67,7 +67,7 @@ final class VideoControls {
         gtk_widget_set_valign(audio, GTK_ALIGN_CENTER)
         gtk_widget_set_visible(audio, 0)
         fullscreenButton = Widgets.button(nil, icon: "view-fullscreen-symbolic", action: .fullscreen,
-                                          tooltip: "Fullscreen (F)", accessibleLabel: "Fullscreen")
+                                          tooltip: tr("Fullscreen (F)"), accessibleLabel: tr("Fullscreen"))
         bottom = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["video-bar", "video-bottom"], [
             playButton, positionLabel, seekBar, durationLabel, audio, speed, muteButton, volume, fullscreenButton,
         ])
@@ -91,10 +91,10 @@ final class VideoControls {
     var isDragging: Bool { gtk_widget_has_css_class(seekBar, "dragging") != 0 }
 
     func showPlaying(_ playing: Bool) {
-        let (icon, label) = playing ? ("media-playback-pause-symbolic", "Pause") : ("media-playback-start-symbolic", "Play")
-        gtk_button_set_icon_name(playButton.as(GtkButton.self), icon)
-        gtk_widget_set_tooltip_text(playButton, "\(label) (Space)")
-        fp_accessible_update_label(playButton.opaque, label)
+        gtk_button_set_icon_name(playButton.as(GtkButton.self),
+                                 playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
+        gtk_widget_set_tooltip_text(playButton, playing ? tr("Pause (Space)") : tr("Play (Space)"))
+        fp_accessible_update_label(playButton.opaque, playing ? tr("Pause") : tr("Play"))
     }
 
     /// Position and duration in seconds; the seek bar keeps its value while dragged.
@@ -116,8 +116,8 @@ final class VideoControls {
             : level < 0.34 ? "audio-volume-low-symbolic"
             : level < 0.67 ? "audio-volume-medium-symbolic" : "audio-volume-high-symbolic"
         gtk_button_set_icon_name(muteButton.as(GtkButton.self), icon)
-        gtk_widget_set_tooltip_text(muteButton, muted ? "Unmute (M)" : "Mute (M)")
-        fp_accessible_update_label(muteButton.opaque, muted ? "Unmute" : "Mute")
+        gtk_widget_set_tooltip_text(muteButton, muted ? tr("Unmute (M)") : tr("Mute (M)"))
+        fp_accessible_update_label(muteButton.opaque, muted ? tr("Unmute") : tr("Mute"))
     }
 
     /// The speed the drop-down selects; nil when the index is outside the list.
@@ -163,8 +163,8 @@ final class VideoControls {
     func showFullscreen(_ fullscreen: Bool) {
         gtk_button_set_icon_name(fullscreenButton.as(GtkButton.self),
                                  fullscreen ? "view-restore-symbolic" : "view-fullscreen-symbolic")
-        gtk_widget_set_tooltip_text(fullscreenButton, fullscreen ? "Leave Fullscreen (Esc)" : "Fullscreen (F)")
-        fp_accessible_update_label(fullscreenButton.opaque, fullscreen ? "Leave fullscreen" : "Fullscreen")
+        gtk_widget_set_tooltip_text(fullscreenButton, fullscreen ? tr("Leave Fullscreen (Esc)") : tr("Fullscreen (F)"))
+        fp_accessible_update_label(fullscreenButton.opaque, fullscreen ? tr("Leave fullscreen") : tr("Fullscreen"))
         // The button toggles: in fullscreen it carries the action that leaves.
         gtk_actionable_set_action_name(fullscreenButton.opaque,
                                        (fullscreen ? FetchplayAction.leaveFullscreen : .fullscreen).detailedName)

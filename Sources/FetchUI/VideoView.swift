@@ -1,6 +1,7 @@
 import CGtk
 import FetchPlayer
 import GLibSupport
+import Localization
 
 /// The video page: frames drawn on black, with the controls over them.
 ///
@@ -60,7 +61,7 @@ public final class VideoView {
         picture = gtk_picture_new_for_paintable(paintable.paintable)!
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
-        fp_accessible_update_label(picture.opaque, "Video")
+        fp_accessible_update_label(picture.opaque, tr("Video"))
         // The picture holds the keyboard focus on the video page, so the page's keys reach it.
         gtk_widget_set_focusable(picture, 1)
         gtk_widget_add_css_class(picture, "video-picture")
@@ -80,7 +81,7 @@ public final class VideoView {
         gtk_widget_set_visible(errorBox, 0)
 
         bannerLabel = Widgets.label("")
-        let startOver = Widgets.button("_Start Over", action: .startOver, tooltip: "Play from the beginning")
+        let startOver = Widgets.button(tr("_Start Over"), action: .startOver, tooltip: tr("Play from the beginning"))
         VideoControls.keepFocusOnVideo([startOver])
         banner = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["video-bar", "video-banner"],
                              [bannerLabel, startOver])

@@ -53,6 +53,33 @@ struct CatalogueTests {
                 "listed in po/POTFILES but translate nothing")
     }
 
+    /// Text handed to a widget as a bare literal never reaches gettext: every label, tooltip,
+    /// accessible name, placeholder, menu item and dialog title in FetchUI goes through tr().
+    /// Caught by the calls that put text on screen, where a literal must be an empty string.
+    @Test func widgetTextGoesThroughGettext() throws {
+        let setters = [#"Widgets\.label\("#, #"Widgets\.button\("#, #"Widgets\.setText\([^,]+, "#,
+                       #"tooltip: "#, #"accessibleLabel: "#, #"gtk_widget_set_tooltip_text\([^,]+, "#,
+                       #"fp_accessible_update_label\([^,]+, "#, #"gtk_entry_set_placeholder_text\([^,]+, "#,
+                       #"g_menu_append\([^,]+, "#, #"g_menu_item_new\("#, #"gtk_label_set_text\([^,]+, "#,
+                       #"gtk_file_chooser_native_new\("#, #"showBanner\("#, #"showURLMessage\("#,
+                       #"gtk_button_set_label\([^,]+, "#]
+        // A setter followed by a literal with a letter in it, optionally after `cond ? `.
+        let bare = try NSRegularExpression(pattern: "(?:" + setters.joined(separator: "|") + #")(?:[^"()]*\? )?"[^"]*\p{L}"#)
+        var found: [String] = []
+        let folder = Checkout.path("Sources/FetchUI")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
+            let lines = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                let text = String(line)
+                if bare.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                    found.append("\(name):\(number + 1): \(text.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(found == [], "bare text on screen:\n\(found.joined(separator: "\n"))")
+    }
+
     @Test(arguments: languages)
     func everyMessageIsTranslated(_ language: String) throws {
         let path = Checkout.path("po/\(language).po")
