@@ -2,6 +2,7 @@ import CGtk
 import FetchCore
 import Foundation
 import GLibSupport
+import Localization
 
 /// Wires the library to the window: the store (disk), the view (rows), and the download session
 /// (the queue and the selected item).
@@ -133,7 +134,7 @@ public final class LibraryCoordinator {
             return showMessage?(error.message) ?? ()
         }
         session.clearSelection()
-        view.showUndo("“\(deletion.item.displayName)” deleted")
+        view.showUndo(String(format: tr("“%1$@” deleted"), deletion.item.displayName))
         undoGeneration += 1
         let generation = undoGeneration
         MainContext.every(milliseconds: Self.undoSeconds * 1000) { [weak self] in

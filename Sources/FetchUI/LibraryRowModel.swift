@@ -111,9 +111,15 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
     /// The line under the library's title: "2 videos, 1 unfinished · 45 MB".
     public static func summary(_ rows: [LibraryRowModel]) -> String {
         let finished = rows.filter(\.isFinished).count, partial = rows.count - finished
-        var counts = finished == 1 ? "1 video" : "\(finished) videos"
-        if partial > 0 { counts = finished > 0 ? counts + ", \(partial) unfinished" : "\(partial) unfinished" }
-        return counts + " · " + StatusText.size(rows.reduce(0) { $0 + $1.bytes })
+        let size = StatusText.size(rows.reduce(0) { $0 + $1.bytes })
+        let videos = String(format: trn("%1$d video", "%1$d videos", finished), finished)
+        let unfinished = String(format: trn("%1$d unfinished", "%1$d unfinished", partial), partial)
+        switch (finished > 0 || partial == 0, partial > 0) {
+        // TRANSLATORS: the library's summary: "2 videos, 1 unfinished · 45 MB".
+        case (true, true): return String(format: tr("%1$@, %2$@ · %3$@"), videos, unfinished, size)
+        case (true, false): return String(format: tr("%1$@ · %2$@"), videos, size)
+        default: return String(format: tr("%1$@ · %2$@"), unfinished, size)
+        }
     }
 
     /// "0:42", "3:05", "1:02:03".

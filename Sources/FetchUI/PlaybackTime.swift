@@ -1,3 +1,5 @@
+import Foundation
+import Localization
 import FetchCore
 
 /// Playback times as a video player shows them: "0:05", "1:23", "1:02:03". Pure, for tests.
@@ -13,7 +15,7 @@ public enum PlaybackTime {
     /// What a screen reader says for the seek bar: "1:23 of 4:56".
     public static func spoken(position: Double, duration: Double?) -> String {
         guard let duration else { return string(position) }
-        return "\(string(position)) of \(string(duration))"
+        return String(format: tr("%1$@ of %2$@"), string(position), string(duration))
     }
 
     /// A playback speed as the controls show it: "0.5×", "1×", "1.25×".
