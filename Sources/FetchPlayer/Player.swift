@@ -167,6 +167,10 @@ public final class Player {
         load(uri: "appsrc://", feed: StreamFeed(source: source))
     }
 
+    /// A video that is still arriving waits for bytes that are not on disk yet (the window shows a
+    /// spinner; playback goes on by itself once they come).
+    public var isBuffering: Bool { pipeline?.feed?.isWaiting ?? false }
+
     /// Builds the pipeline for `uri` and prepares its first frame.
     private func load(uri: String, feed: StreamFeed?) {
         let generation = self.generation

@@ -24,6 +24,8 @@ final class StreamFeed: @unchecked Sendable {
     /// Bytes in one buffer when appsrc does not say: large enough for few calls, small enough
     /// that the first frame needs no more than the demuxer asks for.
     private static let chunk = 64 * 1024
+    /// The most one buffer holds, whatever a demuxer asks (it asks far less in practice).
+    private static let largestRead = 16 << 20
     /// Seconds one read waits before it checks whether the pipeline stopped.
     private static let step = 0.2
 
@@ -54,37 +56,63 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
+    /// Pushes the next buffer from the current offset, waiting for its bytes.
+    ///
+    /// A demuxer that pulls (matroskademux, qtdemux) asks for an exact length and takes a shorter
+    /// buffer for the end of the file: a short buffer in the middle would end the video there.
+    /// So with a length, the buffer is pushed only once all of it is on disk (or the file ends);
+    /// without one (push mode), what is there goes at once.
     private func needData(_ appsrc: UnsafeMutablePointer<GstAppSrc>, length: guint) {
-        let wanted = length == guint.max || length == 0 ? Self.chunk : min(max(Int(length), 4096), 1 << 20)
+        let exact = length != guint.max && length != 0
+        let wanted = exact ? min(Int(length), Self.largestRead) : Self.chunk
+        var start = state.withLock { $0.offset }
+        var collected: [UInt8] = []
         while true {
             let (offset, stopped) = state.withLock { ($0.offset, $0.stopped) }
             if stopped { return }
-            if let size = source.size, offset >= size {
-                gst_app_src_end_of_stream(appsrc)
+            // A seek moved the offset while this one waited: start over there.
+            if offset != start { start = offset; collected = [] }
+            let next = start + Int64(collected.count)
+            let atEnd = source.size.map { next >= $0 } ?? false
+            if atEnd || collected.count >= wanted {
+                if collected.isEmpty {
+                    gst_app_src_end_of_stream(appsrc)
+                } else {
+                    push(collected, at: start, to: appsrc)
+                }
                 return
             }
             let bytes: [UInt8]
             do {
-                bytes = try source.read(at: offset, count: wanted, timeout: Self.step)
+                bytes = try source.read(at: next, count: wanted - collected.count, timeout: Self.step)
             } catch {
                 state.withLock { $0.failure = "\(error)" }
                 gst_app_src_end_of_stream(appsrc)
                 return
             }
             if bytes.isEmpty {
-                if source.size == nil { gst_app_src_end_of_stream(appsrc); return }
+                if source.size == nil {
+                    if collected.isEmpty { gst_app_src_end_of_stream(appsrc) } else { push(collected, at: start, to: appsrc) }
+                    return
+                }
                 state.withLock { $0.isWaiting = true }
                 continue
             }
-            state.withLock {
-                $0.isWaiting = false
-                $0.offset = offset + Int64(bytes.count)
-            }
-            guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return }
-            _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
-            fetchplay_buffer_set_offset(buffer, guint64(offset))
-            _ = gst_app_src_push_buffer(appsrc, buffer)  // takes the buffer
-            return
+            collected += bytes
+            if !exact { push(collected, at: start, to: appsrc); return }
+            if collected.count < wanted { state.withLock { $0.isWaiting = true } }
         }
+    }
+
+    private func push(_ bytes: [UInt8], at offset: Int64, to appsrc: UnsafeMutablePointer<GstAppSrc>) {
+        state.withLock {
+            $0.isWaiting = false
+            // Unless a seek came meanwhile (it set the offset to where the next buffer starts).
+            if $0.offset == offset { $0.offset = offset + Int64(bytes.count) }
+        }
+        guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return }
+        _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
+        fetchplay_buffer_set_offset(buffer, guint64(offset))
+        _ = gst_app_src_push_buffer(appsrc, buffer)  // takes the buffer
     }
 }

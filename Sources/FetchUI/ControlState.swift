@@ -21,8 +21,9 @@ public struct ControlState: Sendable, Equatable {
     ///   - entryIsNew: the entry holds another URL than the loaded one (Start adds it to the queue,
     ///     even while the loaded one downloads).
     ///   - isWaiting: the loaded download waits for a free slot (Pause takes it out of the line).
+    ///   - canWatch: the start of the unfinished video is on disk: it can play while it downloads.
     public init(state: DownloadState, progress: DownloadProgress?, hasPartial: Bool, entryIsNew: Bool = false,
-                isWaiting: Bool = false) {
+                isWaiting: Bool = false, canWatch: Bool = false) {
         let running = state == .downloading
         canPause = running || isWaiting
         canContinue = !entryIsNew && !isWaiting
@@ -43,11 +44,11 @@ public struct ControlState: Sendable, Equatable {
             ringTone = .failed
             errorMessage = error.message
         case .downloading:
-            canPlay = false
+            canPlay = canWatch && !entryIsNew
             ringTone = .running
             ringFraction = progress?.fraction
         case .idle, .paused:
-            canPlay = false
+            canPlay = canWatch && !entryIsNew
             ringTone = .paused
         }
     }

@@ -20,6 +20,8 @@ final class DownloadPageController {
     private let library: LibraryCoordinator?
     /// Plays a finished download (the window shows the video page).
     var play: (@MainActor (_ path: String, _ title: String) -> Void)?
+    /// Play on a video that is still downloading: it plays from what is on disk as it arrives.
+    var watch: (@MainActor (_ board: DownloadBoard, _ title: String) -> Void)?
     /// Brings the window's actions in line (called while refreshing, before buttons change).
     var updateActions: (@MainActor () -> Void)?
     /// Whether the download page shows now.
@@ -70,7 +72,7 @@ final class DownloadPageController {
         let entryIsNew = !entryText.isEmpty && (entryURL == nil || entryURL != session?.url)
         return ControlState(state: session?.state ?? .idle, progress: session?.progress,
                             hasPartial: session?.hasPartial ?? false, entryIsNew: entryIsNew,
-                            isWaiting: session?.isWaiting ?? false)
+                            isWaiting: session?.isWaiting ?? false, canWatch: watchableBoard != nil)
     }
 
     /// Start (a button, or Enter on something new): checks the link every time, says why it
@@ -103,10 +105,22 @@ final class DownloadPageController {
         focusPrimaryControl()
     }
 
-    /// Plays the selected download once it is complete.
+    /// Plays the selected download: the finished file, or the partial while it downloads once
+    /// its start is on disk.
     func playSelected() {
-        guard case .completed(let path) = session?.state else { return }
-        play?(path, session?.url.map(MainWindow.displayName) ?? path)
+        guard let session, let url = session.url else { return }
+        if case .completed(let path) = session.state {
+            play?(path, MainWindow.displayName(url))
+        } else if let board = watchableBoard {
+            watch?(board, MainWindow.displayName(url))
+        }
+    }
+
+    /// The selected download's board when the video can start playing before it is complete.
+    private var watchableBoard: DownloadBoard? {
+        guard let session, let url = session.url, session.state.completedPath == nil,
+              let board = session.queue.board(for: url), board.coverage.canStartPlaying else { return nil }
+        return board
     }
 
     /// Puts the focus on the control that does the next thing (Pause, Continue, Try Again, Play),

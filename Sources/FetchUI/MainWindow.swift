@@ -62,6 +62,7 @@ public final class MainWindow {
         installLibrary()
         installLayout()
         downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
+        downloadPage.watch = { [weak self] board, title in self?.watch(board: board, title: title) }
         downloadPage.updateActions = { [weak self] in self?.updateActions() }
         downloadPage.isShown = { [weak self] in self?.visiblePage == "download" }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
@@ -125,6 +126,15 @@ public final class MainWindow {
         playback.view.focus()
         library?.played(path: path)
         onPlay?(path)
+        refresh()
+    }
+
+    /// Plays a video that is still downloading, from the bytes on disk as they arrive.
+    func watch(board: DownloadBoard, title: String) {
+        gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
+        playback.open(stream: board, title: title)
+        gtk_window_set_title(widget.as(GtkWindow.self), title)
+        playback.view.focus()
         refresh()
     }
 

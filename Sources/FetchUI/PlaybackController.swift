@@ -1,4 +1,5 @@
 import CGtk
+import FetchCore
 import FetchPlayer
 import Foundation
 import GLibSupport
@@ -30,6 +31,8 @@ public final class PlaybackController {
     public let positions: PlaybackPositions?
     /// The position the current video resumed from, if it did.
     public private(set) var resumedFrom: Double?
+    /// The download being watched while it arrives; nil for a finished file.
+    private(set) var stream: DownloadBoard?
     /// Where the video stopped, in seconds, when it ended before its stated length (a truncated
     /// download or a damaged file); nil otherwise.
     public private(set) var endedEarlyAt: Double?
@@ -105,20 +108,41 @@ public final class PlaybackController {
 
     /// Plays `path` from where it was left (offering Start Over), or from the start.
     public func open(path: String, title: String) {
-        rememberPosition()
-        let player = ensurePlayer()
-        view.clear(title: title)
-        resumedFrom = nil
-        endedEarlyAt = nil
-        lastPlayingPosition = nil
-        events.notify(.opened)
-        limitFrameSize()
+        let player = prepare(title: title, stream: nil)
         player.open(path: path)
         if let resume = positions?.position(for: path) {
             resumedFrom = resume
             player.seek(to: resume, accurate: true)
             view.showBanner(String(format: tr("Resumed from %1$@"), PlaybackTime.string(resume)))
         }
+        finishOpening(player, title: title)
+    }
+
+    /// Plays a video while it downloads, through the engine's board: from the start, as far as
+    /// its bytes are on disk; the seek bar shows the parts downloaded, a wait shows the spinner,
+    /// and a seek ahead makes the download fetch that part next.
+    public func open(stream board: DownloadBoard, title: String) {
+        let player = prepare(title: title, stream: board)
+        player.open(source: DownloadStream(board: board), title: title)
+        finishOpening(player, title: title)
+    }
+
+    /// What both ways of opening do first: the last video's position saved, the view cleared.
+    private func prepare(title: String, stream: DownloadBoard?) -> Player {
+        rememberPosition()
+        let player = ensurePlayer()
+        view.clear(title: title)
+        resumedFrom = nil
+        endedEarlyAt = nil
+        lastPlayingPosition = nil
+        self.stream = stream
+        view.controls.showDownloaded(nil)
+        events.notify(.opened)
+        limitFrameSize()
+        return player
+    }
+
+    private func finishOpening(_ player: Player, title: String) {
         player.play()
         view.revealBars()
         update()
@@ -186,7 +210,7 @@ public final class PlaybackController {
             view.revealBars()
         case .startOver:
             player.seek(to: 0, accurate: true)
-            if let path = player.path { positions?.forget(path) }
+            if stream == nil, let path = player.path { positions?.forget(path) }
             resumedFrom = nil
             view.showBanner(nil)
         default:
@@ -248,8 +272,8 @@ public final class PlaybackController {
         case .state(let state):
             if state == .paused { rememberPosition() }
             endedEarlyAt = state == .ended ? earlyEnd() : nil
-            if state == .ended, let path = player?.path {
-                positions?.forget(path)
+            if state == .ended {
+                if stream == nil, let path = player?.path { positions?.forget(path) }
                 events.notify(.ended)
             }
             update()
@@ -314,6 +338,17 @@ public final class PlaybackController {
         limitFrameSize()
         if player.state == .playing, !player.isSeeking, let position = player.position { lastPlayingPosition = position }
         view.controls.showTime(position: endedEarlyAt ?? player.position ?? 0, duration: player.duration)
+        showStream(player)
+    }
+
+    /// A video still downloading: its downloaded parts under the seek bar, and the spinner while
+    /// the player waits for bytes. Once the whole file is there it plays as any other.
+    private func showStream(_ player: Player) {
+        guard let stream else { return }
+        let coverage = stream.coverage
+        let complete = coverage.total.map { coverage.spans == [0..<$0] } ?? false
+        view.controls.showDownloaded(complete ? nil : coverage.fractions)
+        view.showLoading(player.state == .loading || player.isBuffering)
     }
 
     /// Where playback really stopped, if that is well before the stated length: the last
@@ -344,7 +379,8 @@ public final class PlaybackController {
 
     private func rememberPosition() {
         ticksSinceSave = 0
-        guard let player, let path = player.path, player.state.isReady, let position = player.position else { return }
+        // A video still downloading has no file of its own yet to keep the position in.
+        guard stream == nil, let player, let path = player.path, player.state.isReady, let position = player.position else { return }
         if player.state == .ended { return }
         positions?.remember(position, duration: player.duration, for: path)
     }

@@ -28,6 +28,8 @@ final class VideoControls {
 
     /// The audio track, when the video has more than one (hidden otherwise).
     let audio: Widget
+    /// The downloaded parts under the seek bar, while the video still downloads.
+    let downloadedParts: DownloadedPartsView
 
     /// The speeds offered, slowest first.
     static let rates: [Double] = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2]
@@ -51,6 +53,7 @@ final class VideoControls {
         gtk_widget_set_hexpand(seekBar, 1)
         gtk_widget_set_tooltip_text(seekBar, tr("Position (Left and Right move 5 seconds)"))
         fp_accessible_update_label(seekBar.opaque, tr("Position"))
+        downloadedParts = DownloadedPartsView(seekBar: seekBar)
 
         muteButton = Widgets.button(nil, icon: "audio-volume-high-symbolic", action: .mute,
                                     tooltip: tr("Mute (M)"), accessibleLabel: tr("Mute"))
@@ -69,7 +72,7 @@ final class VideoControls {
         fullscreenButton = Widgets.button(nil, icon: "view-fullscreen-symbolic", action: .fullscreen,
                                           tooltip: tr("Fullscreen (F)"), accessibleLabel: tr("Fullscreen"))
         bottom = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["video-bar", "video-bottom"], [
-            playButton, positionLabel, seekBar, durationLabel, audio, speed, muteButton, volume, fullscreenButton,
+            playButton, positionLabel, downloadedParts.widget, durationLabel, audio, speed, muteButton, volume, fullscreenButton,
         ])
         gtk_widget_set_valign(bottom, GTK_ALIGN_END)
         Self.keepFocusOnVideo([back, playButton, seekBar, muteButton, volume, fullscreenButton])
@@ -95,6 +98,11 @@ final class VideoControls {
                                  playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
         gtk_widget_set_tooltip_text(playButton, playing ? tr("Pause (Space)") : tr("Play (Space)"))
         fp_accessible_update_label(playButton.opaque, playing ? tr("Pause") : tr("Play"))
+    }
+
+    /// The parts of the video on disk as fractions (0…1) while it downloads; nil when whole.
+    func showDownloaded(_ parts: [ClosedRange<Double>]?) {
+        downloadedParts.show(parts)
     }
 
     /// Position and duration in seconds; the seek bar keeps its value while dragged.

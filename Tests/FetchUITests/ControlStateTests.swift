@@ -25,6 +25,20 @@ import Testing
         Case(state: .completed(path: "/v.webm"), hasPartial: false, start: false, pause: false, resume: false, play: true, tone: .done),
     ]
 
+    /// Play also while it downloads or is paused, once the video's start is on disk; never for
+    /// another link typed in the entry, and never instead of Pause or Continue.
+    @Test func playBeforeTheCheckmarkWhenTheStartIsOnDisk() {
+        let progress = DownloadProgress(bytesDone: 50, total: 100)
+        for state in [DownloadState.downloading, .paused, .idle] {
+            let watching = ControlState(state: state, progress: progress, hasPartial: true, canWatch: true)
+            #expect(watching.canPlay, "\(state)")
+            #expect(watching.canPause == (state == .downloading) && watching.canContinue == (state != .downloading))
+            #expect(!ControlState(state: state, progress: progress, hasPartial: true, canWatch: false).canPlay)
+            #expect(!ControlState(state: state, progress: progress, hasPartial: true, entryIsNew: true, canWatch: true).canPlay)
+        }
+        #expect(!ControlState(state: .failed(.stalled), progress: progress, hasPartial: true, canWatch: true).canPlay)
+    }
+
     @Test(arguments: table)
     func sensitivityFollowsTheState(_ c: Case) {
         let controls = ControlState(state: c.state, progress: .init(bytesDone: c.hasPartial ? 10 : 0, total: 100),
