@@ -22,6 +22,8 @@ final class DownloadPageController {
     var play: (@MainActor (_ path: String, _ title: String) -> Void)?
     /// Play on a video that is still downloading: it plays from what is on disk as it arrives.
     var watch: (@MainActor (_ board: DownloadBoard, _ title: String) -> Void)?
+    /// The link to play as soon as Play is offered for it (`--play URL`).
+    private var pendingPlay: String?
     /// Brings the window's actions in line (called while refreshing, before buttons change).
     var updateActions: (@MainActor () -> Void)?
     /// Whether the download page shows now.
@@ -116,6 +118,12 @@ final class DownloadPageController {
         }
     }
 
+    /// Plays `url` once it can (now, if it can already); nil forgets a pending one.
+    func playWhenReady(_ url: String?) {
+        pendingPlay = url
+        refresh()
+    }
+
     /// The selected download's board when the video can start playing before it is complete.
     private var watchableBoard: DownloadBoard? {
         guard let session, let url = session.url, session.state.completedPath == nil,
@@ -205,6 +213,14 @@ final class DownloadPageController {
         Widgets.setVisible(ui.controls, controls.canPause || controls.canContinue || controls.canPlay)
         if (gtk_revealer_get_reveal_child(ui.playRevealer.opaque) != 0) != controls.canPlay {
             gtk_revealer_set_reveal_child(ui.playRevealer.opaque, controls.canPlay ? 1 : 0)
+        }
+        if let pending = pendingPlay {
+            if session?.url != pending || state.isFailed {
+                pendingPlay = nil  // another item was chosen, or this one failed: nothing to play
+            } else if controls.canPlay {
+                pendingPlay = nil
+                return playSelected()
+            }
         }
         if focusWasOnControl, isShown?() ?? true,
            !([ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton, ui.startButton].contains { Widgets.focusIsIn(window, $0) && gtk_widget_is_visible($0) != 0 }) {

@@ -196,10 +196,17 @@ public final class FetchplayApplication {
 
     // MARK: open
 
+    /// The hint of `g_application_open` that `fetchplay --play URL` sends (to the running
+    /// instance, if there is one): download and play as soon as it can.
+    public static let playHint = "play"
+
     /// `fetchplay URL…` / `fetchplay FILE…`: http(s) URIs download, local files open; anything
     /// else lands in the entry with a message saying why it cannot be used.
-    func open(uris: [String], paths: [String?]) {
+    func open(uris: [String], paths: [String?], hint: String = "") {
         let window = presentWindow()
+        if hint == Self.playHint, let uri = uris.last, paths.last.map({ $0 == nil }) ?? false {
+            return window.downloadAndPlay(url: uri)
+        }
         for (uri, path) in zip(uris, paths) {
             if let path, FileManager.default.fileExists(atPath: path) {
                 window.openFile(path: path)
@@ -215,7 +222,7 @@ public final class FetchplayApplication {
     private func connectOpen() {
         typealias OpenHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<OpaquePointer?>?,
                                                 Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
-        let handler: OpenHandler = { _, files, count, _, data in
+        let handler: OpenHandler = { _, files, count, hint, data in
             var uris: [String] = [], paths: [String?] = []
             for index in 0..<Int(count) {
                 guard let file = files?[index] else { continue }
@@ -225,7 +232,8 @@ public final class FetchplayApplication {
                 g_free(uri); g_free(path)
             }
             let box = CallbackBox<WeakApplication>.from(data)
-            MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths) }
+            let hint = hint.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths, hint: hint) }
         }
         application.connect("open", box: CallbackBox(WeakApplication(self)),
                             handler: unsafeBitCast(handler, to: GCallback.self))

@@ -84,6 +84,13 @@ public final class MainWindow {
         perform(.start)
     }
 
+    /// `fetchplay --play URL`: downloads the link and plays it as soon as its start is on disk
+    /// (at once when it is already downloaded); choosing another item meanwhile cancels that.
+    public func downloadAndPlay(url: String) {
+        download(url: url)
+        downloadPage.playWhenReady(session?.url)
+    }
+
     /// Shows a local video file for playback: `fetchplay FILE` and Open.
     public func openFile(path: String) {
         play(path: path, title: URL(fileURLWithPath: path).lastPathComponent)

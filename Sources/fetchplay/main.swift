@@ -39,6 +39,10 @@ let options = [
            // TRANSLATORS: keep URL as it is: it stands for the option's argument.
            description: tr("Download URL into the cache without opening a window, then exit"),
            argumentName: "URL"),
+    Option(name: "play", argument: G_OPTION_ARG_STRING,
+           // TRANSLATORS: keep URL as it is: it stands for the option's argument.
+           description: tr("Open the window, download URL and play it as soon as it can (in the running window, if there is one)"),
+           argumentName: "URL"),
     Option(name: "list", argument: G_OPTION_ARG_NONE,
            description: tr("List the videos in the cache, finished and partial, then exit"), argumentName: nil),
     Option(name: "version", argument: G_OPTION_ARG_NONE,
@@ -51,7 +55,8 @@ let options = [
            description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
            argumentName: "HEIGHT"),
     Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
-           description: "Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)",
+           // TRANSLATORS: keep DIR and ~/Videos/Fetchplay as they are.
+           description: tr("Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)"),
            argumentName: "DIR"),
     Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
            // TRANSLATORS: keep DIR, $FETCHPLAY_CACHE_DIR and $XDG_CACHE_HOME/fetchplay as they are.
@@ -106,7 +111,8 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
             defer { g_variant_unref(variant) }
             let count = Int(g_variant_get_int32(variant))
             guard (1...16).contains(count) else {
-                FileHandle.standardError.write(Data("fetchplay: --connections takes a number from 1 to 16.\n".utf8))
+                // TRANSLATORS: keep --connections as it is.
+                FileHandle.standardError.write(Data(("fetchplay: " + tr("--connections takes a number from 1 to 16.") + "\n").utf8))
                 return 2
             }
             options.connections = count
@@ -117,7 +123,31 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
     if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root, videos: videos) }
     app.cacheRoot = root
     app.videoFolder = videos
+    if let link = value("play") { return play(link) }
     return -1
+}
+
+/// `--play URL`: the link goes to the window as an `open` with the play hint, to this process's
+/// window or, when Fetchplay already runs, to that one's (then this process is done).
+@MainActor func play(_ link: String) -> Int32 {
+    let url: String
+    do {
+        url = try WebAddress.validate(link)
+    } catch {
+        FileHandle.standardError.write(Data("fetchplay: \(error.message)\n".utf8))
+        return 2
+    }
+    var failure: UnsafeMutablePointer<GError>?
+    guard g_application_register(gApplication, nil, &failure) != 0 else {
+        let message = failure.map { String(cString: $0.pointee.message) } ?? ""
+        g_clear_error(&failure)
+        FileHandle.standardError.write(Data("fetchplay: \(message)\n".utf8))
+        return 1
+    }
+    var files: [OpaquePointer?] = [g_file_new_for_uri(url)]
+    g_application_open(gApplication, &files, 1, FetchplayApplication.playHint)
+    g_object_unref(files[0].map { UnsafeMutableRawPointer($0) })
+    return g_application_get_is_remote(gApplication) != 0 ? 0 : -1
 }
 
 exit(app.run())
