@@ -3,6 +3,7 @@
 //
 //   MainLoopLatencyProbe   FETCHPLAY_LATENCY_PROBE=FILE: main-loop lateness during a download
 //   PlaybackBench          FETCHPLAY_BENCH=1: first frame, frames painted and CPU of one playback
+//   WatchBench             FETCHPLAY_WATCH_BENCH=FRACTION: first frame and a seek ahead while it downloads
 import FetchUI
 
 /// Installs the probes the environment asks for.
@@ -11,5 +12,6 @@ public enum Benchmarks {
     public static func install(on app: FetchplayApplication) {
         app.observeStartup { MainLoopLatencyProbe.startIfRequested($0) }
         if PlaybackBench.isRequested { app.observeWindows { PlaybackBench.attach(to: $0) } }
+        if let fraction = WatchBench.requestedFraction { app.observeWindows { WatchBench.attach(to: $0, fraction: fraction) } }
     }
 }
