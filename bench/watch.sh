@@ -63,12 +63,12 @@ for round in $(seq "$ROUNDS"); do
     line=$(grep '^fetchplay-watch ' "$out") || die "fetchplay reported nothing: $(tail -5 "$out")"
     field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
     first=$(field first_frame_s); seek=$(field seek_frame_s)
-    first_pct=$(echo "100 * $(field first_frame_bytes) / $size" | bc -l)
-    seek_pct=$(echo "100 * $(field seek_frame_bytes) / $size" | bc -l)
+    first_pct=$(printf '%.1f' "$(echo "100 * $(field first_frame_bytes) / $size" | bc -l)")
+    seek_pct=$(printf '%.1f' "$(echo "100 * $(field seek_frame_bytes) / $size" | bc -l)")
 
     start=$(date +%s.%N)
     curl -s -o "$BENCH_TMP/curl.mp4" "$url" || die "curl failed"
-    curl_s=$(echo "$(date +%s.%N) - $start" | bc -l)
+    curl_s=$(printf '%.2f' "$(echo "$(date +%s.%N) - $start" | bc -l)")
     cmp -s "$clip" "$BENCH_TMP/curl.mp4" || die "curl's copy differs"
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$first" "$seek" "$first_pct" "$seek_pct" "$curl_s" >>"$raw"
     log "  first frame $first s (${first_pct%.*}% on disk), after the seek to $SEEK: $seek s (${seek_pct%.*}% on disk); curl whole: $curl_s s"

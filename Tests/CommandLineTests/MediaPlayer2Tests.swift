@@ -16,9 +16,8 @@ struct MediaPlayer2Tests {
         // Each step waits (with a deadline) for what the bus reports, and writes one line.
         let script = """
             "$BIN" --cache-dir "$OUT/cache" "$CLIP" >"$OUT/app.log" 2>&1 & app=$!
-            mpris() { gdbus call --session --dest org.mpris.MediaPlayer2.fetchplay --object-path /org/mpris/MediaPlayer2 "$@"; }
+            \(SessionBusScript.mprisFunctions)
             get() { mpris --method org.freedesktop.DBus.Properties.Get "$1" "$2" 2>/dev/null; }
-            player() { get org.mpris.MediaPlayer2.Player "$1"; }
             position() { player Position | sed -n 's/.*int64 \\([0-9]*\\).*/\\1/p'; }
             wait_status() {
                 for _ in $(seq 400); do
@@ -44,19 +43,12 @@ struct MediaPlayer2Tests {
                 echo "seek=$before $now"
                 mpris --method org.mpris.MediaPlayer2.Player.PlayPause >/dev/null
                 echo "again=$(wait_status Playing)"
-                mpris --method org.mpris.MediaPlayer2.Quit >/dev/null
             } >"$OUT/report" 2>&1
-            for _ in $(seq 200); do kill -0 $app 2>/dev/null || break; sleep 0.05; done
-            kill -0 $app 2>/dev/null && { echo "still running after Quit" >>"$OUT/report"; kill -KILL $app; }
-            wait $app
-            echo "exit=$?" >>"$OUT/report"
+            \(SessionBusScript.quitThroughMPRIS)
             """
         let (status, report) = try SessionBusScript.run(script, out: folder, variables: ["CLIP": clip])
         #expect(status == 0)
-        let lines = Dictionary(report.split(separator: "\n").compactMap { line -> (String, String)? in
-            guard let equals = line.firstIndex(of: "=") else { return nil }
-            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
-        }, uniquingKeysWith: { first, _ in first })
+        let lines = SessionBusScript.fields(report)
 
         #expect(lines["playing"] == "Playing", "\(report)")
         #expect(lines["identity"] == "(<'Fetchplay'>,)", "\(report)")

@@ -22,8 +22,7 @@ struct PlayCommandTests {
         let folder = try TemporaryDirectory(prefix: "fetchplay-play")
         let script = """
             "$BIN" --cache-dir "$OUT/cache" --play "$FIRST" >"$OUT/app.log" 2>&1 & app=$!
-            mpris() { gdbus call --session --dest org.mpris.MediaPlayer2.fetchplay --object-path /org/mpris/MediaPlayer2 "$@"; }
-            player() { mpris --method org.freedesktop.DBus.Properties.Get org.mpris.MediaPlayer2.Player "$1" 2>/dev/null; }
+            \(SessionBusScript.mprisFunctions)
             wait_for() {
                 for _ in $(seq 600); do
                     case $(player "$1") in *"$2"*) echo yes; return;; esac
@@ -41,22 +40,15 @@ struct PlayCommandTests {
                 echo "second-playing=$(wait_for PlaybackStatus "'Playing'")"
                 "$BIN" --play "not a link" >"$OUT/bad.log" 2>&1
                 echo "bad-exit=$?"
-                mpris --method org.mpris.MediaPlayer2.Quit >/dev/null
             } >"$OUT/report" 2>&1
-            for _ in $(seq 200); do kill -0 $app 2>/dev/null || break; sleep 0.05; done
-            kill -0 $app 2>/dev/null && { echo "still running after Quit" >>"$OUT/report"; kill -KILL $app; }
-            wait $app
-            echo "exit=$?" >>"$OUT/report"
+            \(SessionBusScript.quitThroughMPRIS)
             """
         let (status, report) = try SessionBusScript.run(script, out: folder, variables: [
             "FIRST": server.url("/first.webm"), "SECOND": server.url("/second.webm"),
         ])
         let log = (try? String(contentsOfFile: folder.file("app.log"), encoding: .utf8)) ?? ""
         #expect(status == 0)
-        let lines = Dictionary(report.split(separator: "\n").compactMap { line -> (String, String)? in
-            guard let equals = line.firstIndex(of: "=") else { return nil }
-            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
-        }, uniquingKeysWith: { first, _ in first })
+        let lines = SessionBusScript.fields(report)
         #expect(lines["playing"] == "yes", "\(report)\n\(log)")
         #expect(lines["first-done-when-playing"] == "no", "it played only once downloaded: \(report)")
         #expect(lines["title"] == "yes", "\(report)")

@@ -4,6 +4,31 @@ import TestSupport
 /// A shell script run on a private session bus (`dbus-run-session`), as the desktop would start
 /// `fetchplay` there, with `BIN` (the built binary) and `OUT` (a folder for its report) set.
 enum SessionBusScript {
+    /// Shell functions for a script that talks to the app's MPRIS object: `mpris ARGS…` calls it,
+    /// `player PROPERTY` reads a property of `org.mpris.MediaPlayer2.Player`.
+    static let mprisFunctions = """
+        mpris() { gdbus call --session --dest org.mpris.MediaPlayer2.fetchplay --object-path /org/mpris/MediaPlayer2 "$@"; }
+        player() { mpris --method org.freedesktop.DBus.Properties.Get org.mpris.MediaPlayer2.Player "$1" 2>/dev/null; }
+        """
+
+    /// The end of such a script: quit through MPRIS, wait for the app (`$app`) to go, killing it
+    /// if it stays, and write its exit status to the report as `exit=N`.
+    static let quitThroughMPRIS = """
+        mpris --method org.mpris.MediaPlayer2.Quit >/dev/null
+        for _ in $(seq 200); do kill -0 $app 2>/dev/null || break; sleep 0.05; done
+        kill -0 $app 2>/dev/null && { echo "still running after Quit" >>"$OUT/report"; kill -KILL $app; }
+        wait $app
+        echo "exit=$?" >>"$OUT/report"
+        """
+
+    /// A report's `key=value` lines (the first of each key).
+    static func fields(_ report: String) -> [String: String] {
+        Dictionary(report.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Runs `script` with `variables` on top of `base` (and the renderer settings the window
     /// tests use); returns its exit status and the text it wrote to `$OUT/report`.
     static func run(_ script: String, out folder: TemporaryDirectory, variables: [String: String],
