@@ -9,8 +9,15 @@ public struct DownloadCoverage: Sendable, Equatable {
     public let isRunning: Bool
 
     /// Bytes a demuxer reads before it knows the streams (a WebM's or an MP4's headers and first
-    /// clusters fit well inside): below this, Play would only show a spinner.
+    /// clusters fit well inside): below this, Play would only show a spinner. A small file needs
+    /// less: a twentieth of it, but never under `smallestStart`.
     public static let playableStart: Int64 = 256 * 1024
+    public static let smallestStart: Int64 = 64 * 1024
+
+    /// How much of the start must be on disk before Play is offered, for a file of `total` bytes.
+    public static func neededStart(total: Int64) -> Int64 {
+        min(total, playableStart, max(smallestStart, total / 20))
+    }
 
     public init(spans: [Range<Int64>], total: Int64?, isRunning: Bool) {
         self.spans = spans
@@ -18,11 +25,11 @@ public struct DownloadCoverage: Sendable, Equatable {
         self.isRunning = isRunning
     }
 
-    /// The file's start is on disk: everything from byte 0 up to `playableStart` (or the whole file
-    /// when it is shorter). The length must be known, so that the player can seek in it.
+    /// The file's start is on disk (`neededStart`). The length must be known, so that the player
+    /// can seek in it.
     public var canStartPlaying: Bool {
         guard let total, total > 0, let first = spans.first, first.lowerBound == 0 else { return false }
-        return first.upperBound >= min(total, Self.playableStart)
+        return first.upperBound >= Self.neededStart(total: total)
     }
 
     /// The spans as fractions of the whole (0…1), for drawing; empty when the length is unknown.

@@ -7,4 +7,12 @@ public protocol ByteSource: AnyObject, Sendable {
     /// Up to `count` bytes from `offset`, waiting up to `timeout` seconds for them; empty when
     /// none arrived yet (or at the end). Throws when they cannot come (nothing downloads them).
     func read(at offset: Int64, count: Int, timeout: Double) throws -> [UInt8]
+
+    /// Whether the byte at `offset` is there now, without asking for it; nil when the source
+    /// cannot tell (then it is read as any other).
+    func isAvailable(at offset: Int64) -> Bool?
+}
+
+extension ByteSource {
+    public func isAvailable(at offset: Int64) -> Bool? { nil }
 }

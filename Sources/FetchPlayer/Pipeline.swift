@@ -41,6 +41,21 @@ final class Pipeline {
                 if let source { feed.attach(source.assumingMemoryBound(to: GstElement.self)) }
             }
             playbin.connect("source-setup", box: CallbackBox(feed), handler: unsafeBitCast(handler, to: GCallback.self))
+            // The feed answers type-finding's probes differently from the demuxer's reads: it
+            // learns when the type is found from decodebin's typefind element.
+            let added: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                                       UnsafeMutableRawPointer?) -> Void = { _, _, element, data in
+                guard let element, let name = fetchplay_element_factory_name(element.assumingMemoryBound(to: GstElement.self)) else { return }
+                guard String(cString: name) == "typefind" else { return }
+                let feed = CallbackBox<StreamFeed>.from(data).body
+                let found: @convention(c) (UnsafeMutableRawPointer?, guint, UnsafeMutableRawPointer?,
+                                           UnsafeMutableRawPointer?) -> Void = { _, _, _, data in
+                    CallbackBox<StreamFeed>.from(data).body.typeFound()
+                }
+                element.assumingMemoryBound(to: GstElement.self)
+                    .connect("have-type", box: CallbackBox(feed), handler: unsafeBitCast(found, to: GCallback.self))
+            }
+            playbin.connect("deep-element-added", box: CallbackBox(feed), handler: unsafeBitCast(added, to: GCallback.self))
         }
         // playbin sinks the floating references of both sinks.
         GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))

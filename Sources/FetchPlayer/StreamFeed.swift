@@ -19,6 +19,8 @@ final class StreamFeed: @unchecked Sendable {
         var failure: String?
         /// A read is waiting for bytes (the player shows it as buffering).
         var isWaiting = false
+        /// decodebin's type-finding is over: every read from here on is the demuxer's.
+        var typeKnown = false
     }
 
     /// Bytes in one buffer when appsrc does not say: large enough for few calls, small enough
@@ -35,6 +37,9 @@ final class StreamFeed: @unchecked Sendable {
     var isWaiting: Bool { state.withLock { $0.isWaiting } }
 
     func stop() { state.withLock { $0.stopped = true } }
+
+    /// The type-finder has decided (decodebin's typefind element said `have-type`).
+    func typeFound() { state.withLock { $0.typeKnown = true } }
 
     /// Configures the appsrc that playbin made for `appsrc://`.
     func attach(_ element: UnsafeMutablePointer<GstElement>) {
@@ -67,6 +72,13 @@ final class StreamFeed: @unchecked Sendable {
         let wanted = exact ? min(Int(length), Self.largestRead) : Self.chunk
         var start = state.withLock { $0.offset }
         var collected: [UInt8] = []
+        // Type-finders probe here and there (MP3's the middle, tag finders the end): a probe where
+        // nothing is on disk yet ends there at once, instead of waiting for (and fetching) a part
+        // the demuxer may never read. The start, which they need, is on disk before Play.
+        if !state.withLock({ $0.typeKnown }), source.isAvailable(at: start) == false {
+            gst_app_src_end_of_stream(appsrc)
+            return
+        }
         while true {
             let (offset, stopped) = state.withLock { ($0.offset, $0.stopped) }
             if stopped { return }

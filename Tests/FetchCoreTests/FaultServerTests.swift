@@ -50,6 +50,24 @@ private func curl(_ url: String, _ options: [String] = []) throws -> Fetched {
         #expect(fetched.headers["accept-ranges"] == "bytes")
     }
 
+    /// A held part is not sent until released, whatever the answer (whole or a range); the bytes
+    /// before it go at once.
+    @Test func heldBytesWaitForTheRelease() throws {
+        let server = try FaultServer()
+        server.serve("/v.bin", body: body, etag: etag)
+        server.hold("/v.bin", offsets: 100_000..<200_000)
+        // curl gives up after a second: it has what was sent before the hold.
+        let whole = try curl(server.url("/v.bin"), ["--max-time", "1"])
+        #expect(whole.body == Array(body[..<100_000]))
+        let range = try curl(server.url("/v.bin"), ["--max-time", "1", "-H", "Range: bytes=150000-"])
+        #expect(range.body.isEmpty)
+        let after = try curl(server.url("/v.bin"), ["-H", "Range: bytes=200000-"])
+        #expect(after.body == Array(body[200_000...]))
+        #expect(server.bytesSent(of: "/v.bin") == 100_000 + 100_000)
+        server.release("/v.bin")
+        #expect(try curl(server.url("/v.bin")).body == body)
+    }
+
     @Test func headSendsHeadersOnly() throws {
         let server = try FaultServer()
         server.serve("/v.bin", body: body, etag: etag)

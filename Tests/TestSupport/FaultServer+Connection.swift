@@ -11,7 +11,7 @@ extension FaultServer.Core {
                 guard let bytes = Socket.receive(fd) else { return }
                 parser.append(bytes)
             case .failure(.malformed):
-                _ = send(.text(status: 400), on: fd, closing: true)
+                _ = send(.text(status: 400), for: "", on: fd, closing: true)
                 return
             case .success(let request):
                 let plan = state.withLock { state in
@@ -25,7 +25,7 @@ extension FaultServer.Core {
                     }
                     return plan
                 }
-                let completed = send(plan, on: fd, closing: request.wantsClose)
+                let completed = send(plan, for: request.path, on: fd, closing: request.wantsClose)
                 if !completed || plan.endsConnection || request.wantsClose { return }
             }
         }
@@ -33,7 +33,7 @@ extension FaultServer.Core {
 
     /// Sends the head and the body as `plan` says; false when the answer was cut short (a
     /// fault, the client leaving, or the server stopping).
-    private func send(_ plan: ResponsePlan, on fd: Int32, closing: Bool) -> Bool {
+    private func send(_ plan: ResponsePlan, for path: String, on fd: Int32, closing: Bool) -> Bool {
         var head = Array("HTTP/1.1 \(plan.status) \(ResponsePlan.reasonPhrase(plan.status))\r\n".utf8)
         for header in plan.headers { head += Array("\(header.name): ".utf8) + header.bytes + [13, 10] }
         if closing { head += Array("Connection: close\r\n".utf8) }
@@ -45,14 +45,19 @@ extension FaultServer.Core {
         // Small pieces when throttled keep the rate smooth: about 20 sends a second.
         let pieceSize = plan.throttle.map { max(1, min(16 * 1024, $0 / 20)) } ?? 64 * 1024
         let clock = ContinuousClock()
-        let started = clock.now
+        var started = clock.now
         var sent = 0
         while sent < stop {
             if let rate = plan.throttle,
                !sleep(until: started + .seconds(Double(sent) / Double(rate)), clock: clock) {
                 return false
             }
-            let piece = body.dropFirst(sent).prefix(min(pieceSize, stop - sent))
+            let heldAt = clock.now
+            // A body's indices are the file's offsets (a range answer is a slice of the file).
+            guard let granted = grant(min(pieceSize, stop - sent), of: path, at: body.startIndex + sent) else { return false }
+            // A hold is not lateness to catch up on: the rate goes on as before it.
+            started += heldAt.duration(to: clock.now)
+            let piece = body.dropFirst(sent).prefix(granted)
             let ok = plan.chunked
                 ? Socket.sendAll(fd, Array("\(String(piece.count, radix: 16))\r\n".utf8) + piece + [13, 10])
                 : Socket.sendAll(fd, piece)
@@ -69,6 +74,28 @@ extension FaultServer.Core {
         }
         if let stall = plan.stallAfter, stall == sent { waitForClientToLeave(fd) }
         return false
+    }
+
+    /// How many of `wanted` bytes of `path` from file offset `offset` may go now, waiting while
+    /// that offset is held; nil when the server stops meanwhile.
+    private func grant(_ wanted: Int, of path: String, at offset: Int) -> Int? {
+        while true {
+            let granted = state.withLock { state -> Int in
+                var granted = wanted
+                if let held = state.holds[path] {
+                    if held.contains(offset) {
+                        granted = 0
+                    } else if offset < held.lowerBound {
+                        granted = min(wanted, held.lowerBound - offset)
+                    }
+                }
+                state.sentTotals[path, default: 0] += granted
+                return granted
+            }
+            if granted > 0 { return granted }
+            if isStopping { return nil }
+            usleep(10_000)
+        }
     }
 
     /// Sleeps until `deadline` in short steps so `stop()` is noticed; false when stopping.

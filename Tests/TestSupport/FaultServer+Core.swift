@@ -10,6 +10,11 @@ extension FaultServer {
         struct State: Sendable {
             var resources: [String: ServedResource] = [:]
             var requests: [RecordedRequest] = []
+            /// Paths whose bytes at these offsets are not sent, in any answer, until released
+            /// (`FaultServer.hold`).
+            var holds: [String: Range<Int>] = [:]
+            /// Body bytes sent per path, over every answer.
+            var sentTotals: [String: Int] = [:]
             /// Connection sockets still open. Only closed under the lock after removal, so
             /// `stop()` never shuts down a descriptor number that was reused meanwhile.
             var openSockets: Set<Int32> = []

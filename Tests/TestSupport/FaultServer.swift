@@ -89,6 +89,22 @@ public final class FaultServer: Sendable {
     public var requests: [RecordedRequest] { core.state.withLock { $0.requests } }
 
     /// The requests received so far for `path` (target without query), in arrival order.
+    /// Sends none of `path`'s bytes at `offsets`, in any answer, until `release(path)`: an
+    /// answer reaching them waits there. A client shows what it can do without them.
+    public func hold(_ path: String, offsets: Range<Int>) {
+        core.state.withLock { $0.holds[path] = offsets }
+    }
+
+    /// Lets `path`'s answers go on after `hold`.
+    public func release(_ path: String) {
+        core.state.withLock { $0.holds[path] = nil }
+    }
+
+    /// Body bytes of `path` sent so far, over every answer.
+    public func bytesSent(of path: String) -> Int {
+        core.state.withLock { $0.sentTotals[path, default: 0] }
+    }
+
     public func requests(to path: String) -> [RecordedRequest] {
         requests.filter { $0.path == path }
     }
