@@ -182,7 +182,8 @@ public final class PreferencesWindow {
         refreshing = true
         defer { refreshing = false }
         let settings = preferences.settings
-        Widgets.setText(folderLabel, currentFolder())
+        Widgets.setText(folderLabel, Self.displayPath(currentFolder()))
+        Widgets.setTooltip(folderLabel, currentFolder())
         setSpin(maxRunningSpin, Double(settings.maxRunning))
         // Off, the spin buttons offer the value the switch would turn on.
         setSwitch(speedSwitch, settings.speedLimit != nil)
@@ -197,6 +198,12 @@ public final class PreferencesWindow {
         }
         if let message { Widgets.setText(messageLabel, message) }
         Widgets.setVisible(messageLabel, message != nil)
+    }
+
+    /// A folder as people read it: `~/Videos/Fetchplay` for one in the home folder.
+    static func displayPath(_ path: String, home: String = String(cString: g_get_home_dir())) -> String {
+        guard home.count > 1, path == home || path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
     }
 
     private func setSpin(_ spin: Widget, _ value: Double) {
