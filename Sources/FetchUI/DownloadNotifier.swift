@@ -63,8 +63,10 @@ final class DownloadNotifier {
     }
 
     private func send(url: String, title: String, body: String, play: Bool) {
+        // Notifications travel over the session bus; without one there is nobody to tell.
         guard let app = gtk_window_get_application(window.as(GtkWindow.self)),
-              g_application_get_is_registered(app.as(GApplication.self)) != 0 else { return }
+              g_application_get_is_registered(app.as(GApplication.self)) != 0,
+              g_application_get_dbus_connection(app.as(GApplication.self)) != nil else { return }
         let notification = g_notification_new(title)!
         g_notification_set_body(notification, body)
         if let icon = g_themed_icon_new(AppInfo.id) {
