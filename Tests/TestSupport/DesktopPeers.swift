@@ -63,7 +63,7 @@ public final class DesktopPeers: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         FileManager.default.createFile(atPath: folder.file("stderr"), contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file("stderr")))
-        try process.run()
+        try process.runWithSignalsUnblocked()
         let ready = waitUntil(timeout: .seconds(15)) { lines().contains("ready") || !process.isRunning }
         guard ready, process.isRunning else {
             let problem = (try? String(contentsOfFile: folder.file("stderr"), encoding: .utf8)) ?? ""

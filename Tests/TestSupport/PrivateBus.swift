@@ -4,8 +4,8 @@ import Foundation
 /// app under test and the stand-ins for desktop services (`DesktopPeers`) meet there and never
 /// on the developer's own session.
 ///
-/// The daemon dies with the test process: `setpriv --pdeathsig` sends it SIGTERM when the thread
-/// that started it ends, so start it from the main thread (a `@MainActor` harness).
+/// The daemon dies with the test process: `setpriv --pdeathsig KILL` kills it when the thread
+/// that started it ends (the process's end included), and it starts with no signal blocked.
 public final class PrivateBus: @unchecked Sendable {
     /// What `DBUS_SESSION_BUS_ADDRESS` says to reach it.
     public let address: String
@@ -19,13 +19,13 @@ public final class PrivateBus: @unchecked Sendable {
         let process = Process()
         self.process = process
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--pdeathsig", "TERM", "/usr/bin/dbus-daemon", "--session", "--nofork",
+        process.arguments = ["--pdeathsig", "KILL", "/usr/bin/dbus-daemon", "--session", "--nofork",
                              "--print-address=1"]
         process.standardInput = FileHandle.nullDevice
         // A file, not a pipe: nobody reads it after the first line, and the daemon never blocks.
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: addressFile))
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runFromLifelongThread()
         var address = ""
         let started = waitUntil(timeout: .seconds(10)) {
             address = (try? String(contentsOfFile: addressFile, encoding: .utf8)) ?? ""
@@ -55,7 +55,7 @@ public final class PrivateBus: @unchecked Sendable {
         call.standardInput = FileHandle.nullDevice
         call.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         call.standardError = call.standardOutput
-        try call.run()
+        try call.runWithSignalsUnblocked()
         let deadline = ContinuousClock.now + timeout
         while call.isRunning, ContinuousClock.now < deadline { iterate() }
         if call.isRunning { call.terminate() }
@@ -65,7 +65,7 @@ public final class PrivateBus: @unchecked Sendable {
 
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL) // setpriv execs the daemon: the same process
             process.waitUntilExit()
         }
     }
