@@ -13,9 +13,15 @@
 //   │                        LibraryView / LibraryRow (widgets, row menu), LibraryRowModel (pure)
 //   ├─ ControlState          state → which buttons show and work, the ring's tone (pure)
 //   ├─ StatusText            bytes, speed, time left in words (pure)
-//   └─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   ├─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   ├─ Preferences           the settings (settings.ini), applied at once (+Preferences); its
+//   │  └─ PreferencesWindow  window (PreferencesRows: GNOME's boxed lists in plain GTK); a
+//   │                        SessionInhibitor keeps the computer awake while downloading
+//   ├─ AboutDialog, ShortcutsWindow  About, and every key of the action table (Ctrl+?)
+//   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
+//   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
 //   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
-//                            MainWindow.isAllowed decides enabling in one place
+//                            MainWindow.isAllowed decides enabling in one place; +Labels: its words
 //   Observers, OwnedWidget   many listeners instead of one closure slot; one owned widget reference
 //   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
