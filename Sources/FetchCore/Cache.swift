@@ -1,6 +1,7 @@
 import CGLib
 import Foundation
 import Localization
+import Locking
 
 /// The folders where partial and finished videos live, and what is in them.
 ///
@@ -20,8 +21,10 @@ public final class Cache: Sendable {
     let partialDirectory: String
     /// Where the records of finished videos are (and the videos of older versions).
     let videosDirectory: String
-    /// Where finished videos go, under their names.
-    public let videoFolder: String
+    /// Where finished videos go, under their names; Preferences may change it while downloads
+    /// run (`setVideoFolder`), so it is read under a lock each time a video is placed.
+    public var videoFolder: String { currentVideoFolder.withLock { $0 } }
+    private let currentVideoFolder: Locked<String>
 
     /// Opens (and creates) the cache at `root`, its finished videos going to `videos` (default
     /// `ROOT/videos`).
@@ -34,13 +37,28 @@ public final class Cache: Sendable {
         self.root = root
         partialDirectory = root + "/partial"
         videosDirectory = root + "/videos"
-        videoFolder = videos.map(absolute) ?? videosDirectory
+        let videoFolder = videos.map(absolute) ?? videosDirectory
+        currentVideoFolder = Locked(videoFolder)
         for directory in [root, partialDirectory, videosDirectory, videoFolder] {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .fileSystem(String(format: tr("cannot create the folder %1$@"), directory))
-            }
+            try Self.createFolder(directory)
+        }
+    }
+
+    /// Sends the videos that finish from now on to `folder` (an absolute path, created if
+    /// missing); the videos already placed stay where they are and their records keep naming them.
+    public func setVideoFolder(_ folder: String) throws(DownloadError) {
+        guard folder.hasPrefix("/") else {
+            throw .fileSystem(String(format: tr("cannot create the folder %1$@"), folder))
+        }
+        try Self.createFolder(folder)
+        currentVideoFolder.withLock { $0 = folder }
+    }
+
+    private static func createFolder(_ directory: String) throws(DownloadError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .fileSystem(String(format: tr("cannot create the folder %1$@"), directory))
         }
     }
 
@@ -173,6 +191,7 @@ public final class Cache: Sendable {
     func placeVideo(_ source: String, record: inout DownloadRecord, key: String) throws(DownloadError) -> String {
         let name = VideoName.make(suggested: record.displayName, contentType: record.contentType)
         var destination = ""
+        let videoFolder = videoFolder // one folder for the whole placement, whatever changes meanwhile
         for number in 1... {
             destination = videoFolder + "/" + VideoName.numbered(name, number)
             guard FileIO.size(of: destination) == nil, !FileManager.default.fileExists(atPath: destination) else { continue }

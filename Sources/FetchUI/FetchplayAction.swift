@@ -15,6 +15,12 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case close
     case open
     case quit
+    case preferences
+    case shortcuts
+    case about
+    // From notifications (and D-Bus): they take the link as their parameter.
+    case playLink = "play-link"
+    case showLink = "show-link"
     // Playback: their plain keys (Space, arrows, M, F) live on the video page only.
     case togglePlayback = "toggle-playback"
     case seekForward = "seek-forward"
@@ -51,7 +57,7 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
 
     public var scope: Scope {
         switch self {
-        case .open, .quit: .app
+        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink: .app
         default: .win
         }
     }
@@ -62,6 +68,15 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     /// "win.start", as buttons and accelerators name it.
     public var detailedName: String { "\(scope.rawValue).\(name)" }
 
+    /// The type of the action's parameter (a GVariant type string), or nil for none: the
+    /// notification actions take the link they are about.
+    public var parameterType: String? {
+        switch self {
+        case .playLink, .showLink: "s"
+        default: nil
+        }
+    }
+
     /// The keys, in GTK's trigger syntax.
     public var keys: [String] {
         switch self {
@@ -69,6 +84,8 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
         case .close: ["<Control>w"]
         case .open: ["<Control>o"]
         case .quit: ["<Control>q"]
+        case .preferences: ["<Control>comma"]
+        case .shortcuts: ["<Control>question"]
         case .back: ["<Alt>Left"]
         case .pauseOrContinue: ["space"]
         // Ctrl+V in the entry pastes into it; elsewhere it puts the link in the entry.
@@ -92,7 +109,7 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
 
     public var keyScope: KeyScope {
         switch self {
-        case .focusURL, .close, .open, .quit, .back: .anywhere
+        case .focusURL, .close, .open, .quit, .back, .preferences, .shortcuts: .anywhere
         case .pauseOrContinue, .pasteURL, .undo: .unclaimed
         case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
              .leaveFullscreen, .slower, .faster: .videoPage

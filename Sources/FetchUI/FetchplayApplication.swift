@@ -6,16 +6,22 @@
 //   ├─ MainWindowLayout      the widget tree, built once, no logic; +Layout: wide / narrow, size
 //   ├─ DownloadPageController the download page: entry, ring, status, buttons (refresh)
 //   ├─ PlaybackController    the video page: Player ↔ VideoView / VideoControls, positions;
-//   │  │                     IdleInhibitor, MediaPlayer2 (MPRIS)
+//   │  │                     SessionInhibitor (no blanking), MediaPlayer2 (MPRIS)
 //   │  └─ VideoView          GtkPicture + VideoPaintable: frames as textures (GL) or cairo surfaces
 //   ├─ DownloadSession       the DownloadQueue and its selected URL; events hop to the main thread
 //   ├─ LibraryCoordinator    the library pane: LibraryStore (disk, off the main thread),
 //   │                        LibraryView / LibraryRow (widgets, row menu), LibraryRowModel (pure)
 //   ├─ ControlState          state → which buttons show and work, the ring's tone (pure)
 //   ├─ StatusText            bytes, speed, time left in words (pure)
-//   └─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   ├─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
+//   ├─ Preferences           the settings (settings.ini), applied at once (+Preferences); its
+//   │  └─ PreferencesWindow  window (PreferencesRows: GNOME's boxed lists in plain GTK); a
+//   │                        SessionInhibitor keeps the computer awake while downloading
+//   ├─ AboutDialog, ShortcutsWindow  About, and every key of the action table (Ctrl+?)
+//   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
+//   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
 //   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
-//                            MainWindow.isAllowed decides enabling in one place
+//                            MainWindow.isAllowed decides enabling in one place; +Labels: its words
 //   Observers, OwnedWidget   many listeners instead of one closure slot; one owned widget reference
 //   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
@@ -41,6 +47,8 @@ public final class FetchplayApplication {
     public var videoFolder: String?
     /// Where the window's size is remembered; nil: not remembered.
     public var geometryFile: String? = WindowGeometry.defaultFile
+    /// Where Preferences are kept (`settings.ini`); nil: in memory only. Set before the app starts.
+    public var settingsStore: SettingsStore? = SettingsStore()
     public let dataDirectory: DataDirectory?
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
@@ -92,9 +100,16 @@ public final class FetchplayApplication {
     /// The window, made on first use, shown and raised.
     @discardableResult
     public func presentWindow() -> MainWindow {
-        let window = self.window ?? makeWindow()
+        let window = currentWindow ?? makeWindow()
         window.present()
         return window
+    }
+
+    /// The window the app's actions are for: the one it made, else its active window (a window
+    /// made for this application by someone else, as tests do).
+    var currentWindow: MainWindow? {
+        if let window { return window }
+        return gtk_application_get_active_window(application).flatMap(MainWindow.of)
     }
 
     private func makeWindow() -> MainWindow {
@@ -104,7 +119,11 @@ public final class FetchplayApplication {
         } catch {
             cache = .failure(error)
         }
-        let window = MainWindow(application: application, cache: cache, geometryFile: geometryFile)
+        let preferences: Preferences? = settingsStore.map { store in
+            Preferences(store: store, migratingFrom: try? cache.get())
+        }
+        let window = MainWindow(application: application, cache: cache, geometryFile: geometryFile,
+                                preferences: preferences)
         window.onPlay = onPlay
         // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
         // to Start, so the whole path works offline on a fresh machine.
@@ -140,8 +159,14 @@ public final class FetchplayApplication {
     private func installActions() {
         for action in FetchplayAction.allCases {
             if action.scope == .app {
-                let gaction = g_simple_action_new(action.name, nil)!
-                gaction.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in self?.perform(action) }
+                let type = action.parameterType.map { g_variant_type_new($0) } ?? nil
+                let gaction = g_simple_action_new(action.name, type)!
+                if let type { g_variant_type_free(type) }
+                gaction.connect("activate") { [weak self] (parameter: UnsafeMutableRawPointer?) -> Void in
+                    // A string parameter (the link) for the actions that take one.
+                    let text = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) }
+                    self?.perform(action, parameter: text)
+                }
                 g_action_map_add_action(application.opaque, gaction)
                 g_object_unref(gaction.rawObject)
             }
@@ -155,13 +180,18 @@ public final class FetchplayApplication {
         }
     }
 
-    private func perform(_ action: FetchplayAction) {
+    private func perform(_ action: FetchplayAction, parameter: String?) {
         switch action {
         case .open: chooseFile()
         case .quit:
-            if let window { gtk_window_close(window.widget.as(GtkWindow.self)) } else {
+            if let window = currentWindow { gtk_window_close(window.widget.as(GtkWindow.self)) } else {
                 g_application_quit(application.as(GApplication.self))
             }
+        case .preferences: presentWindow().showPreferences()
+        case .shortcuts: presentWindow().showShortcuts()
+        case .about: presentWindow().showAbout()
+        case .playLink: if let parameter { presentWindow().playLink(parameter) }
+        case .showLink: if let parameter { presentWindow().showLink(parameter) }
         default: break
         }
     }

@@ -97,14 +97,20 @@ public final class LibraryCoordinator {
         }
     }
 
-    /// Opens the folder holding `url`'s video (or partial) in the file manager.
+    /// Shows `url`'s video (or partial) in the file manager, selected; says so when nothing can.
     private func showInFiles(url: String) {
-        let path = session.entries[url]?.state.completedPath ?? store.item(url: url)?.path
-        let folder = path.map { ($0 as NSString).deletingLastPathComponent } ?? session.cache.root
-        guard let uri = g_filename_to_uri(folder, nil, nil) else { return }
-        defer { g_free(uri) }
-        gtk_show_uri(parentWindow?(), String(cString: uri), guint32(GDK_CURRENT_TIME))
+        guard let path = session.entries[url]?.state.completedPath ?? store.item(url: url)?.path else { return }
+        let window = parentWindow?()
+        let connection = window.flatMap { gtk_window_get_application($0) }
+            .flatMap { g_application_get_dbus_connection($0.as(GApplication.self)) }
+        ShowInFiles.show(path: path, connection: connection, parent: window) { [weak self] outcome in
+            self?.lastShowInFiles = outcome
+            if case .failed(let sentence) = outcome { self?.showMessage?(sentence) }
+        }
     }
+
+    /// How the last Show in Files went (tests).
+    private(set) var lastShowInFiles: ShowInFiles.Outcome?
 
     /// Records a play (for the size cap).
     func played(path: String) {

@@ -2,6 +2,7 @@ import CGtk
 import FetchCore
 import Foundation
 import GLibSupport
+import Localization
 
 /// The window: a download page and a video page, each with its controller
 /// (`DownloadPageController`, `PlaybackController`), the library beside them, one action table.
@@ -30,10 +31,21 @@ public final class MainWindow {
     let geometryFile: String?
     /// The download page's controller (the video page's is `playback`).
     let downloadPage: DownloadPageController
+    /// What the person chose in Preferences; changes apply at once (MainWindow+Preferences.swift).
+    public let preferences: Preferences
+    /// The computer does not suspend while a download runs (when the preference says so).
+    let downloadInhibitor: SessionInhibitor
+    /// The Preferences window while it is open.
+    var preferencesWindow: PreferencesWindow?
+    /// Tells people about downloads that end while they look elsewhere.
+    var notifier: DownloadNotifier?
 
-    /// - Parameter geometryFile: where the size is remembered between runs (nil: nowhere).
+    /// - Parameters:
+    ///   - geometryFile: where the size is remembered between runs (nil: nowhere).
+    ///   - preferences: the settings and where they are kept; nil: in memory, starting from the
+    ///     cache's old `settings.json`.
     public init(application: UnsafeMutablePointer<GtkApplication>, cache: Result<Cache, DownloadError>,
-                geometryFile: String? = nil) {
+                geometryFile: String? = nil, preferences: Preferences? = nil) {
         let libraryView: LibraryView? = if case .success = cache { LibraryView() } else { nil }
         let video = VideoView()
         ui = MainWindowLayout(application: application, ring: ring.widget, library: libraryView?.widget,
@@ -43,13 +55,19 @@ public final class MainWindow {
         ownedWidget = OwnedWidget(widget)
         switch cache {
         case .success(let cache):
-            let settings = LibrarySettings.load(from: cache)
+            let preferences = preferences ?? Preferences(legacyOf: cache)
+            self.preferences = preferences
+            let settings = preferences.settings
             let session = DownloadSession(cache: cache, maxRunning: settings.maxRunning)
             self.session = session
-            library = libraryView.map { LibraryCoordinator(session: session, view: $0, settings: settings) }
+            library = libraryView.map { LibraryCoordinator(session: session, view: $0, settings: settings.library) }
             cacheError = nil
-        case .failure(let error): session = nil; library = nil; cacheError = error
+        case .failure(let error):
+            self.preferences = preferences ?? Preferences()
+            session = nil; library = nil; cacheError = error
         }
+        downloadInhibitor = SessionInhibitor(window: widget, flags: GTK_APPLICATION_INHIBIT_SUSPEND,
+                                             reason: tr("Downloading videos"))
         downloadPage = DownloadPageController(ui: ui, ring: ring, session: session, cacheError: cacheError,
                                               library: library, window: widget)
         playback = PlaybackController(window: widget, view: video,
@@ -61,16 +79,28 @@ public final class MainWindow {
         installActions()
         installLibrary()
         installLayout()
+        installPreferences()
+        installNotifications()
         downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
         downloadPage.watch = { [weak self] board, title in self?.watch(board: board, title: title) }
         downloadPage.updateActions = { [weak self] in self?.updateActions() }
         downloadPage.isShown = { [weak self] in self?.visiblePage == "download" }
+        g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
+            releaseBox($0)
+        }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
         session?.observe { [weak self] _ in self?.refresh() }
         refresh()
     }
 
     public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
+
+    /// The `MainWindow` behind a GTK window, if it is one (the app's actions find theirs).
+    public static func of(_ window: UnsafeMutablePointer<GtkWindow>) -> MainWindow? {
+        g_object_get_data(window.as(GObject.self), ownerKey).map { Unmanaged<WeakWindow>.fromOpaque($0).takeUnretainedValue().window } ?? nil
+    }
+
+    private static let ownerKey = "fetchplay-main-window"
 
     /// The entry's text.
     public var urlText: String {

@@ -157,16 +157,31 @@ struct MainWindowLayout {
         gtk_window_set_child(window.as(GtkWindow.self), stack)
     }
 
+    /// The primary menu, in GNOME's order: what the app does, then Preferences, Keyboard
+    /// Shortcuts and About, then Quit (one window: closing it is quitting, Ctrl+W still closes).
+    static func primaryMenu() -> OpaquePointer {
+        let menu = g_menu_new()!
+        let sections: [[(String, FetchplayAction)]] = [
+            [(tr("_Open Video…"), .open)],
+            [(tr("_Preferences"), .preferences), (tr("_Keyboard Shortcuts"), .shortcuts), (tr("_About Fetchplay"), .about)],
+            [(tr("_Quit"), .quit)],
+        ]
+        for items in sections {
+            let section = g_menu_new()!
+            for (label, action) in items { g_menu_append(section, label, action.detailedName) }
+            g_menu_append_section(menu, nil, section.as(GMenuModel.self))
+            g_object_unref(section.rawObject)
+        }
+        return menu
+    }
+
     private static func headerBar(libraryToggle: Widget) -> Widget {
         let header = gtk_header_bar_new()!
         let open = Widgets.button(nil, icon: "document-open-symbolic", action: .open,
                                   tooltip: tr("Open a video file (Ctrl+O)"), accessibleLabel: tr("Open video file"))
         gtk_header_bar_pack_start(header.opaque, open)
 
-        let menu = g_menu_new()!
-        g_menu_append(menu, tr("_Open Video…"), FetchplayAction.open.detailedName)
-        g_menu_append(menu, tr("_Close Window"), FetchplayAction.close.detailedName)
-        g_menu_append(menu, tr("_Quit"), FetchplayAction.quit.detailedName)
+        let menu = primaryMenu()
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
         gtk_menu_button_set_menu_model(menuButton.opaque, menu.as(GMenuModel.self))

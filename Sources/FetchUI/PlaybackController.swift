@@ -46,7 +46,7 @@ public final class PlaybackController {
     private var ticksSinceSave = 0
     private var pageVisible = false
     /// The screen stays on while a video plays.
-    let idleInhibitor: IdleInhibitor
+    let idleInhibitor: SessionInhibitor
     /// MPRIS on the session bus; nil without one.
     private let mediaPlayer2: MediaPlayer2?
     /// The audio drop-down is being refilled: its selection changes are not the person's.
@@ -76,7 +76,7 @@ public final class PlaybackController {
         self.view = view
         self.positions = positions
         self.audio = audio
-        idleInhibitor = IdleInhibitor(window: window)
+        idleInhibitor = SessionInhibitor(window: window, flags: GTK_APPLICATION_INHIBIT_IDLE, reason: tr("Playing a video"))
         mediaPlayer2 = gtk_window_get_application(window.as(GtkWindow.self)).flatMap(MediaPlayer2.service(for:))
         view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
         view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
@@ -179,7 +179,7 @@ public final class PlaybackController {
         stopTicking()
         view.stopTimers()
         player?.close()
-        idleInhibitor.update(playing: false)
+        idleInhibitor.update(active: false)
         positions?.flush()
     }
 
@@ -297,7 +297,7 @@ public final class PlaybackController {
         view.controls.showPlaying(state == .playing)
         view.showLoading(state == .loading)
         view.autoHide = state == .playing
-        idleInhibitor.update(playing: state == .playing)
+        idleInhibitor.update(active: state == .playing)
         if case .failed(let error) = state {
             view.showError(error.message)
             view.showBanner(nil)

@@ -47,7 +47,9 @@ enum SessionBusScript {
         // Files, not pipes: the bus daemons inherit the descriptors and outlive the script.
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Unblocked signals: dbus-run-session ends its bus with SIGTERM, which a daemon started
+        // with the test thread's mask would never see (and would outlive the test).
+        try process.runWithSignalsUnblocked()
         process.waitUntilExit()
         let report = (try? String(contentsOfFile: folder.file("report"), encoding: .utf8)) ?? ""
         return (process.terminationStatus, report)

@@ -103,6 +103,22 @@ struct NamedVideoTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: videos) == ["clip.webm"])
     }
 
+    /// Preferences' videos folder: the next video goes to the new folder, the earlier ones stay
+    /// where they are and are still listed.
+    @Test func aNewVideosFolderTakesTheNextVideo() throws {
+        let first = try download("/first.webm")
+        let chosen = harness.folder.file("Chosen/Videos")
+        try harness.cache.setVideoFolder(chosen)
+        #expect(harness.cache.videoFolder == chosen)
+        #expect(FileManager.default.fileExists(atPath: chosen), "the folder is made")
+        let second = try download("/second.webm")
+        #expect(second == chosen + "/second.webm")
+        #expect(try sha256Hex(ofFile: first) == sha256Hex(of: Self.body), "the earlier video stays")
+        #expect(Set(Library(cache: harness.cache).reload().filter(\.isComplete).map(\.path)) == [first, second])
+        #expect(throws: DownloadError.self) { try harness.cache.setVideoFolder("relative/folder") }
+        #expect(harness.cache.videoFolder == chosen)
+    }
+
     @Test func anOlderCachesHashNamedVideoStillCounts() throws {
         let url = server.url("/old.webm")
         let key = Cache.key(for: url)

@@ -3,25 +3,54 @@ import FetchCore
 @testable import FetchUI
 import Foundation
 import GLibSupport
+import TestSupport
 
 /// The GTK side of the UI tests: one registered `FetchplayApplication` for the process, a main
 /// loop the test turns itself, and PNG snapshots saved under `artifacts/ui/`.
 @MainActor
 enum GtkHarness {
     /// The application, started (GTK initialised, CSS and actions installed) on first use.
+    ///
+    /// It registers on the tests' own session bus (`bus`), where a notification server and a
+    /// session manager stand in for the desktop's (`peers`): notifications, inhibiting and
+    /// D-Bus activation then take the paths they take on a desktop. The bus address is in the
+    /// environment only while the app registers, so processes the tests start later (the
+    /// command-line tests' `fetchplay`) stay off it.
     static let app: FetchplayApplication = {
         setenv("GSK_RENDERER", "cairo", 0)
         setenv("GDK_BACKEND", "x11", 0)
+        // No accessibility bus to start on the private bus (NO_AT_BRIDGE is GTK 3's switch).
+        setenv("GTK_A11Y", "none", 0)
         let app = FetchplayApplication(nonUnique: true)
+        // Windows made by tests keep their settings in memory unless a test gives a store.
+        app.settingsStore = nil
+        if let bus, peers != nil { setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1) }
+        defer { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
         var error: UnsafeMutablePointer<GError>?
         let registered = g_application_register(app.application.as(GApplication.self), nil, &error)
         precondition(registered != 0, "GApplication did not register: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
         return app
     }()
 
-    /// A new window on a cache at `cacheRoot`, shown.
-    static func window(cacheRoot: String) throws -> MainWindow {
-        let window = MainWindow(application: app.application, cache: .success(try Cache(root: cacheRoot)))
+    /// The tests' session bus, or nil where no dbus-daemon could start (the D-Bus tests then
+    /// say so instead of running).
+    static let bus: PrivateBus? = try? PrivateBus()
+
+    /// The desktop's services on `bus`: a notification server and a session manager, there
+    /// before the app starts (GTK looks for the session manager at startup).
+    static let peers: DesktopPeers? = bus.flatMap { try? DesktopPeers(bus: $0, services: [.notifications, .sessionManager]) }
+
+    /// The app's unique name on `bus` (it is not unique, so it owns no well-known name).
+    static var busName: String? {
+        _ = app
+        return g_application_get_dbus_connection(app.application.as(GApplication.self))
+            .flatMap { g_dbus_connection_get_unique_name($0) }.map { String(cString: $0) }
+    }
+
+    /// A new window on a cache at `cacheRoot`, shown; with `preferences` when given.
+    static func window(cacheRoot: String, preferences: Preferences? = nil) throws -> MainWindow {
+        let window = MainWindow(application: app.application, cache: .success(try Cache(root: cacheRoot)),
+                                preferences: preferences)
         window.present()
         _ = iterate(until: { gtk_widget_get_mapped(window.ring.widget) != 0 }, timeout: 5)
         return window

@@ -1,0 +1,86 @@
+import CGLib
+import CGtk
+import FetchCore
+import Foundation
+import GLibSupport
+import Localization
+
+/// Tells people when a download ends while they look at something else: a `GNotification`
+/// with the video's file name (for a failure, the reason too), a Play button on a finished one
+/// (`app.play-link` with the link as its target), and a click on it bringing the window back
+/// on that download (`app.show-link`).
+///
+/// Only an end seen to happen counts: a download the window saw running that is now complete or
+/// failed. A video that was already complete when it was selected says nothing, and nothing is
+/// said while the window has the focus (the ring and the row already say it).
+@MainActor
+final class DownloadNotifier {
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let session: DownloadSession
+    /// The state of each download at the last update.
+    private var last: [String: DownloadState] = [:]
+
+    /// What was sent, newest last (tests read it beside what the notification server received).
+    private(set) var sent: [(id: String, title: String, body: String)] = []
+
+    init(window: UnsafeMutablePointer<GtkWidget>, session: DownloadSession) {
+        self.window = window
+        self.session = session
+        session.observe { [weak self] change in self?.entriesChanged(change.urls) }
+    }
+
+    /// The notification's id for `url`: a later one for the same link replaces it.
+    static func id(for url: String) -> String { "download:" + url }
+
+    private func entriesChanged(_ urls: Set<String>) {
+        for url in urls {
+            let now = session.entries[url]?.state
+            defer { last[url] = now }
+            guard last[url] == .downloading, let now, now != .downloading else { continue }
+            switch now {
+            case .completed(let path): notifyFinished(url: url, path: path)
+            // A link that turned out to be a playlist goes on as HLS: not an end.
+            case .failed(.notAVideo(.playlist)): break
+            case .failed(let error): notifyFailed(url: url, error: error)
+            default: break
+            }
+        }
+    }
+
+    private var windowHasFocus: Bool { gtk_window_is_active(window.as(GtkWindow.self)) != 0 }
+
+    private func notifyFinished(url: String, path: String) {
+        guard !windowHasFocus else { return }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        send(url: url, title: tr("Download finished"), body: name, play: true)
+    }
+
+    private func notifyFailed(url: String, error: DownloadError) {
+        guard !windowHasFocus else { return }
+        // TRANSLATORS: a notification's text: %1$@ is the video's name, %2$@ why it failed.
+        let body = String(format: tr("%1$@: %2$@"), MainWindow.displayName(url), error.message)
+        send(url: url, title: tr("Download failed"), body: body, play: false)
+    }
+
+    private func send(url: String, title: String, body: String, play: Bool) {
+        // Notifications travel over the session bus; without one there is nobody to tell.
+        guard let app = gtk_window_get_application(window.as(GtkWindow.self)),
+              g_application_get_is_registered(app.as(GApplication.self)) != 0,
+              g_application_get_dbus_connection(app.as(GApplication.self)) != nil else { return }
+        let notification = g_notification_new(title)!
+        g_notification_set_body(notification, body)
+        if let icon = g_themed_icon_new(AppInfo.id) {
+            g_notification_set_icon(notification, icon)
+            g_object_unref(icon.rawObject)
+        }
+        if play {
+            g_notification_add_button_with_target_value(notification, tr("Play"), FetchplayAction.playLink.detailedName,
+                                                        g_variant_new_string(url))
+        }
+        g_notification_set_default_action_and_target_value(notification, FetchplayAction.showLink.detailedName,
+                                                           g_variant_new_string(url))
+        g_application_send_notification(app.as(GApplication.self), Self.id(for: url), notification)
+        g_object_unref(notification.rawObject)
+        sent.append((Self.id(for: url), title, body))
+    }
+}

@@ -1,0 +1,79 @@
+import CGtk
+import FetchCore
+import GLibSupport
+
+/// The window's side of Preferences, About and Keyboard Shortcuts: a changed setting applies at
+/// once (downloads at once to the queue, the videos folder to the next finished video, the size
+/// cap to the library, keeping awake to the inhibitor), and the three windows open over this one.
+extension MainWindow {
+    func installPreferences() {
+        preferences.observe { [weak self] settings in self?.apply(settings) }
+        session?.observe { [weak self] _ in self?.updateKeepAwake() }
+        // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
+        widget.connect("unrealize") { [weak self] in
+            guard let self else { return }
+            self.downloadInhibitor.update(active: false)
+            self.preferences.flush()
+        }
+    }
+
+    /// Applies changed settings. The videos folder is applied only when it changes here, so a
+    /// `--videos-dir` given for this run stays until someone chooses another folder.
+    private func apply(_ settings: AppSettings) {
+        guard let session else { return }
+        if session.queue.maxRunning != settings.maxRunning { session.queue.maxRunning = settings.maxRunning }
+        if let folder = settings.videosFolder, folder != session.cache.videoFolder {
+            do throws(DownloadError) {
+                try session.cache.setVideoFolder(folder)
+            } catch {
+                showURLMessage(error.message)
+            }
+        }
+        if let library, library.store.settings.sizeCap != settings.sizeCap {
+            library.store.settings = settings.library
+            library.reload() // evicts at once down to a lower cap
+        }
+        // TODO(speed limit): hand `settings.speedLimit` (KiB/s, nil for none) to the engine's
+        // limit once FetchCore has one; it is stored and shown until then.
+        updateKeepAwake()
+        refresh()
+    }
+
+    /// Keeps the computer from suspending while any download runs, if the person wants that.
+    func updateKeepAwake() {
+        downloadInhibitor.update(active: preferences.settings.keepAwake && (session?.isAnyRunning ?? false))
+    }
+
+    /// The folder finished videos go to now.
+    var currentVideoFolder: String { session?.cache.videoFolder ?? preferences.settings.videosFolder ?? "" }
+
+    // MARK: The windows over this one
+
+    /// Ctrl+comma: the Preferences window, made once and raised again while it is open.
+    public func showPreferences() {
+        if let open = preferencesWindow { return open.present() }
+        let window = PreferencesWindow(application: gtk_window_get_application(widget.as(GtkWindow.self)),
+                                       parent: widget.as(GtkWindow.self), preferences: preferences,
+                                       currentFolder: { [weak self] in self?.currentVideoFolder ?? "" })
+        preferencesWindow = window
+        // Let go once it is closed, but not inside GTK's own teardown of it: the last reference
+        // dropped there would finalize its widgets while they are being disposed.
+        window.widget.connect("unrealize") { [weak self, weak window] in
+            MainContext.post { [weak self, weak window] in
+                if let self, let window, self.preferencesWindow === window { self.preferencesWindow = nil }
+            }
+        }
+        window.present()
+    }
+
+    /// Ctrl+?: every key of the action table, grouped by where it works.
+    public func showShortcuts() {
+        guard let shortcuts = ShortcutsWindow.make(parent: widget.as(GtkWindow.self)) else { return }
+        gtk_window_present(shortcuts.as(GtkWindow.self))
+    }
+
+    /// About Fetchplay: version, licence, website, credits.
+    public func showAbout() {
+        gtk_window_present(AboutDialog.make(parent: widget.as(GtkWindow.self)).as(GtkWindow.self))
+    }
+}

@@ -1,0 +1,305 @@
+import CGtk
+import FetchCore
+import Foundation
+import GLibSupport
+import Localization
+
+/// The Preferences window (Ctrl+comma): where videos go, how many download at once, a speed
+/// limit, the library's size cap, and whether the computer stays awake while downloading.
+///
+/// Each control writes through `Preferences.change` the moment it changes, so there is no Apply
+/// button; whoever observes the preferences applies them (the window: the queue, the videos
+/// folder, the library, the inhibitor). The controls show the settings as they are, whoever
+/// changed them. The folder is chosen with `GtkFileChooserNative` (GTK 4.8 has no GtkFileDialog).
+@MainActor
+public final class PreferencesWindow {
+    typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+    /// The `GtkWindow`.
+    nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
+    private let ownedWidget: OwnedWidget
+    let preferences: Preferences
+    /// The folder finished videos go to now (the setting, or the default the app chose).
+    private let currentFolder: @MainActor () -> String
+
+    let folderLabel: Widget
+    let folderButton: Widget
+    let maxRunningSpin: Widget
+    let speedSwitch: Widget
+    let speedSpin: Widget
+    let capSwitch: Widget
+    let capSpin: Widget
+    let keepAwakeSwitch: Widget
+    /// A problem to tell: a folder that cannot be used, settings that could not be saved.
+    let messageLabel: Widget
+    /// The rows of the two limits, dimmed while their switch is off.
+    private let speedLimitRow: Widget
+    private let capSizeRow: Widget
+    /// The groups' lists, laid out anew when the window turns narrow or wide.
+    private let lists: [Widget]
+
+    /// Pixels: below this width a spin button goes under its title.
+    static let narrowWidth: Int32 = 480
+
+    /// KiB per second offered when the limit is turned on.
+    static let defaultSpeedLimit = 1024
+    /// Bytes per GB as sizes are shown (decimal, as GNOME shows them).
+    static let bytesPerGB = 1_000_000_000.0
+    /// GB offered when the cap is turned on.
+    static let defaultCapGB = 10.0
+
+    private var refreshing = false
+    private var chooser: OpaquePointer?
+    private var folderMessage: String?
+
+    public init(application: UnsafeMutablePointer<GtkApplication>?, parent: UnsafeMutablePointer<GtkWindow>?,
+                preferences: Preferences, currentFolder: @escaping @MainActor () -> String) {
+        self.preferences = preferences
+        self.currentFolder = currentFolder
+        widget = gtk_window_new()!
+        ownedWidget = OwnedWidget(widget)
+        let window = widget.as(GtkWindow.self)
+        gtk_window_set_application(window, application)
+        gtk_window_set_title(window, tr("Preferences"))
+        gtk_window_set_transient_for(window, parent)
+        gtk_window_set_destroy_with_parent(window, 1)
+        gtk_window_set_default_size(window, 600, -1)
+        gtk_widget_add_css_class(widget, "preferences")
+        gtk_window_set_titlebar(window, gtk_header_bar_new())
+
+        folderButton = gtk_button_new_with_mnemonic(tr("_Choose…"))!
+        gtk_widget_set_tooltip_text(folderButton, tr("Choose the folder for finished videos"))
+        var folderSubtitle: Widget?
+        let folderRow = PreferencesRows.row(tr("Videos folder"), subtitle: "", control: folderButton,
+                                            subtitleLabel: &folderSubtitle)
+        folderLabel = folderSubtitle!
+        gtk_label_set_selectable(folderLabel.opaque, 1)
+        gtk_widget_set_focusable(folderLabel, 0)
+
+        let range = AppSettings.maxRunningRange
+        maxRunningSpin = PreferencesRows.spinButton(Double(range.lowerBound)...Double(range.upperBound), step: 1, widthChars: 2)
+        let maxRunningRow = PreferencesRows.row(tr("Downloads at once"), subtitle: tr("The others wait their turn"),
+                                                control: maxRunningSpin)
+
+        speedSwitch = gtk_switch_new()!
+        let speedRow = PreferencesRows.row(tr("Limit the download speed"), subtitle: tr("All downloads together"),
+                                           control: speedSwitch)
+        speedSpin = PreferencesRows.spinButton(16...9_999_999, step: 128, widthChars: 7)
+        speedLimitRow = PreferencesRows.row(tr("Largest speed"), subtitle: nil,
+                                                control: PreferencesRows.withUnit(speedSpin, tr("KiB/s")), wide: true)
+        fp_accessible_update_label(speedSpin.opaque, tr("Largest speed in KiB/s"))
+
+        keepAwakeSwitch = gtk_switch_new()!
+        let keepAwakeRow = PreferencesRows.row(tr("Keep the computer awake while downloading"),
+                                               subtitle: tr("It does not suspend while a download runs"),
+                                               control: keepAwakeSwitch)
+
+        capSwitch = gtk_switch_new()!
+        let capRow = PreferencesRows.row(tr("Limit the library’s size"),
+                                         subtitle: tr("Past the limit, the videos played longest ago are removed"),
+                                         control: capSwitch)
+        capSpin = PreferencesRows.spinButton(0.1...99_999, step: 1, digits: 1, widthChars: 7)
+        capSizeRow = PreferencesRows.row(tr("Largest size"), subtitle: nil,
+                                             control: PreferencesRows.withUnit(capSpin, tr("GB")), wide: true)
+        fp_accessible_update_label(capSpin.opaque, tr("Largest size of the library in GB"))
+
+        messageLabel = Widgets.label("", classes: ["error"], wrap: true)
+        gtk_label_set_xalign(messageLabel.opaque, 0)
+        gtk_label_set_justify(messageLabel.opaque, GTK_JUSTIFY_LEFT)
+        gtk_widget_set_visible(messageLabel, 0)
+
+        var lists: [Widget] = []
+        let page = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, classes: ["preferences-page"], [
+            messageLabel,
+            PreferencesRows.group(tr("Downloads"), [folderRow, maxRunningRow, speedRow, speedLimitRow, keepAwakeRow],
+                                  list: &lists),
+            PreferencesRows.group(tr("Library"), [capRow, capSizeRow], list: &lists),
+        ])
+        self.lists = lists
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_height(scrolled.opaque, 1)
+        gtk_scrolled_window_set_child(scrolled.opaque, page)
+        gtk_window_set_child(window, scrolled)
+
+        // Escape and Ctrl+W close it, as GNOME's dialogs do.
+        let keys = gtk_shortcut_controller_new()!
+        for trigger in ["Escape", "<Control>w"] {
+            gtk_shortcut_controller_add_shortcut(keys.opaque, gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger),
+                                                                               gtk_named_action_new("window.close")))
+        }
+        gtk_widget_add_controller(widget, keys.opaque)
+
+        // GTK keeps the parent without a reference; this window outlives it in Swift's hands,
+        // so it lets go of the parent when it closes (also when the parent closes it).
+        widget.connect("unrealize") { [weak self] in
+            guard let self else { return }
+            gtk_window_set_transient_for(self.widget.as(GtkWindow.self), nil)
+        }
+        refresh()
+        connectControls()
+        preferences.observe { [weak self] _ in self?.refresh() }
+        followWidth()
+    }
+
+    /// Whether the rows are laid out for a narrow window now.
+    public private(set) var isNarrow = false
+
+    /// The window's real width is its surface's, once it is realized (maximized too).
+    private func followWidth() {
+        widget.connect("realize") { [weak self] in
+            guard let self, let surface = gtk_native_get_surface(self.widget.opaque) else { return }
+            surface.connect("notify::width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
+            self.updateLayout()
+        }
+        widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
+    }
+
+    private func updateLayout() {
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(widget.as(GtkWindow.self), &width, &height)
+        if let surface = gtk_native_get_surface(widget.opaque), gdk_surface_get_width(surface) > 0 {
+            width = gdk_surface_get_width(surface)
+        }
+        let narrow = width > 0 && width < Self.narrowWidth
+        guard narrow != isNarrow else { return }
+        isNarrow = narrow
+        lists.forEach { PreferencesRows.setNarrow(narrow, rowsOf: $0) }
+    }
+
+    public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
+
+    /// Whether the folder chooser shows now.
+    public var isChoosingFolder: Bool { chooser != nil }
+
+    /// The message under the header, when one shows.
+    public var message: String? {
+        gtk_widget_get_visible(messageLabel) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
+    }
+
+    /// Puts the settings (and the folder in use) into the controls.
+    func refresh() {
+        refreshing = true
+        defer { refreshing = false }
+        let settings = preferences.settings
+        Widgets.setText(folderLabel, Self.displayPath(currentFolder()))
+        Widgets.setTooltip(folderLabel, currentFolder())
+        setSpin(maxRunningSpin, Double(settings.maxRunning))
+        // Off, the spin buttons offer the value the switch would turn on.
+        setSwitch(speedSwitch, settings.speedLimit != nil)
+        setSpin(speedSpin, Double(settings.speedLimit ?? Self.defaultSpeedLimit))
+        gtk_widget_set_sensitive(speedLimitRow, settings.speedLimit == nil ? 0 : 1)
+        setSwitch(capSwitch, settings.sizeCap != nil)
+        setSpin(capSpin, settings.sizeCap.map { Double($0) / Self.bytesPerGB } ?? Self.defaultCapGB)
+        gtk_widget_set_sensitive(capSizeRow, settings.sizeCap == nil ? 0 : 1)
+        setSwitch(keepAwakeSwitch, settings.keepAwake)
+        let message = folderMessage ?? preferences.saveError.map {
+            String(format: tr("Your preferences could not be saved: %1$@"), $0)
+        }
+        if let message { Widgets.setText(messageLabel, message) }
+        Widgets.setVisible(messageLabel, message != nil)
+    }
+
+    /// A folder as people read it: `~/Videos/Fetchplay` for one in the home folder.
+    static func displayPath(_ path: String, home: String = String(cString: g_get_home_dir())) -> String {
+        guard home.count > 1, path == home || path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
+    }
+
+    private func setSpin(_ spin: Widget, _ value: Double) {
+        if gtk_spin_button_get_value(spin.opaque) != value { gtk_spin_button_set_value(spin.opaque, value) }
+    }
+
+    private func setSwitch(_ toggle: Widget, _ on: Bool) {
+        if (gtk_switch_get_active(toggle.opaque) != 0) != on { gtk_switch_set_active(toggle.opaque, on ? 1 : 0) }
+    }
+
+    private func connectControls() {
+        maxRunningSpin.connect("value-changed") { [weak self] in
+            self?.changed { settings, window in settings.maxRunning = Int(window.spinValue(window.maxRunningSpin)) }
+        }
+        speedSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.changed { settings, window in
+                let on = gtk_switch_get_active(window.speedSwitch.opaque) != 0
+                settings.speedLimit = on ? Int(window.spinValue(window.speedSpin)) : nil
+            }
+        }
+        speedSpin.connect("value-changed") { [weak self] in
+            self?.changed { settings, window in
+                if settings.speedLimit != nil { settings.speedLimit = Int(window.spinValue(window.speedSpin)) }
+            }
+        }
+        capSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.changed { settings, window in
+                let on = gtk_switch_get_active(window.capSwitch.opaque) != 0
+                settings.sizeCap = on ? Int64((window.spinValue(window.capSpin) * Self.bytesPerGB).rounded()) : nil
+            }
+        }
+        capSpin.connect("value-changed") { [weak self] in
+            self?.changed { settings, window in
+                if settings.sizeCap != nil {
+                    settings.sizeCap = Int64((window.spinValue(window.capSpin) * Self.bytesPerGB).rounded())
+                }
+            }
+        }
+        keepAwakeSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.changed { settings, window in settings.keepAwake = gtk_switch_get_active(window.keepAwakeSwitch.opaque) != 0 }
+        }
+        folderButton.connect("clicked") { [weak self] in self?.chooseFolder() }
+    }
+
+    private func spinValue(_ spin: Widget) -> Double { gtk_spin_button_get_value(spin.opaque) }
+
+    /// A control changed: its value goes into the settings (unless the window itself is putting
+    /// the settings into the controls), and the controls then show what was kept.
+    private func changed(_ body: (inout AppSettings, PreferencesWindow) -> Void) {
+        guard !refreshing else { return }
+        preferences.change { body(&$0, self) }
+        refresh()
+    }
+
+    // MARK: The folder
+
+    /// Opens the folder chooser on the folder in use.
+    func chooseFolder() {
+        guard chooser == nil,
+              let chooser = gtk_file_chooser_native_new(tr("Videos Folder"), widget.as(GtkWindow.self),
+                                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                        tr("_Select"), tr("_Cancel")) else { return }
+        gtk_native_dialog_set_modal(chooser.as(GtkNativeDialog.self), 1)
+        let folder = g_file_new_for_path(currentFolder())
+        gtk_file_chooser_set_current_folder(chooser, folder, nil)
+        g_object_unref(folder?.rawObject)
+        self.chooser = chooser
+        chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
+            self?.folderChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
+        }
+        gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
+    }
+
+    private func folderChosen(response: Int32) {
+        guard let chooser else { return }
+        self.chooser = nil
+        defer { g_object_unref(chooser.rawObject) }
+        guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
+        defer { g_object_unref(file.rawObject) }
+        guard let path = g_file_get_path(file) else { return }
+        defer { g_free(path) }
+        useFolder(String(cString: path))
+    }
+
+    /// Makes `path` the videos folder, if Fetchplay can write there; else says why and keeps
+    /// the folder it had.
+    func useFolder(_ path: String) {
+        var status = stat()
+        if stat(path, &status) != 0 || (status.st_mode & S_IFMT) != S_IFDIR {
+            folderMessage = String(format: tr("“%1$@” is not a folder. Choose another one."), path)
+        } else if access(path, W_OK | X_OK) != 0 {
+            folderMessage = String(format: tr("Fetchplay cannot write in “%1$@”. Choose another folder."), path)
+        } else {
+            folderMessage = nil
+            preferences.change { $0.videosFolder = path }
+        }
+        refresh()
+    }
+}

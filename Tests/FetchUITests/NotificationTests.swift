@@ -1,0 +1,156 @@
+import CGtk
+import FetchCore
+import FetchPlayer
+import Foundation
+import GLibSupport
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// Notifications on the tests' session bus, where a notification server stands in for the
+/// desktop's (`DesktopPeers`): a download that ends while another window has the focus (under
+/// openbox, focus given by the window manager) reaches the server as an
+/// `org.freedesktop.Notifications.Notify` call from GLib's own backend; the server's
+/// `ActionInvoked` (a click) brings the window back on that download, Play plays it, and
+/// `org.freedesktop.Application.ActivateAction` over D-Bus (`gdbus call`) plays it too.
+@Suite(.serialized, .enabled(if: DesktopPeers.isAvailable, "needs dbus-daemon, gdbus and python3-gi"))
+@MainActor
+struct NotificationTests {
+    let server: FaultServer
+    let cache: TemporaryDirectory
+
+    init() throws {
+        server = try FaultServer()
+        cache = try TemporaryDirectory(prefix: "fetchplay-notify")
+    }
+
+    /// Serves a real clip at `path`; returns its link.
+    func serveClip(_ path: String) throws -> String {
+        let clip = try Clips.webm(seconds: 2, audio: false)
+        server.serve(path, body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"\(path)\"")
+        return server.url(path)
+    }
+
+    /// A plain window of "another app", presented so the window manager gives it the focus.
+    func otherApp(away window: MainWindow) throws -> UnsafeMutablePointer<GtkWidget> {
+        let other = gtk_window_new()!
+        gtk_window_set_title(other.as(GtkWindow.self), "Another app")
+        gtk_window_set_default_size(other.as(GtkWindow.self), 300, 200)
+        gtk_window_present(other.as(GtkWindow.self))
+        try #require(GtkHarness.iterate(until: {
+            gtk_window_is_active(other.as(GtkWindow.self)) != 0 && !RealInput.isActive(window)
+        }, timeout: 10), "the other window did not take the focus: \(RealInput.describeScreen("notify-focus"))")
+        return other
+    }
+
+    /// The Notify calls made since `count` calls, with the id the server gave each (it counts
+    /// from 1 in the order received).
+    func notifications(after count: Int) throws -> [(id: UInt32, call: DesktopPeers.Call)] {
+        let peers = try #require(GtkHarness.peers)
+        return peers.calls("Notify").enumerated().dropFirst(count).map { (UInt32($0.offset + 1), $0.element) }
+    }
+
+    func notifyCount() -> Int { GtkHarness.peers?.calls("Notify").count ?? 0 }
+
+    @Test func aDownloadThatFinishesUnseenIsNotifiedAndAClickBringsItBack() throws {
+        let peers = try #require(GtkHarness.peers), bus = try #require(GtkHarness.bus)
+        let url = try serveClip("/holiday.webm")
+        let other = try serveClip("/other.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let away = try otherApp(away: window)
+        defer { gtk_window_destroy(away.as(GtkWindow.self)) }
+
+        let before = notifyCount()
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 10), "no Notify call")
+        let (id, notify) = try #require(try notifications(after: before).first)
+        // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout)
+        #expect(notify.args.count == 8)
+        #expect(notify.args[3] as? String == "Download finished")
+        #expect(notify.args[4] as? String == "holiday.webm", "the file's name: \(notify.args)")
+        #expect(notify.args[5] as? [String] == ["default", "", "app.play-link('\(url)')", "Play"], "\(notify.args[5])")
+        #expect((notify.args[6] as? [String: Any])?["desktop-entry"] as? String == AppInfo.id)
+
+        // Meanwhile another link was typed in the entry; a click on the notification brings the
+        // window back on the finished download, over the other window.
+        window.urlText = other
+        #expect(GtkHarness.iterate(until: { window.session?.url != url && !window.isPlayVisible }, timeout: 5))
+        try peers.invoke(notification: id, action: "default")
+        #expect(GtkHarness.iterate(until: { window.session?.url == url && RealInput.isActive(window) }, timeout: 10),
+                "selected \(window.session?.url ?? "nothing"): \(RealInput.describeScreen("notify-click"))")
+        #expect(window.visiblePage == "download" && window.isPlayVisible)
+
+        // The app's Play action over D-Bus, as the notification's button (or a shell) calls it.
+        let name = try #require(GtkHarness.busName)
+        let call = try bus.gdbus(["call", "--session", "--dest", name, "--object-path", "/io/github/fetchplay/Fetchplay",
+                                  "--method", "org.freedesktop.Application.ActivateAction",
+                                  "play-link", "[<'\(url)'>]", "{}"]) { GtkHarness.iterate(for: 0.01) }
+        #expect(call.status == 0, "gdbus: \(call.output)")
+        #expect(GtkHarness.iterate(until: {
+            window.visiblePage == "video" && window.playback.player?.state == .playing && window.playback.view.framesShown >= 3
+        }, timeout: 10), "the video does not play: \(String(describing: window.playback.player?.state))")
+        #expect(window.playback.player?.path == window.session?.state.completedPath)
+        window.playback.player?.close()
+    }
+
+    @Test func thePlayButtonOfTheNotificationPlaysTheVideo() throws {
+        let peers = try #require(GtkHarness.peers)
+        let url = try serveClip("/button.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let away = try otherApp(away: window)
+        defer { gtk_window_destroy(away.as(GtkWindow.self)) }
+        let before = notifyCount()
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 20))
+        let (id, notify) = try #require(try notifications(after: before).first)
+        let actions = try #require(notify.args[5] as? [String])
+        let play = try #require(actions.firstIndex(of: "Play").map { actions[$0 - 1] })
+        try peers.invoke(notification: id, action: play)
+        #expect(GtkHarness.iterate(until: {
+            window.visiblePage == "video" && window.playback.player?.state == .playing
+        }, timeout: 10), "Play on the notification did not play")
+        #expect(GtkHarness.iterate(until: { RealInput.isActive(window) }, timeout: 5), "the window did not come back")
+        window.playback.player?.close()
+    }
+
+    @Test func aFailureUnseenSaysWhyAndNothingIsSaidWhileTheWindowHasTheFocus() throws {
+        server.serve("/gone.webm", body: TestData.bytes(count: 100, seed: 3), faults: [.status(404)])
+        let seen = try serveClip("/seen.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+
+        // In front of the person: the ring says it, no notification.
+        let before = notifyCount()
+        window.urlText = seen
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20))
+        GtkHarness.iterate(for: 0.5)
+        #expect(notifyCount() == before, "a notification while the window had the focus")
+        #expect(window.notifier?.sent.isEmpty == true)
+
+        let away = try otherApp(away: window)
+        defer { gtk_window_destroy(away.as(GtkWindow.self)) }
+        window.urlText = server.url("/gone.webm")
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 20), "no Notify for the failure")
+        let (_, notify) = try #require(try notifications(after: before).first)
+        #expect(notify.args[3] as? String == "Download failed")
+        let body = notify.args[4] as? String ?? ""
+        #expect(body.hasPrefix("gone.webm: ") && body.contains("404"), "the reason: \(body)")
+        #expect(notify.args[5] as? [String] == ["default", ""], "no Play for a failure: \(notify.args[5])")
+    }
+
+    /// GNOME lists an app under Settings › Notifications by its desktop file, named after the
+    /// app id (the notification's desktop-entry hint) and saying that it notifies.
+    @Test func theDesktopFileSaysTheAppNotifies() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let entry = try String(contentsOf: url.appendingPathComponent("data/\(AppInfo.id).desktop"), encoding: .utf8)
+        #expect(entry.split(separator: "\n").contains("X-GNOME-UsesNotifications=true"))
+    }
+}
