@@ -3,6 +3,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+#include <gst/tag/tag.h>
 
 // What Swift cannot import from GStreamer and GObject (macros, variadics), as small typed
 // functions. Prefix: `fetchplay_`.
@@ -59,4 +60,39 @@ static inline gchar *fetchplay_playbin_audio_language(GstElement *playbin, gint 
         gst_tag_list_unref(tags);
     }
     return code;
+}
+
+/// A flags property of `object` as its bits (`g_object_get` is variadic).
+static inline guint fetchplay_object_get_flags(gpointer object, const gchar *name) {
+    guint value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+/// The string tag `tag` (GST_TAG_LANGUAGE_CODE, GST_TAG_TITLE) of a playbin's text stream
+/// `index`, or NULL; g_free it.
+static inline gchar *fetchplay_playbin_text_tag(GstElement *playbin, gint index, const gchar *tag) {
+    GstTagList *tags = NULL;
+    gchar *text = NULL;
+    g_signal_emit_by_name(playbin, "get-text-tags", index, &tags);
+    if (tags) {
+        gst_tag_list_get_string(tags, tag, &text);
+        gst_tag_list_unref(tags);
+    }
+    return text;
+}
+
+/// Whether a playbin's text stream `index` comes from its `suburi` (a subtitle file) rather
+/// than from the video: playbin sets `always-ok` on the selector pads of the subtitle file's
+/// streams only.
+static inline gboolean fetchplay_playbin_text_is_external(GstElement *playbin, gint index) {
+    GstPad *pad = NULL;
+    gboolean external = FALSE;
+    g_signal_emit_by_name(playbin, "get-text-pad", index, &pad);
+    if (pad) {
+        if (g_object_class_find_property(G_OBJECT_GET_CLASS(pad), "always-ok"))
+            g_object_get(pad, "always-ok", &external, NULL);
+        gst_object_unref(pad);
+    }
+    return external;
 }

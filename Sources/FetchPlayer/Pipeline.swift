@@ -16,7 +16,10 @@ final class Pipeline {
 
     /// A playbin for `uri` sending frames to `frames` and sound to `audio`; nil when a core
     /// plug-in (playbin, videoconvert, appsink…) is missing.
-    init?(uri: String, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) {
+    ///
+    /// `subtitles` is the URI of a subtitle file: playbin draws its text into the frames (with
+    /// `textoverlay`) like the file's own subtitle streams, before the frames reach the sink.
+    init?(uri: String, subtitles: String? = nil, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) {
         guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { return nil }
         _ = gst_object_ref_sink(playbin)
         guard let video = VideoSink.make(output: frames) else {
@@ -33,6 +36,7 @@ final class Pipeline {
         self.frames = frames
         self.feed = feed
         GStreamer.setProperty(playbin, "uri", .string(uri))
+        if let subtitles { GStreamer.setProperty(playbin, "suburi", .string(subtitles)) }
         if let feed {
             // playbin makes the appsrc during its first state change (on whichever thread
             // changes it): configure it there.
