@@ -96,3 +96,62 @@ static inline gboolean fetchplay_playbin_text_is_external(GstElement *playbin, g
     }
     return external;
 }
+
+/// Adds the streaming tasks on `element`'s pads to `*all`, those started to `*running`.
+static inline void fetchplay_element_count_tasks(GstElement *element, gint *running, gint *all) {
+    GstIterator *pads = gst_element_iterate_pads(element);
+    GValue pad_value = G_VALUE_INIT;
+    gboolean done = FALSE;
+    gint element_running = 0, element_all = 0;
+    while (!done) {
+        switch (gst_iterator_next(pads, &pad_value)) {
+        case GST_ITERATOR_OK: {
+            GstPad *pad = g_value_get_object(&pad_value);
+            GstTask *task = NULL;
+            GST_OBJECT_LOCK(pad);
+            if (GST_PAD_TASK(pad)) task = gst_object_ref(GST_PAD_TASK(pad));
+            GST_OBJECT_UNLOCK(pad);
+            if (task) {
+                element_all += 1;
+                if (gst_task_get_state(task) == GST_TASK_STARTED) element_running += 1;
+                gst_object_unref(task);
+            }
+            g_value_reset(&pad_value);
+            break;
+        }
+        case GST_ITERATOR_RESYNC:
+            gst_iterator_resync(pads);
+            element_running = element_all = 0;
+            break;
+        default: done = TRUE; break;
+        }
+    }
+    g_value_unset(&pad_value);
+    gst_iterator_free(pads);
+    *running += element_running;
+    *all += element_all;
+}
+
+/// Counts the streaming tasks on the pads of every element inside `bin` (at any depth):
+/// `*all` every task, `*running` those started (not paused or stopped).
+static inline void fetchplay_bin_count_tasks(GstBin *bin, gint *running, gint *all) {
+    GstIterator *elements = gst_bin_iterate_recurse(bin);
+    GValue value = G_VALUE_INIT;
+    gboolean done = FALSE;
+    *running = *all = 0;
+    while (!done) {
+        switch (gst_iterator_next(elements, &value)) {
+        case GST_ITERATOR_OK:
+            fetchplay_element_count_tasks(g_value_get_object(&value), running, all);
+            g_value_reset(&value);
+            break;
+        case GST_ITERATOR_RESYNC:
+            gst_iterator_resync(elements);
+            *running = *all = 0;
+            break;
+        default: done = TRUE; break;
+        }
+    }
+    g_value_unset(&value);
+    gst_iterator_free(elements);
+}

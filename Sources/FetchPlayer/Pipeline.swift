@@ -81,6 +81,18 @@ final class Pipeline {
         watchingBus = true
     }
 
+    /// Whether every streaming thread inside the playbin has stopped (and there was one).
+    ///
+    /// Before the first frame that means it never comes: decodebin drops the error of a demuxer
+    /// that fails while decodebin is still starting it (its error filter, GStreamer 1.22's
+    /// gstdecodebin2.c), and then nothing is left to post an error or finish the preroll. A file
+    /// cut short before its first frames does this whenever the demuxer's thread wins the race.
+    var streamingStopped: Bool {
+        var running: Int32 = 0, all: Int32 = 0
+        fetchplay_bin_count_tasks(playbin.as(GstBin.self), &running, &all)
+        return all > 0 && running == 0
+    }
+
     /// Asks for a state; completion is reported on the bus.
     func request(_ state: GstState) {
         guard !stopped else { return }

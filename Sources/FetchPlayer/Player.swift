@@ -215,8 +215,28 @@ public final class Player {
         if rate != 1 { pendingSeek = (0, true) }
         pipeline.watchBus(BusTarget(player: self, generation: generation))
         request(GST_STATE_PAUSED)
+        watchPreroll(generation: generation)
         refresh()
     }
+
+    /// Checks every `prerollCheckInterval` until the first frame is ready that the preroll can
+    /// still finish: once every streaming thread has stopped (twice in a row, so a thread
+    /// handing over to the next is not taken for it), the file fails as damaged instead of
+    /// loading forever (see `Pipeline.streamingStopped`).
+    private func watchPreroll(generation: Int) {
+        var stoppedChecks = 0
+        MainContext.every(milliseconds: Self.prerollCheckInterval) { [weak self] in
+            guard let self, generation == self.generation, let pipeline = self.pipeline, !self.prerolled,
+                  self.failure == nil else { return false }
+            stoppedChecks = pipeline.streamingStopped ? stoppedChecks + 1 : 0
+            guard stoppedChecks >= 2 else { return true }
+            self.fail(.corrupt(detail: "every streaming thread stopped before the first frame"))
+            return false
+        }
+    }
+
+    /// Milliseconds between two looks at a preroll's streaming threads.
+    static let prerollCheckInterval: UInt32 = 250
 
     /// Starts or resumes playback; after the end, starts again from the beginning.
     public func play() {

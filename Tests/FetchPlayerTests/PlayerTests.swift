@@ -157,7 +157,12 @@ struct PlayerTests {
         let player = opened(cut)
         #expect(runMainLoop { if case .failed = player.state { true } else { false } })
         guard case .failed(let error) = player.state else { return }
-        #expect(error == .corrupt(detail: "GStreamer encountered a general stream error."), "\(error)")
+        // The detail is GStreamer's error, or the player's own when decodebin dropped that error
+        // (see Pipeline.streamingStopped): either way the file is damaged.
+        guard case .corrupt = error else {
+            Issue.record("not .corrupt: \(error)")
+            return
+        }
         #expect(error.message.contains("damaged or incomplete"))
     }
 
