@@ -64,6 +64,12 @@ final class Pipeline {
         // playbin sinks the floating references of both sinks.
         GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
         GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+        // Faster or slower playback keeps the sound's pitch: scaletempo stretches the sound in
+        // time (at speed 1 it passes the sound through). Without it the sink would play the
+        // samples faster or slower, an octave up at twice the speed.
+        if let stretch = GStreamer.make("scaletempo") {
+            GStreamer.setProperty(playbin, "audio-filter", .object(stretch.rawObject))
+        }
     }
 
     /// Delivers every bus message of the playbin to `target` on the main context.

@@ -9,7 +9,8 @@
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
-//     │   └── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     │   └── scaletempo     the audio filter: other speeds (`rate`) keep the sound's pitch
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //
@@ -75,8 +76,7 @@ public final class Player {
     /// The speed range `rate` keeps to (half to twice the normal speed).
     public static let rates: ClosedRange<Double> = 0.5...2
 
-    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound's pitch changes with
-    /// it (scaletempo as playbin's audio filter kept it, but made a cut file hang in preroll).
+    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound keeps its pitch.
     /// Kept across files; applied with a seek to where the video is.
     public var rate: Double = 1 {
         didSet {
