@@ -307,12 +307,15 @@ public final class Player {
         guard generation == self.generation, let pipeline, failure == nil else { return }
         switch message.pointee.type {
         case GST_MESSAGE_ERROR:
-            fail(PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path))
+            // A demuxer that read into a part not downloaded may take the end for damage.
+            fail(pipeline.feed?.failure ?? PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path))
         case GST_MESSAGE_ELEMENT:
             if let description = PlayerError.missingPluginDescription(message) {
                 missingPlugin = description
             }
         case GST_MESSAGE_EOS:
+            // The stream ended where the bytes did: played up to a part not downloaded.
+            if let failure = pipeline.feed?.failure { return fail(failure) }
             ended = true
             refresh()
         case GST_MESSAGE_STATE_CHANGED:
@@ -326,6 +329,11 @@ public final class Player {
         case GST_MESSAGE_DURATION_CHANGED:
             updateDuration()
         case GST_MESSAGE_ASYNC_DONE:
+            // A preroll or a seek that ended at a part not downloaded: the sinks prerolled on
+            // the end of the stream, and the EOS message would come only once playing.
+            if let failure = pipeline.feed?.failure, gst_app_sink_is_eos(pipeline.appsink) != 0 {
+                return fail(failure)
+            }
             if awaitingPrerollDone {
                 awaitingPrerollDone = false
                 completePreroll()

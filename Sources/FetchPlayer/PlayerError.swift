@@ -17,6 +17,9 @@ public enum PlayerError: Error, Equatable, Sendable {
     case unreadable(detail: String)
     /// A subtitle file given for the video holds nothing GStreamer reads as subtitles.
     case notSubtitles(path: String)
+    /// Playback reached a part of a video that is still downloading, or was downloaded only in
+    /// part, and no download is running to bring it (paused, offline).
+    case notDownloaded
     /// A bounded wait (thumbnail, duration probe) ran out.
     case timedOut
     /// Anything else, with GStreamer's own message.
@@ -38,6 +41,8 @@ public enum PlayerError: Error, Equatable, Sendable {
             String(format: tr("The file could not be read: %1$@. Check that it exists and that you may read it."), detail)
         case .notSubtitles(let path):
             String(format: tr("The file “%1$@” holds no subtitles Fetchplay can read. Choose a SubRip (.srt) or WebVTT (.vtt) file."), Self.fileName(path))
+        case .notDownloaded:
+            tr("This part is not downloaded yet.")
         case .timedOut:
             tr("Reading the video took too long. The file may be damaged, or the disk busy; try again.")
         case .other(let detail):

@@ -7,6 +7,11 @@ import Locking
 ///
 /// `need-data` and `seek-data` come on appsrc's streaming thread; a read that waits for bytes
 /// blocks only that thread, in short steps so that stopping the pipeline is noticed at once.
+///
+/// Bytes that cannot come end the stream (a short buffer, or EOS) rather than erring at once,
+/// so that what the demuxer and the queues hold still plays; the player then reads `failure`
+/// and says why the video stopped there. A later buffer pushed (the demuxer probing an index in
+/// a part not downloaded, then reading on from the start) clears it.
 final class StreamFeed: @unchecked Sendable {
     let source: ByteSource
     private let state = Locked(State())
@@ -15,8 +20,8 @@ final class StreamFeed: @unchecked Sendable {
         /// Where the next buffer starts.
         var offset: Int64 = 0
         var stopped = false
-        /// Why the bytes cannot come, once a read said so.
-        var failure: String?
+        /// Why the bytes cannot come, when the last read said so.
+        var failure: PlayerError?
         /// A read is waiting for bytes (the player shows it as buffering).
         var isWaiting = false
         /// decodebin's type-finding is over: every read from here on is the demuxer's.
@@ -33,7 +38,7 @@ final class StreamFeed: @unchecked Sendable {
 
     init(source: ByteSource) { self.source = source }
 
-    var failure: String? { state.withLock { $0.failure } }
+    var failure: PlayerError? { state.withLock { $0.failure } }
     var isWaiting: Bool { state.withLock { $0.isWaiting } }
 
     func stop() { state.withLock { $0.stopped = true } }
@@ -98,8 +103,19 @@ final class StreamFeed: @unchecked Sendable {
             do {
                 bytes = try source.read(at: next, count: wanted - collected.count, timeout: Self.step)
             } catch {
-                state.withLock { $0.failure = "\(error)" }
-                gst_app_src_end_of_stream(appsrc)
+                // What came before the hole still goes: the demuxer takes the short buffer for
+                // the end, and the player says why from `failure`.
+                let failure: PlayerError = error as? ByteSourceError == .notDownloaded
+                    ? .notDownloaded : .unreadable(detail: "\(error)")
+                if collected.isEmpty {
+                    state.withLock {
+                        $0.isWaiting = false
+                        $0.failure = failure
+                    }
+                    gst_app_src_end_of_stream(appsrc)
+                } else {
+                    push(collected, at: start, to: appsrc, failure: failure)
+                }
                 return
             }
             if bytes.isEmpty {
@@ -116,9 +132,12 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
-    private func push(_ bytes: [UInt8], at offset: Int64, to appsrc: UnsafeMutablePointer<GstAppSrc>) {
+    /// Pushes `bytes` as the buffer at `offset`; `failure` says why it is short, if it is.
+    private func push(_ bytes: [UInt8], at offset: Int64, to appsrc: UnsafeMutablePointer<GstAppSrc>,
+                      failure: PlayerError? = nil) {
         state.withLock {
             $0.isWaiting = false
+            $0.failure = failure
             // Unless a seek came meanwhile (it set the offset to where the next buffer starts).
             if $0.offset == offset { $0.offset = offset + Int64(bytes.count) }
         }

@@ -60,7 +60,7 @@ struct PlayerErrorTests {
     @Test func everyErrorHasASentence() {
         let all: [PlayerError] = [.fileNotFound(path: "/a/b.webm"), .notAVideo, .corrupt(detail: "x"),
                                   .missingCodec("VP9 decoder"), .unreadable(detail: "Permission denied"),
-                                  .notSubtitles(path: "/a/b.srt"), .timedOut, .other("x")]
+                                  .notSubtitles(path: "/a/b.srt"), .notDownloaded, .timedOut, .other("x")]
         for error in all {
             #expect(error.message.first?.isUppercase == true)
             #expect(error.message.count > 20)

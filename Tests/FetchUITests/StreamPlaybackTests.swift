@@ -51,4 +51,69 @@ struct StreamPlaybackTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
         player.close()
     }
+    /// Half of an 8 s clip downloaded with one connection, then paused, the server gone; the
+    /// cache opened again by a new queue as after a restart. Returns the queue, the URL and the
+    /// share of the bytes on disk.
+    private func halfDownloadedOffline() throws -> (DownloadQueue, String, Double, TemporaryDirectory) {
+        let clip = try Clips.webm(seconds: 8, width: 640, height: 360)
+        let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
+        let server = try FaultServer()
+        server.serve("/half.webm", body: body, etag: "\"h\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+                     faultyRequests: nil)
+        let folder = try TemporaryDirectory(prefix: "fetchplay-offline")
+        let cache = try Cache(root: folder.file("cache"))
+        var options = DownloadOptions()
+        options.connections = 1 // one range from the start: the hole is everything after it
+        options.checkpointInterval = 0.2
+        let first = DownloadQueue(cache: cache, maxRunning: 1, options: options)
+        let url = try first.add(server.url("/half.webm")).url
+        #expect(GtkHarness.iterate(until: { (first.entry(url)?.progress.bytesDone ?? 0) >= Int64(body.count / 2) },
+                                   timeout: 20))
+        first.pause(url)
+        #expect(GtkHarness.iterate(until: { first.entry(url)?.state == .paused }, timeout: 10))
+        server.stop()
+
+        let queue = DownloadQueue(cache: cache, maxRunning: 1, options: options)
+        _ = try queue.add(url, start: false)
+        let onDisk = try #require(queue.entry(url)?.progress.bytesDone)
+        #expect(onDisk < Int64(body.count), "the partial is whole")
+        return (queue, url, Double(onDisk) / Double(body.count), folder)
+    }
+
+    private func failed(_ player: Player) -> Bool {
+        if case .failed = player.state { true } else { false }
+    }
+
+    /// Played offline, it plays up to where its bytes end and then says so, never hanging.
+    @Test func aPartialPlayedOfflinePlaysUpToItsHoleAndThenSaysSo() throws {
+        let (queue, url, share, folder) = try halfDownloadedOffline()
+        defer { _ = folder }
+        let player = Player(audio: .none)
+        var lastTimestamp = 0.0
+        player.onFrame = { lastTimestamp = max(lastTimestamp, $0.timestamp ?? 0) }
+        player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
+        player.play()
+        #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")
+        #expect(player.state == .failed(.notDownloaded))
+        if case .failed(let error) = player.state { #expect(error.message == "This part is not downloaded yet.") }
+        // The bytes on disk hold about that share of the 8 s; it played (nearly) all of it.
+        #expect(lastTimestamp > 8 * share - 1.5, "played to \(lastTimestamp) s of about \(8 * share) s on disk")
+        player.close()
+    }
+
+    /// A seek into the part not downloaded, paused: said at once, not a hang or an old frame.
+    @Test func aSeekOfflineIntoThePartNotDownloadedSaysSo() throws {
+        let (queue, url, share, folder) = try halfDownloadedOffline()
+        defer { _ = folder }
+        let player = Player(audio: .none)
+        player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
+        #expect(GtkHarness.iterate(until: { player.state == .paused }, timeout: 20), "\(player.state)")
+        player.seek(to: 8 * share / 2, accurate: true) // on disk: fine
+        #expect(GtkHarness.iterate(until: { !player.isSeeking }, timeout: 10))
+        #expect(player.state == .paused)
+        player.seek(to: 7.5, accurate: true)
+        #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")
+        #expect(player.state == .failed(.notDownloaded))
+        player.close()
+    }
 }
