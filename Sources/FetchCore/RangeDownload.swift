@@ -37,6 +37,8 @@ final class RangeDownload {
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
     private var partitioned = false
+    /// The file's first boxes were looked at for an index at its end (`MP4Index`).
+    private var headChecked = false
 
     /// - Parameters:
     ///   - url: the request URL (credentials included).
@@ -97,6 +99,7 @@ final class RangeDownload {
                 if let end = judge(outcome, of: transfer, primary: primary) { return end }
                 if case .failed = outcome { pendingFailure = outcome }
             }
+            if !headChecked { checkHead(on: multi, primary: primary) }
             if let offset = partial.board.takeWantedOffset() { fetchFirst(offset, on: multi, primary: primary) }
             // Ranges given back (a refused or dropped slice, a reader's seek) go to free connections.
             openSlices(on: multi, primary: primary)
@@ -186,6 +189,8 @@ final class RangeDownload {
     /// connection (the primary keeps the first, with what it already has), so that connections
     /// that started together end together; later, free connections take gaps or halves.
     private func openSlices(on multi: CurlMulti, primary: Transfer) {
+        // The file's start first: an index at the end is fetched before the parts between.
+        guard headChecked else { return }
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
               monotonicSeconds() >= nextSliceAt else { return }
         var parts = partitioned ? [] : partition(primary, total: total)
@@ -204,6 +209,31 @@ final class RangeDownload {
             }
         }
     }
+
+    /// Once the file's first `headBytes` are written (or the primary ended without them), looks
+    /// at them for an MP4 whose index (`moov`) is at its end, and fetches that first: a player
+    /// needs it before any frame. Until then no slice opens, so the tail's request comes before
+    /// those of the parts between.
+    private func checkHead(on multi: CurlMulti, primary: Transfer) {
+        let primaryRuns = active.contains { $0 === primary }
+        guard primary.decision != nil || !primaryRuns else { return } // the answer is not in yet
+        // Without slices nothing comes before anything else.
+        guard let total = primary.total, primary.allowsSlices, maxConnections > 1 else {
+            headChecked = true
+            return
+        }
+        let wanted = min(Self.headBytes, total)
+        let have = partial.written.ranges.first.map { $0.lowerBound == 0 ? $0.upperBound : 0 } ?? 0
+        guard have >= wanted || !primaryRuns else { return }
+        headChecked = true
+        guard have >= 16, let index = MP4Index.tailIndexOffset(head: partial.readBack(at: 0, count: Int(min(have, wanted))),
+                                                              total: total) else { return }
+        fetchFirst(index, on: multi, primary: primary)
+    }
+
+    /// Bytes of the file's start looked at for an index at its end: the `ftyp` box and the
+    /// `mdat` header fit in far fewer.
+    static let headBytes: Int64 = 4096
 
     /// A reader wants the bytes from `offset` (a seek ahead): unless they are written or a
     /// connection is about to reach them, a connection starts there at once, the connection that

@@ -51,6 +51,55 @@ struct StreamPlaybackTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
         player.close()
     }
+    /// An MP4 with its index at the end: the download fetches the tail right after the first
+    /// boxes, so the first frame comes long before the middle has arrived.
+    @Test func anMP4WithItsIndexAtTheEndStartsEarly() throws {
+        let clip = try Clips.mp4IndexLast(seconds: 8)
+        let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
+        let moov = try #require(Self.moovOffset(body))
+        #expect(moov > Int64(body.count) * 9 / 10, "the clip's index is not at its end")
+        let server = try FaultServer()
+        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
+        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+                     faultyRequests: nil)
+        let folder = try TemporaryDirectory(prefix: "fetchplay-tail")
+        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
+        let url = try queue.add(server.url("/tail.mp4")).url
+        let board = try #require(queue.board(for: url))
+        defer { queue.pause(url) }
+
+        let player = Player(audio: .none)
+        player.open(source: DownloadStream(board: board), title: "tail.mp4")
+        var arrivedAtFirstFrame: Int64?
+        #expect(GtkHarness.iterate(until: {
+            if player.currentFrame != nil, arrivedAtFirstFrame == nil { arrivedAtFirstFrame = queue.entry(url)?.progress.bytesDone }
+            if case .failed = player.state { return true }
+            return arrivedAtFirstFrame != nil
+        }, timeout: 20), "no first frame")
+        if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
+        let fraction = Double(arrivedAtFirstFrame ?? Int64(body.count)) / Double(body.count)
+        #expect(fraction < 0.3, "the first frame came after \(Int(fraction * 100))% of the bytes")
+        // The first range asked for is the index's, within a 64 KiB page of it.
+        let starts = server.requests(to: "/tail.mp4").compactMap { request -> Int64? in
+            guard let range = request["range"], range.hasPrefix("bytes=") else { return nil }
+            return Int64(range.dropFirst(6).prefix { $0 != "-" })
+        }
+        #expect(starts.first.map { $0 <= moov && $0 > moov - (64 << 10) } == true, "range requests from \(starts)")
+        player.close()
+    }
+
+    /// Where the top-level `moov` box starts (32-bit box sizes, as mp4mux writes small files).
+    static func moovOffset(_ bytes: [UInt8]) -> Int64? {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == "moov" { return Int64(offset) }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
     /// Half of an 8 s clip downloaded with one connection, then paused, the server gone; the
     /// cache opened again by a new queue as after a restart. Returns the queue, the URL and the
     /// share of the bytes on disk.

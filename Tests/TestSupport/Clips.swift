@@ -31,6 +31,20 @@ public enum Clips {
                  seconds: seconds, width: width, height: height, audio: audio)
     }
 
+    /// An MP4 file (H.264 from openh264, AAC from libav) with its index (`moov`) at the end, as
+    /// `mp4mux` writes it without `faststart` (and as cameras do).
+    public static func mp4IndexLast(seconds: Double = 8, width: Int = 640, height: Int = 360) throws -> String {
+        try file(named: "clip-\(seconds)s-\(width)x\(height)-moov-last.mp4") { path in
+            try run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(Int((seconds * 30).rounded()))", "pattern=smpte", "!",
+                                       "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!", "videoconvert", "!",
+                                       "openh264enc", "gop-size=15", "!", "h264parse", "!", "queue", "!",
+                                       "mp4mux", "faststart=false", "name=mux", "!", "filesink", "location=\(path)",
+                                       "audiotestsrc", "num-buffers=\(Int((seconds * 100).rounded()))", "samplesperbuffer=441", "!",
+                                       "audio/x-raw,rate=44100,channels=1", "!", "audioconvert", "!", "avenc_aac", "!",
+                                       "queue", "!", "mux."])
+        }
+    }
+
     /// A plain text file with a video extension.
     public static func textFile() throws -> String {
         try file(named: "notes.webm") { path in
