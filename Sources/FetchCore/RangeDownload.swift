@@ -39,6 +39,8 @@ final class RangeDownload {
     private var partitioned = false
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
+    /// The connection fetching that index; no slice opens before its answer is in.
+    private var indexTransfer: Transfer?
 
     /// - Parameters:
     ///   - url: the request URL (credentials included).
@@ -189,8 +191,10 @@ final class RangeDownload {
     /// connection (the primary keeps the first, with what it already has), so that connections
     /// that started together end together; later, free connections take gaps or halves.
     private func openSlices(on multi: CurlMulti, primary: Transfer) {
-        // The file's start first: an index at the end is fetched before the parts between.
+        // The file's start first, then an index at the end, then the parts between: opened
+        // together, their requests would reach the server in any order.
         guard headChecked else { return }
+        if let indexTransfer, indexTransfer.decision == nil, active.contains(where: { $0 === indexTransfer }) { return }
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
               monotonicSeconds() >= nextSliceAt else { return }
         var parts = partitioned ? [] : partition(primary, total: total)
@@ -228,7 +232,7 @@ final class RangeDownload {
         headChecked = true
         guard have >= 16, let index = MP4Index.tailIndexOffset(head: partial.readBack(at: 0, count: Int(min(have, wanted))),
                                                               total: total) else { return }
-        fetchFirst(index, on: multi, primary: primary)
+        indexTransfer = fetchFirst(index, on: multi, primary: primary)
     }
 
     /// Bytes of the file's start looked at for an index at its end: the `ftyp` box and the
@@ -239,29 +243,32 @@ final class RangeDownload {
     /// connection is about to reach them, a connection starts there at once, the connection that
     /// had that range keeping the part before it. One more than `maxConnections` may run for it:
     /// the rest continues later.
-    private func fetchFirst(_ offset: Int64, on multi: CurlMulti, primary: Transfer) {
+    @discardableResult
+    private func fetchFirst(_ offset: Int64, on multi: CurlMulti, primary: Transfer) -> Transfer? {
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
-              offset < total, !partial.written.contains(offset) else { return }
+              offset < total, !partial.written.contains(offset) else { return nil }
         let aligned = offset & ~0xFFFF
         var end = total
         if let owner = active.first(where: { $0.next <= offset && offset < ($0.end ?? total) }) {
             // Close enough: the connection gets there within half a second anyway.
             let perConnection = meter.bytesPerSecond / Double(max(1, active.count))
             let nearEnough = max(Self.nearEnough, Int64(perConnection / 2))
-            guard offset - owner.next > nearEnough, aligned > owner.next else { return }
+            guard offset - owner.next > nearEnough, aligned > owner.next else { return nil }
             end = owner.end ?? total
             owner.end = aligned
         } else if let gap = partial.written.gaps(upTo: total).first(where: { $0.contains(offset) }) {
             end = min(gap.upperBound, active.filter { $0.next > offset }.map(\.next).min() ?? total)
         }
         let from = max(aligned, partial.written.gaps(upTo: total).first { $0.contains(offset) }?.lowerBound ?? aligned)
-        guard from < end else { return }
+        guard from < end else { return nil }
         do {
             let slice = try Transfer(url: url, role: .slice, range: (from, end - 1), end: end, partial: partial,
                                      options: options, stop: stop) { [unowned self] in progressed() }
             try start(slice, on: multi)
+            return slice
         } catch {
             slicesRefused = true
+            return nil
         }
     }
 

@@ -18,8 +18,9 @@ struct StreamPlaybackTests {
         let clip = try Clips.webm(seconds: 8, width: 640, height: 360)
         let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
         let server = try FaultServer()
-        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
-        server.serve("/live.webm", body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+        // The clip's bitrate is body / 8 s; twice that, over the four connections, is body / 16
+        // per second on each.
+        server.serve("/live.webm", body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: body.count / 16)],
                      faultyRequests: nil)
         let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.95)
         server.hold("/live.webm", offsets: held)
@@ -59,8 +60,9 @@ struct StreamPlaybackTests {
         let moov = try #require(Self.moovOffset(body))
         #expect(moov > Int64(body.count) * 9 / 10, "the clip's index is not at its end")
         let server = try FaultServer()
-        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
-        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+        // The clip's bitrate is body / 8 s; twice that, over four connections, is body / 16 per
+        // second on each.
+        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 16)],
                      faultyRequests: nil)
         let folder = try TemporaryDirectory(prefix: "fetchplay-tail")
         let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
