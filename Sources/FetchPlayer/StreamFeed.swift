@@ -31,8 +31,8 @@ final class StreamFeed: @unchecked Sendable {
     /// Bytes in one buffer when appsrc does not say: large enough for few calls, small enough
     /// that the first frame needs no more than the demuxer asks for.
     private static let chunk = 64 * 1024
-    /// Bytes from byte 0 that are enough whatever was asked: the type finder asks for up to
-    /// 128 KiB there and copes with fewer; demuxers read only small headers there.
+    /// Bytes from byte 0 that are enough for the type finder, whatever it asks (up to 128 KiB):
+    /// it copes with fewer.
     private static let typeFinding = 64 * 1024
     /// The most one buffer holds, whatever a demuxer asks (it asks far less in practice).
     private static let largestRead = 16 << 20
@@ -74,8 +74,9 @@ final class StreamFeed: @unchecked Sendable {
     /// A demuxer that pulls (matroskademux, qtdemux) asks for an exact length and takes a shorter
     /// buffer for the end of the file: a short buffer in the middle would end the video there.
     /// So with a length, the buffer is pushed only once all of it is on disk (or the file ends);
-    /// without one (push mode), what is there goes at once. From byte 0, `typeFinding` bytes are
-    /// enough: waiting for all the type finder asks would hold the first frame back.
+    /// without one (push mode), what is there goes at once. While the type is not known, from
+    /// byte 0 `typeFinding` bytes are enough: waiting for all the type finder asks would hold
+    /// the first frame back.
     private func needData(_ appsrc: UnsafeMutablePointer<GstAppSrc>, length: guint) {
         let exact = length != guint.max && length != 0
         let wanted = exact ? min(Int(length), Self.largestRead) : Self.chunk
@@ -94,7 +95,7 @@ final class StreamFeed: @unchecked Sendable {
             // A seek moved the offset while this one waited: start over there.
             if offset != start { start = offset; collected = [] }
             let next = start + Int64(collected.count)
-            let enough = start == 0 ? min(wanted, Self.typeFinding) : wanted
+            let enough = start == 0 && !state.withLock({ $0.typeKnown }) ? min(wanted, Self.typeFinding) : wanted
             let atEnd = source.size.map { next >= $0 } ?? false
             if atEnd || collected.count >= enough {
                 if collected.isEmpty {

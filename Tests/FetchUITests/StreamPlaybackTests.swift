@@ -18,9 +18,8 @@ struct StreamPlaybackTests {
         let clip = try Clips.webm(seconds: 8, width: 640, height: 360)
         let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
         let server = try FaultServer()
-        // The clip's bitrate is body / 8 s; twice that, over the four connections, is body / 16
-        // per second on each.
-        server.serve("/live.webm", body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: body.count / 16)],
+        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
+        server.serve("/live.webm", body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
                      faultyRequests: nil)
         let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.95)
         server.hold("/live.webm", offsets: held)
@@ -60,16 +59,20 @@ struct StreamPlaybackTests {
         let moov = try #require(Self.moovOffset(body))
         #expect(moov > Int64(body.count) * 9 / 10, "the clip's index is not at its end")
         let server = try FaultServer()
-        // The clip's bitrate is body / 8 s; twice that, over four connections, is body / 16 per
-        // second on each.
-        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 16)],
+        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
+        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
                      faultyRequests: nil)
+        // As for the WebM above: the middle waits until the first frame, which must come from
+        // the start and the index alone.
+        let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.9)
+        server.hold("/tail.mp4", offsets: held)
         let folder = try TemporaryDirectory(prefix: "fetchplay-tail")
         let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
         let url = try queue.add(server.url("/tail.mp4")).url
         let board = try #require(queue.board(for: url))
         defer { queue.pause(url) }
 
+        #expect(GtkHarness.iterate(until: { board.coverage.canStartPlaying }, timeout: 10))
         let player = Player(audio: .none)
         player.open(source: DownloadStream(board: board), title: "tail.mp4")
         var arrivedAtFirstFrame: Int64?
@@ -81,12 +84,14 @@ struct StreamPlaybackTests {
         if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
         let fraction = Double(arrivedAtFirstFrame ?? Int64(body.count)) / Double(body.count)
         #expect(fraction < 0.3, "the first frame came after \(Int(fraction * 100))% of the bytes")
+        #expect(server.bytesSent(of: "/tail.mp4") <= body.count - held.count)
         // The first range asked for is the index's, within a 64 KiB page of it.
         let starts = server.requests(to: "/tail.mp4").compactMap { request -> Int64? in
             guard let range = request["range"], range.hasPrefix("bytes=") else { return nil }
             return Int64(range.dropFirst(6).prefix { $0 != "-" })
         }
         #expect(starts.first.map { $0 <= moov && $0 > moov - (64 << 10) } == true, "range requests from \(starts)")
+        server.release("/tail.mp4")
         player.close()
     }
 
