@@ -3,6 +3,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+#include <gst/tag/tag.h>
 
 // What Swift cannot import from GStreamer and GObject (macros, variadics), as small typed
 // functions. Prefix: `fetchplay_`.
@@ -59,4 +60,98 @@ static inline gchar *fetchplay_playbin_audio_language(GstElement *playbin, gint 
         gst_tag_list_unref(tags);
     }
     return code;
+}
+
+/// A flags property of `object` as its bits (`g_object_get` is variadic).
+static inline guint fetchplay_object_get_flags(gpointer object, const gchar *name) {
+    guint value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+/// The string tag `tag` (GST_TAG_LANGUAGE_CODE, GST_TAG_TITLE) of a playbin's text stream
+/// `index`, or NULL; g_free it.
+static inline gchar *fetchplay_playbin_text_tag(GstElement *playbin, gint index, const gchar *tag) {
+    GstTagList *tags = NULL;
+    gchar *text = NULL;
+    g_signal_emit_by_name(playbin, "get-text-tags", index, &tags);
+    if (tags) {
+        gst_tag_list_get_string(tags, tag, &text);
+        gst_tag_list_unref(tags);
+    }
+    return text;
+}
+
+/// Whether a playbin's text stream `index` comes from its `suburi` (a subtitle file) rather
+/// than from the video: playbin sets `always-ok` on the selector pads of the subtitle file's
+/// streams only.
+static inline gboolean fetchplay_playbin_text_is_external(GstElement *playbin, gint index) {
+    GstPad *pad = NULL;
+    gboolean external = FALSE;
+    g_signal_emit_by_name(playbin, "get-text-pad", index, &pad);
+    if (pad) {
+        if (g_object_class_find_property(G_OBJECT_GET_CLASS(pad), "always-ok"))
+            g_object_get(pad, "always-ok", &external, NULL);
+        gst_object_unref(pad);
+    }
+    return external;
+}
+
+/// Adds the streaming tasks on `element`'s pads to `*all`, those started to `*running`.
+static inline void fetchplay_element_count_tasks(GstElement *element, gint *running, gint *all) {
+    GstIterator *pads = gst_element_iterate_pads(element);
+    GValue pad_value = G_VALUE_INIT;
+    gboolean done = FALSE;
+    gint element_running = 0, element_all = 0;
+    while (!done) {
+        switch (gst_iterator_next(pads, &pad_value)) {
+        case GST_ITERATOR_OK: {
+            GstPad *pad = g_value_get_object(&pad_value);
+            GstTask *task = NULL;
+            GST_OBJECT_LOCK(pad);
+            if (GST_PAD_TASK(pad)) task = gst_object_ref(GST_PAD_TASK(pad));
+            GST_OBJECT_UNLOCK(pad);
+            if (task) {
+                element_all += 1;
+                if (gst_task_get_state(task) == GST_TASK_STARTED) element_running += 1;
+                gst_object_unref(task);
+            }
+            g_value_reset(&pad_value);
+            break;
+        }
+        case GST_ITERATOR_RESYNC:
+            gst_iterator_resync(pads);
+            element_running = element_all = 0;
+            break;
+        default: done = TRUE; break;
+        }
+    }
+    g_value_unset(&pad_value);
+    gst_iterator_free(pads);
+    *running += element_running;
+    *all += element_all;
+}
+
+/// Counts the streaming tasks on the pads of every element inside `bin` (at any depth):
+/// `*all` every task, `*running` those started (not paused or stopped).
+static inline void fetchplay_bin_count_tasks(GstBin *bin, gint *running, gint *all) {
+    GstIterator *elements = gst_bin_iterate_recurse(bin);
+    GValue value = G_VALUE_INIT;
+    gboolean done = FALSE;
+    *running = *all = 0;
+    while (!done) {
+        switch (gst_iterator_next(elements, &value)) {
+        case GST_ITERATOR_OK:
+            fetchplay_element_count_tasks(g_value_get_object(&value), running, all);
+            g_value_reset(&value);
+            break;
+        case GST_ITERATOR_RESYNC:
+            gst_iterator_resync(elements);
+            *running = *all = 0;
+            break;
+        default: done = TRUE; break;
+        }
+    }
+    g_value_unset(&value);
+    gst_iterator_free(elements);
 }

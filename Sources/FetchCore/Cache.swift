@@ -208,6 +208,17 @@ public final class Cache: Sendable {
         record.file ?? videoPath(key, url: record.url)
     }
 
+    /// The file holding `url`'s bytes now and which of them it holds (a finished video holds
+    /// all), for a reader playing it while no download runs.
+    func bytesOnDisk(for url: String) -> (path: String, ranges: ByteRanges, total: Int64?)? {
+        let key = Self.key(for: url)
+        if let finished = finishedEntry(key: key), finished.isComplete {
+            return (finished.path, ByteRanges(prefix: finished.bytesDone), finished.bytesDone)
+        }
+        guard let record = loadRecord(at: partialPath(key, "json"), key: key), record.durableBytes > 0 else { return nil }
+        return (partialDirectory + "/" + (record.dataFile ?? "\(key).part"), record.durable, record.total)
+    }
+
     func partialEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: partialPath(key, "json"), key: key) else { return nil }
         return LibraryItem(record: record, isComplete: false, bytesDone: record.durableBytes,

@@ -44,6 +44,18 @@ public final class DownloadBoard: Sendable {
 
     func setRunning(_ running: Bool) { update { $0.isRunning = running } }
 
+    /// What was on disk before any worker of this process ran (a partial left by an earlier
+    /// run, or the finished video), so that readers can play it offline; ignored once a worker
+    /// has published.
+    func seed(path: String, ranges: ByteRanges, total: Int64?) {
+        update { snapshot in
+            guard snapshot.path == nil, !snapshot.isRunning else { return }
+            snapshot.path = path
+            snapshot.ranges = ranges
+            snapshot.total = total
+        }
+    }
+
     private func update(_ change: (inout Snapshot) -> Void) {
         snapshot.withLock(change)
         changed.lock()

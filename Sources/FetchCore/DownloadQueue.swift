@@ -126,6 +126,8 @@ public final class DownloadQueue: Sendable {
             let worker = try DownloadWorker(requestURL: requestURL, cache: cache, options: options) { [weak self] event in
                 self?.receive(event, from: url)
             }
+            // A player reading it before (or without) a download reads what is on disk.
+            if let disk = cache.bytesOnDisk(for: url) { worker.board.seed(path: disk.path, ranges: disk.ranges, total: disk.total) }
             // What the cache holds now: a finished video, a partial, or nothing.
             let held = cache.entry(for: url)
             let phase: DownloadPhase = held.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle

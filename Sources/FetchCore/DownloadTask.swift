@@ -3,8 +3,10 @@
 //   DownloadQueue       the store: every download's phase (DownloadLife.reduce), at most N running
 //   ├─ DownloadWorker   one URL's thread: attempts, retries with backoff, completion; no state
 //   │  ├─ RangeDownload one attempt: one or several connections on a libcurl multi handle
-//   │  │  └─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
-//   │  └─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
+//   │  │  ├─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
+//   │  │  └─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
+//   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
+//   │  └─ DownloadBoard what is on disk now, for a player reading it (PartialReader)
 //   └─ DownloadTask     one download on a store of its own, for the command line and tests
 //   Cache               folders, names from a hash of the URL, records, listing
 //   Library             the cache as people see it: items, delete with undo, size cap

@@ -183,6 +183,15 @@ final class PartialFile: @unchecked Sendable {
 
     // MARK: Writing
 
+    /// Up to `count` bytes written at `offset` of the file being written, read back (fewer at
+    /// its end; none on an error). On the writer's thread.
+    func readBack(at offset: Int64, count: Int) -> [UInt8] {
+        guard descriptor >= 0, count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        return got > 0 ? Array(bytes.prefix(got)) : []
+    }
+
     /// Writes `bytes` at `offset` of the data file; starts a checkpoint when one is due and none
     /// is running.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {

@@ -37,6 +37,10 @@ final class RangeDownload {
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
     private var partitioned = false
+    /// The file's first boxes were looked at for an index at its end (`MP4Index`).
+    private var headChecked = false
+    /// The connection fetching that index; no slice opens before its answer is in.
+    private var indexTransfer: Transfer?
 
     /// - Parameters:
     ///   - url: the request URL (credentials included).
@@ -97,6 +101,7 @@ final class RangeDownload {
                 if let end = judge(outcome, of: transfer, primary: primary) { return end }
                 if case .failed = outcome { pendingFailure = outcome }
             }
+            if !headChecked { checkHead(on: multi, primary: primary) }
             if let offset = partial.board.takeWantedOffset() { fetchFirst(offset, on: multi, primary: primary) }
             // Ranges given back (a refused or dropped slice, a reader's seek) go to free connections.
             openSlices(on: multi, primary: primary)
@@ -186,6 +191,10 @@ final class RangeDownload {
     /// connection (the primary keeps the first, with what it already has), so that connections
     /// that started together end together; later, free connections take gaps or halves.
     private func openSlices(on multi: CurlMulti, primary: Transfer) {
+        // The file's start first, then an index at the end, then the parts between: opened
+        // together, their requests would reach the server in any order.
+        guard headChecked else { return }
+        if let indexTransfer, indexTransfer.decision == nil, active.contains(where: { $0 === indexTransfer }) { return }
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
               monotonicSeconds() >= nextSliceAt else { return }
         var parts = partitioned ? [] : partition(primary, total: total)
@@ -205,33 +214,61 @@ final class RangeDownload {
         }
     }
 
+    /// Once the file's first `headBytes` are written (or the primary ended without them), looks
+    /// at them for an MP4 whose index (`moov`) is at its end, and fetches that first: a player
+    /// needs it before any frame. Until then no slice opens, so the tail's request comes before
+    /// those of the parts between.
+    private func checkHead(on multi: CurlMulti, primary: Transfer) {
+        let primaryRuns = active.contains { $0 === primary }
+        guard primary.decision != nil || !primaryRuns else { return } // the answer is not in yet
+        // Without slices nothing comes before anything else.
+        guard let total = primary.total, primary.allowsSlices, maxConnections > 1 else {
+            headChecked = true
+            return
+        }
+        let wanted = min(Self.headBytes, total)
+        let have = partial.written.ranges.first.map { $0.lowerBound == 0 ? $0.upperBound : 0 } ?? 0
+        guard have >= wanted || !primaryRuns else { return }
+        headChecked = true
+        guard have >= 16, let index = MP4Index.tailIndexOffset(head: partial.readBack(at: 0, count: Int(min(have, wanted))),
+                                                              total: total) else { return }
+        indexTransfer = fetchFirst(index, on: multi, primary: primary)
+    }
+
+    /// Bytes of the file's start looked at for an index at its end: the `ftyp` box and the
+    /// `mdat` header fit in far fewer.
+    static let headBytes: Int64 = 4096
+
     /// A reader wants the bytes from `offset` (a seek ahead): unless they are written or a
     /// connection is about to reach them, a connection starts there at once, the connection that
     /// had that range keeping the part before it. One more than `maxConnections` may run for it:
     /// the rest continues later.
-    private func fetchFirst(_ offset: Int64, on multi: CurlMulti, primary: Transfer) {
+    @discardableResult
+    private func fetchFirst(_ offset: Int64, on multi: CurlMulti, primary: Transfer) -> Transfer? {
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
-              offset < total, !partial.written.contains(offset) else { return }
+              offset < total, !partial.written.contains(offset) else { return nil }
         let aligned = offset & ~0xFFFF
         var end = total
         if let owner = active.first(where: { $0.next <= offset && offset < ($0.end ?? total) }) {
             // Close enough: the connection gets there within half a second anyway.
             let perConnection = meter.bytesPerSecond / Double(max(1, active.count))
             let nearEnough = max(Self.nearEnough, Int64(perConnection / 2))
-            guard offset - owner.next > nearEnough, aligned > owner.next else { return }
+            guard offset - owner.next > nearEnough, aligned > owner.next else { return nil }
             end = owner.end ?? total
             owner.end = aligned
         } else if let gap = partial.written.gaps(upTo: total).first(where: { $0.contains(offset) }) {
             end = min(gap.upperBound, active.filter { $0.next > offset }.map(\.next).min() ?? total)
         }
         let from = max(aligned, partial.written.gaps(upTo: total).first { $0.contains(offset) }?.lowerBound ?? aligned)
-        guard from < end else { return }
+        guard from < end else { return nil }
         do {
             let slice = try Transfer(url: url, role: .slice, range: (from, end - 1), end: end, partial: partial,
                                      options: options, stop: stop) { [unowned self] in progressed() }
             try start(slice, on: multi)
+            return slice
         } catch {
             slicesRefused = true
+            return nil
         }
     }
 

@@ -16,7 +16,10 @@ final class Pipeline {
 
     /// A playbin for `uri` sending frames to `frames` and sound to `audio`; nil when a core
     /// plug-in (playbin, videoconvert, appsink…) is missing.
-    init?(uri: String, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) {
+    ///
+    /// `subtitles` is the URI of a subtitle file: playbin draws its text into the frames (with
+    /// `textoverlay`) like the file's own subtitle streams, before the frames reach the sink.
+    init?(uri: String, subtitles: String? = nil, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) {
         guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { return nil }
         _ = gst_object_ref_sink(playbin)
         guard let video = VideoSink.make(output: frames) else {
@@ -33,6 +36,7 @@ final class Pipeline {
         self.frames = frames
         self.feed = feed
         GStreamer.setProperty(playbin, "uri", .string(uri))
+        if let subtitles { GStreamer.setProperty(playbin, "suburi", .string(subtitles)) }
         if let feed {
             // playbin makes the appsrc during its first state change (on whichever thread
             // changes it): configure it there.
@@ -60,6 +64,12 @@ final class Pipeline {
         // playbin sinks the floating references of both sinks.
         GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
         GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+        // Faster or slower playback keeps the sound's pitch: scaletempo stretches the sound in
+        // time (at speed 1 it passes the sound through). Without it the sink would play the
+        // samples faster or slower, an octave up at twice the speed.
+        if let stretch = GStreamer.make("scaletempo") {
+            GStreamer.setProperty(playbin, "audio-filter", .object(stretch.rawObject))
+        }
     }
 
     /// Delivers every bus message of the playbin to `target` on the main context.
@@ -75,6 +85,18 @@ final class Pipeline {
             Unmanaged<BusTarget>.fromOpaque(data!).release()
         }
         watchingBus = true
+    }
+
+    /// Whether every streaming thread inside the playbin has stopped (and there was one).
+    ///
+    /// Before the first frame that means it never comes: decodebin drops the error of a demuxer
+    /// that fails while decodebin is still starting it (its error filter, GStreamer 1.22's
+    /// gstdecodebin2.c), and then nothing is left to post an error or finish the preroll. A file
+    /// cut short before its first frames does this whenever the demuxer's thread wins the race.
+    var streamingStopped: Bool {
+        var running: Int32 = 0, all: Int32 = 0
+        fetchplay_bin_count_tasks(playbin.as(GstBin.self), &running, &all)
+        return all > 0 && running == 0
     }
 
     /// Asks for a state; completion is reported on the bus.

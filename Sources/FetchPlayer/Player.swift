@@ -4,10 +4,13 @@
 //     ├── PlayerState        idle / loading / paused / playing / ended / failed, notified on change
 //     ├── PlayerError        why a file cannot play, as a sentence; made from GStreamer errors
 //     │                      only in PlayerError+GStreamer.swift
+//     ├── SubtitleTrack      a subtitle stream in the file or a subtitle file beside it, named
+//     │                      for a menu; chosen in Player+Subtitles.swift
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
-//     │   └── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
+//     │   └── scaletempo     the audio filter: other speeds (`rate`) keep the sound's pitch
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //
@@ -62,11 +65,18 @@ public final class Player {
     /// The audio track playing, an index into `audioTracks`; nil without tracks.
     public private(set) var audioTrack: Int?
 
+    /// The video's subtitle tracks, the file's own and a subtitle file's (`addSubtitle(file:)`,
+    /// or one named like the video beside it). Known once the first frame is ready.
+    public internal(set) var subtitleTracks: [SubtitleTrack] = []
+    /// The subtitle track shown, an index into `subtitleTracks`; nil when subtitles are off.
+    public internal(set) var subtitleTrack: Int?
+    /// Why the last subtitle file given could not be shown, if it could not (the video plays on).
+    public internal(set) var subtitleProblem: PlayerError?
+
     /// The speed range `rate` keeps to (half to twice the normal speed).
     public static let rates: ClosedRange<Double> = 0.5...2
 
-    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound's pitch changes with
-    /// it (scaletempo as playbin's audio filter kept it, but made a cut file hang in preroll).
+    /// Playback speed: 1 normal, 2 twice as fast; within `rates`. The sound keeps its pitch.
     /// Kept across files; applied with a seek to where the video is.
     public var rate: Double = 1 {
         didSet {
@@ -102,22 +112,30 @@ public final class Player {
     /// The largest frame wanted (`limitFrameSize`), kept across files.
     private var frameLimit: (Int, Int)?
     private(set) var pipeline: Pipeline?
+    /// What was opened, to build the pipeline again (a subtitle file added).
+    var opened: (uri: String, source: ByteSource?)?
+    /// The subtitle file given to playbin as its `suburi`, if any.
+    var subtitleFile: String?
+    /// The subtitle track to show once the tracks are known; nil keeps playbin's choice.
+    var wantedSubtitle: SubtitleChoice?
     /// Counts opened files, so messages and frames of a closed pipeline are ignored.
-    private var generation = 0
-    private var target = GST_STATE_NULL
+    private(set) var generation = 0
+    private(set) var target = GST_STATE_NULL
     private var current = GST_STATE_NULL
     /// The first frame is ready: PAUSED reached and the preroll's ASYNC_DONE seen.
-    private var prerolled = false
+    private(set) var prerolled = false
     /// The ASYNC_DONE of the preroll (posted after its STATE_CHANGED) has not come yet.
     private var awaitingPrerollDone = true
     private var lastPosition: Double?
-    private var ended = false
-    private var failure: PlayerError?
+    private(set) var ended = false
+    private(set) var failure: PlayerError?
     private var missingPlugin: String?
     /// A seek waiting for the preroll or for the seek in flight to finish.
     private var pendingSeek: (seconds: Double, accurate: Bool)?
     /// The target of the seek in flight.
-    private var seekTarget: Double?
+    private(set) var seekTarget: Double?
+    /// The pipeline was built again while it played: it plays once the seek back is done.
+    private var playAfterSeek = false
     private var observers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextObserverID = 0
 
@@ -142,7 +160,7 @@ public final class Player {
         observers[observation.id] = nil
     }
 
-    private func notify(_ change: Change) {
+    func notify(_ change: Change) {
         for id in observers.keys.sorted() { observers[id]?(change) }
     }
 
@@ -156,6 +174,10 @@ public final class Player {
         guard let uri = GStreamer.uri(forPath: path) else {
             return fail(.other(String(format: tr("“%1$@” is not a valid file name."), path)))
         }
+        opened = (uri, nil)
+        // A subtitle file named like the video was put there to be shown.
+        subtitleFile = SubtitleTrack.file(beside: path)
+        if subtitleFile != nil { wantedSubtitle = .external }
         load(uri: uri, feed: nil)
     }
 
@@ -164,6 +186,7 @@ public final class Player {
     public func open(source: ByteSource, title: String) {
         reset()
         path = title
+        opened = ("appsrc://", source)
         load(uri: "appsrc://", feed: StreamFeed(source: source))
     }
 
@@ -171,13 +194,15 @@ public final class Player {
     /// spinner; playback goes on by itself once they come).
     public var isBuffering: Bool { pipeline?.feed?.isWaiting ?? false }
 
-    /// Builds the pipeline for `uri` and prepares its first frame.
+    /// Builds the pipeline for `uri` (with the subtitle file, if any) and prepares its first frame.
     private func load(uri: String, feed: StreamFeed?) {
         let generation = self.generation
         let relay = LatestValueRelay<VideoFrame> { [weak self] frame in
             self?.deliver(frame, generation: generation)
         }
-        guard let pipeline = Pipeline(uri: uri, audio: audio, frames: FrameOutput(relay: relay), feed: feed) else {
+        let subtitles = subtitleFile.flatMap(GStreamer.uri(forPath:))
+        guard let pipeline = Pipeline(uri: uri, subtitles: subtitles, audio: audio, frames: FrameOutput(relay: relay),
+                                      feed: feed) else {
             return fail(.missingCodec("playbin, videoconvert, videoscale or appsink"))
         }
         self.pipeline = pipeline
@@ -190,12 +215,33 @@ public final class Player {
         if rate != 1 { pendingSeek = (0, true) }
         pipeline.watchBus(BusTarget(player: self, generation: generation))
         request(GST_STATE_PAUSED)
+        watchPreroll(generation: generation)
         refresh()
     }
+
+    /// Checks every `prerollCheckInterval` until the first frame is ready that the preroll can
+    /// still finish: once every streaming thread has stopped (twice in a row, so a thread
+    /// handing over to the next is not taken for it), the file fails as damaged instead of
+    /// loading forever (see `Pipeline.streamingStopped`).
+    private func watchPreroll(generation: Int) {
+        var stoppedChecks = 0
+        MainContext.every(milliseconds: Self.prerollCheckInterval) { [weak self] in
+            guard let self, generation == self.generation, let pipeline = self.pipeline, !self.prerolled,
+                  self.failure == nil else { return false }
+            stoppedChecks = pipeline.streamingStopped ? stoppedChecks + 1 : 0
+            guard stoppedChecks >= 2 else { return true }
+            self.fail(.corrupt(detail: "every streaming thread stopped before the first frame"))
+            return false
+        }
+    }
+
+    /// Milliseconds between two looks at a preroll's streaming threads.
+    static let prerollCheckInterval: UInt32 = 250
 
     /// Starts or resumes playback; after the end, starts again from the beginning.
     public func play() {
         guard pipeline != nil, failure == nil else { return }
+        playAfterSeek = false
         if ended {
             ended = false
             pendingSeek = nil
@@ -207,6 +253,7 @@ public final class Player {
 
     public func pause() {
         guard pipeline != nil, failure == nil else { return }
+        playAfterSeek = false
         request(GST_STATE_PAUSED)
         refresh()
     }
@@ -260,12 +307,15 @@ public final class Player {
         guard generation == self.generation, let pipeline, failure == nil else { return }
         switch message.pointee.type {
         case GST_MESSAGE_ERROR:
-            fail(PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path))
+            // A demuxer that read into a part not downloaded may take the end for damage.
+            fail(pipeline.feed?.failure ?? PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path))
         case GST_MESSAGE_ELEMENT:
             if let description = PlayerError.missingPluginDescription(message) {
                 missingPlugin = description
             }
         case GST_MESSAGE_EOS:
+            // The stream ended where the bytes did: played up to a part not downloaded.
+            if let failure = pipeline.feed?.failure { return fail(failure) }
             ended = true
             refresh()
         case GST_MESSAGE_STATE_CHANGED:
@@ -279,6 +329,11 @@ public final class Player {
         case GST_MESSAGE_DURATION_CHANGED:
             updateDuration()
         case GST_MESSAGE_ASYNC_DONE:
+            // A preroll or a seek that ended at a part not downloaded: the sinks prerolled on
+            // the end of the stream, and the EOS message would come only once playing.
+            if let failure = pipeline.feed?.failure, gst_app_sink_is_eos(pipeline.appsink) != 0 {
+                return fail(failure)
+            }
             if awaitingPrerollDone {
                 awaitingPrerollDone = false
                 completePreroll()
@@ -286,6 +341,10 @@ public final class Player {
                 seekTarget = nil // a seek (or a pause) finished
                 if duration == nil { updateDuration() }
                 startPendingSeek()
+                if playAfterSeek, seekTarget == nil {
+                    playAfterSeek = false
+                    pipeline.request(GST_STATE_PLAYING)
+                }
             }
             refresh()
         default:
@@ -295,7 +354,7 @@ public final class Player {
 
     // MARK: Internals
 
-    private func request(_ state: GstState) {
+    func request(_ state: GstState) {
         target = state
         pipeline?.request(state)
     }
@@ -307,6 +366,7 @@ public final class Player {
         prerolled = true
         updateDuration()
         readAudioTracks()
+        readSubtitleTracks()
         startPendingSeek()
     }
 
@@ -316,7 +376,7 @@ public final class Player {
         startSeek(to: seek.seconds, accurate: seek.accurate)
     }
 
-    private func startSeek(to seconds: Double, accurate: Bool) {
+    func startSeek(to seconds: Double, accurate: Bool) {
         guard let pipeline else { return }
         ended = false
         if GStreamer.seek(pipeline.playbin, to: seconds, accurate: accurate, rate: rate) {
@@ -382,12 +442,28 @@ public final class Player {
         onFrame?(frame)
     }
 
-    /// Drops the pipeline and everything known about the file; does not notify.
-    private func reset() {
+    /// Builds the pipeline again where the video is (a subtitle file was added: playbin takes one
+    /// only when it opens a file), keeping the picture shown and whether it plays.
+    func reload() {
+        guard let opened, failure == nil else { return }
+        let resumeAt = ended ? 0 : (position ?? pendingSeek?.seconds ?? 0)
+        let playing = target == GST_STATE_PLAYING && !ended
+        dropPipeline()
+        load(uri: opened.uri, feed: opened.source.map(StreamFeed.init))
+        pendingSeek = (resumeAt, true)
+        if playing {
+            // Shown as loading until it plays again from where it was, not from the start.
+            target = GST_STATE_PLAYING
+            playAfterSeek = true
+        }
+        refresh()
+    }
+
+    /// Stops and forgets the pipeline and what GStreamer said about it, not what the file is.
+    private func dropPipeline() {
         pipeline?.stop()
         pipeline = nil
         generation += 1
-        path = nil
         target = GST_STATE_NULL
         current = GST_STATE_NULL
         prerolled = false
@@ -398,8 +474,24 @@ public final class Player {
         missingPlugin = nil
         pendingSeek = nil
         seekTarget = nil
+        playAfterSeek = false
+    }
+
+    /// Drops the pipeline and everything known about the file; does not notify.
+    private func reset() {
+        dropPipeline()
+        path = nil
+        opened = nil
+        subtitleFile = nil
+        wantedSubtitle = nil
         currentFrame = nil
         framesDeliveredForFile = 0
+        if !subtitleTracks.isEmpty || subtitleProblem != nil {
+            subtitleTracks = []
+            subtitleTrack = nil
+            subtitleProblem = nil
+            notify(.subtitles)
+        }
         if !audioTracks.isEmpty {
             audioTracks = []
             audioTrack = nil

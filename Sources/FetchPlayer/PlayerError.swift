@@ -15,6 +15,11 @@ public enum PlayerError: Error, Equatable, Sendable {
     case missingCodec(String)
     /// The file could not be read (permissions, I/O error).
     case unreadable(detail: String)
+    /// A subtitle file given for the video holds nothing GStreamer reads as subtitles.
+    case notSubtitles(path: String)
+    /// Playback reached a part of a video that is still downloading, or was downloaded only in
+    /// part, and no download is running to bring it (paused, offline).
+    case notDownloaded
     /// A bounded wait (thumbnail, duration probe) ran out.
     case timedOut
     /// Anything else, with GStreamer's own message.
@@ -34,6 +39,10 @@ public enum PlayerError: Error, Equatable, Sendable {
             String(format: tr("A GStreamer plug-in needed to play this video is missing (%1$@). Install the package that provides it, for example gstreamer1.0-libav or gstreamer1.0-plugins-bad."), name)
         case .unreadable(let detail):
             String(format: tr("The file could not be read: %1$@. Check that it exists and that you may read it."), detail)
+        case .notSubtitles(let path):
+            String(format: tr("The file “%1$@” holds no subtitles Fetchplay can read. Choose a SubRip (.srt) or WebVTT (.vtt) file."), Self.fileName(path))
+        case .notDownloaded:
+            tr("This part is not downloaded yet.")
         case .timedOut:
             tr("Reading the video took too long. The file may be damaged, or the disk busy; try again.")
         case .other(let detail):

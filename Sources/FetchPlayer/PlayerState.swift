@@ -35,6 +35,9 @@ extension Player {
         case rate(Double)
         /// The file's audio tracks became known, or another one plays.
         case audioTracks
+        /// The subtitle tracks became known, another one shows, subtitles were turned on or
+        /// off, or a subtitle file could not be shown (`subtitleProblem`).
+        case subtitles
     }
 
     /// Identifies an observer added with `observe(_:)`.

@@ -7,6 +7,11 @@ import Locking
 ///
 /// `need-data` and `seek-data` come on appsrc's streaming thread; a read that waits for bytes
 /// blocks only that thread, in short steps so that stopping the pipeline is noticed at once.
+///
+/// Bytes that cannot come end the stream (a short buffer, or EOS) rather than erring at once,
+/// so that what the demuxer and the queues hold still plays; the player then reads `failure`
+/// and says why the video stopped there. A later buffer pushed (the demuxer probing an index in
+/// a part not downloaded, then reading on from the start) clears it.
 final class StreamFeed: @unchecked Sendable {
     let source: ByteSource
     private let state = Locked(State())
@@ -15,8 +20,8 @@ final class StreamFeed: @unchecked Sendable {
         /// Where the next buffer starts.
         var offset: Int64 = 0
         var stopped = false
-        /// Why the bytes cannot come, once a read said so.
-        var failure: String?
+        /// Why the bytes cannot come, when the last read said so.
+        var failure: PlayerError?
         /// A read is waiting for bytes (the player shows it as buffering).
         var isWaiting = false
         /// decodebin's type-finding is over: every read from here on is the demuxer's.
@@ -26,6 +31,9 @@ final class StreamFeed: @unchecked Sendable {
     /// Bytes in one buffer when appsrc does not say: large enough for few calls, small enough
     /// that the first frame needs no more than the demuxer asks for.
     private static let chunk = 64 * 1024
+    /// Bytes from byte 0 that are enough for the type finder, whatever it asks (up to 128 KiB):
+    /// it copes with fewer.
+    private static let typeFinding = 64 * 1024
     /// The most one buffer holds, whatever a demuxer asks (it asks far less in practice).
     private static let largestRead = 16 << 20
     /// Seconds one read waits before it checks whether the pipeline stopped.
@@ -33,7 +41,7 @@ final class StreamFeed: @unchecked Sendable {
 
     init(source: ByteSource) { self.source = source }
 
-    var failure: String? { state.withLock { $0.failure } }
+    var failure: PlayerError? { state.withLock { $0.failure } }
     var isWaiting: Bool { state.withLock { $0.isWaiting } }
 
     func stop() { state.withLock { $0.stopped = true } }
@@ -66,7 +74,9 @@ final class StreamFeed: @unchecked Sendable {
     /// A demuxer that pulls (matroskademux, qtdemux) asks for an exact length and takes a shorter
     /// buffer for the end of the file: a short buffer in the middle would end the video there.
     /// So with a length, the buffer is pushed only once all of it is on disk (or the file ends);
-    /// without one (push mode), what is there goes at once.
+    /// without one (push mode), what is there goes at once. While the type is not known, from
+    /// byte 0 `typeFinding` bytes are enough: waiting for all the type finder asks would hold
+    /// the first frame back.
     private func needData(_ appsrc: UnsafeMutablePointer<GstAppSrc>, length: guint) {
         let exact = length != guint.max && length != 0
         let wanted = exact ? min(Int(length), Self.largestRead) : Self.chunk
@@ -85,8 +95,9 @@ final class StreamFeed: @unchecked Sendable {
             // A seek moved the offset while this one waited: start over there.
             if offset != start { start = offset; collected = [] }
             let next = start + Int64(collected.count)
+            let enough = start == 0 && !state.withLock({ $0.typeKnown }) ? min(wanted, Self.typeFinding) : wanted
             let atEnd = source.size.map { next >= $0 } ?? false
-            if atEnd || collected.count >= wanted {
+            if atEnd || collected.count >= enough {
                 if collected.isEmpty {
                     gst_app_src_end_of_stream(appsrc)
                 } else {
@@ -98,8 +109,19 @@ final class StreamFeed: @unchecked Sendable {
             do {
                 bytes = try source.read(at: next, count: wanted - collected.count, timeout: Self.step)
             } catch {
-                state.withLock { $0.failure = "\(error)" }
-                gst_app_src_end_of_stream(appsrc)
+                // What came before the hole still goes: the demuxer takes the short buffer for
+                // the end, and the player says why from `failure`.
+                let failure: PlayerError = error as? ByteSourceError == .notDownloaded
+                    ? .notDownloaded : .unreadable(detail: "\(error)")
+                if collected.isEmpty {
+                    state.withLock {
+                        $0.isWaiting = false
+                        $0.failure = failure
+                    }
+                    gst_app_src_end_of_stream(appsrc)
+                } else {
+                    push(collected, at: start, to: appsrc, failure: failure)
+                }
                 return
             }
             if bytes.isEmpty {
@@ -112,13 +134,16 @@ final class StreamFeed: @unchecked Sendable {
             }
             collected += bytes
             if !exact { push(collected, at: start, to: appsrc); return }
-            if collected.count < wanted { state.withLock { $0.isWaiting = true } }
+            if collected.count < enough { state.withLock { $0.isWaiting = true } }
         }
     }
 
-    private func push(_ bytes: [UInt8], at offset: Int64, to appsrc: UnsafeMutablePointer<GstAppSrc>) {
+    /// Pushes `bytes` as the buffer at `offset`; `failure` says why it is short, if it is.
+    private func push(_ bytes: [UInt8], at offset: Int64, to appsrc: UnsafeMutablePointer<GstAppSrc>,
+                      failure: PlayerError? = nil) {
         state.withLock {
             $0.isWaiting = false
+            $0.failure = failure
             // Unless a seek came meanwhile (it set the offset to where the next buffer starts).
             if $0.offset == offset { $0.offset = offset + Int64(bytes.count) }
         }

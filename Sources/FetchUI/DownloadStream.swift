@@ -18,6 +18,10 @@ final class DownloadStream: ByteSource {
     func isAvailable(at offset: Int64) -> Bool? { board.coverage.spans.contains { $0.contains(offset) } }
 
     func read(at offset: Int64, count: Int, timeout: Double) throws -> [UInt8] {
-        try reader.withLock { try $0.read(at: offset, count: count, timeout: timeout) }
+        do {
+            return try reader.withLock { try $0.read(at: offset, count: count, timeout: timeout) }
+        } catch PartialReader.ReadError.notDownloaded {
+            throw ByteSourceError.notDownloaded
+        }
     }
 }

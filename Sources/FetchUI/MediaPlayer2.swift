@@ -61,7 +61,7 @@ final class MediaPlayer2 {
         case .duration: changed(["Metadata"])
         case .volume: changed(["Volume"])
         case .rate: changed(["Rate"])
-        case .audioTracks: break
+        case .audioTracks, .subtitles: break
         }
     }
 

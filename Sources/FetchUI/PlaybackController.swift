@@ -289,6 +289,8 @@ public final class PlaybackController {
             view.controls.showAudioTracks(tracks.enumerated().map { Self.trackName($1, number: $0 + 1) },
                                           selected: player?.audioTrack)
             showingAudioTracks = false
+        case .subtitles:
+            break // the subtitle menu comes with the window's next changes
         }
     }
 

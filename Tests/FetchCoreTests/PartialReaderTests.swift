@@ -71,6 +71,31 @@ struct PartialReaderTests {
         #expect(try reader.read(at: Int64(Self.body.count), count: 10, timeout: 1).isEmpty)
     }
 
+    /// Closed and opened again (a new queue over the same cache, the server gone): the reader
+    /// serves what the earlier run left on disk and says at once that the rest is not there.
+    @Test func aPartialLeftByAnEarlierRunReadsOffline() throws {
+        let (queue, url, board) = try start(bytesPerSecond: 512 << 10)
+        #expect(waitUntil(timeout: .seconds(10)) { board.current.ranges.count >= 1 << 20 })
+        queue.pause(url)
+        #expect(waitUntil(timeout: .seconds(10)) { queue.entry(url)?.state == .paused })
+        server.stop()
+        let durable = try #require(harness.partialRecord(url)).durable
+
+        let later = DownloadQueue(cache: harness.cache, maxRunning: 1, options: DownloadHarness.quickOptions)
+        let offline = try later.add(url, start: false)
+        #expect(offline.state == .idle)
+        let reader = PartialReader(board: try #require(later.board(for: url)))
+        #expect(reader.total == Int64(Self.body.count))
+        let first = try #require(durable.ranges.first)
+        let tail = Int(first.upperBound) - 1000
+        #expect(try reader.read(at: Int64(tail), count: 1000, timeout: 1) == Array(Self.body[tail..<tail + 1000]))
+        let hole = try #require(durable.gaps(upTo: Int64(Self.body.count)).first)
+        #expect(throws: PartialReader.ReadError.notDownloaded) {
+            try reader.read(at: hole.lowerBound, count: 10, timeout: 1)
+        }
+        #expect(try reader.read(at: Int64(Self.body.count), count: 10, timeout: 1).isEmpty)
+    }
+
     @Test func theFinishedVideoReadsTheSame() throws {
         let (queue, url, board) = try start(bytesPerSecond: 64 << 20)
         let reader = PartialReader(board: board)

@@ -60,12 +60,13 @@ struct PlayerErrorTests {
     @Test func everyErrorHasASentence() {
         let all: [PlayerError] = [.fileNotFound(path: "/a/b.webm"), .notAVideo, .corrupt(detail: "x"),
                                   .missingCodec("VP9 decoder"), .unreadable(detail: "Permission denied"),
-                                  .timedOut, .other("x")]
+                                  .notSubtitles(path: "/a/b.srt"), .notDownloaded, .timedOut, .other("x")]
         for error in all {
             #expect(error.message.first?.isUppercase == true)
             #expect(error.message.count > 20)
         }
         #expect(PlayerError.fileNotFound(path: "/a/b.webm").message.contains("b.webm"))
         #expect(PlayerError.missingCodec("VP9 decoder").message.contains("VP9 decoder"))
+        #expect(PlayerError.notSubtitles(path: "/a/b.srt").message.contains("b.srt"))
     }
 }

@@ -51,4 +51,125 @@ struct StreamPlaybackTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
         player.close()
     }
+    /// An MP4 with its index at the end: the download fetches the tail right after the first
+    /// boxes, so the first frame comes long before the middle has arrived.
+    @Test func anMP4WithItsIndexAtTheEndStartsEarly() throws {
+        let clip = try Clips.mp4IndexLast(seconds: 8)
+        let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
+        let moov = try #require(Self.moovOffset(body))
+        #expect(moov > Int64(body.count) * 9 / 10, "the clip's index is not at its end")
+        let server = try FaultServer()
+        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
+        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+                     faultyRequests: nil)
+        // As for the WebM above: the middle waits until the first frame, which must come from
+        // the start and the index alone.
+        let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.9)
+        server.hold("/tail.mp4", offsets: held)
+        let folder = try TemporaryDirectory(prefix: "fetchplay-tail")
+        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
+        let url = try queue.add(server.url("/tail.mp4")).url
+        let board = try #require(queue.board(for: url))
+        defer { queue.pause(url) }
+
+        #expect(GtkHarness.iterate(until: { board.coverage.canStartPlaying }, timeout: 10))
+        let player = Player(audio: .none)
+        player.open(source: DownloadStream(board: board), title: "tail.mp4")
+        var arrivedAtFirstFrame: Int64?
+        #expect(GtkHarness.iterate(until: {
+            if player.currentFrame != nil, arrivedAtFirstFrame == nil { arrivedAtFirstFrame = queue.entry(url)?.progress.bytesDone }
+            if case .failed = player.state { return true }
+            return arrivedAtFirstFrame != nil
+        }, timeout: 20), "no first frame")
+        if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
+        let fraction = Double(arrivedAtFirstFrame ?? Int64(body.count)) / Double(body.count)
+        #expect(fraction < 0.3, "the first frame came after \(Int(fraction * 100))% of the bytes")
+        #expect(server.bytesSent(of: "/tail.mp4") <= body.count - held.count)
+        // The first range asked for is the index's, within a 64 KiB page of it.
+        let starts = server.requests(to: "/tail.mp4").compactMap { request -> Int64? in
+            guard let range = request["range"], range.hasPrefix("bytes=") else { return nil }
+            return Int64(range.dropFirst(6).prefix { $0 != "-" })
+        }
+        #expect(starts.first.map { $0 <= moov && $0 > moov - (64 << 10) } == true, "range requests from \(starts)")
+        server.release("/tail.mp4")
+        player.close()
+    }
+
+    /// Where the top-level `moov` box starts (32-bit box sizes, as mp4mux writes small files).
+    static func moovOffset(_ bytes: [UInt8]) -> Int64? {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == "moov" { return Int64(offset) }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
+    /// Half of an 8 s clip downloaded with one connection, then paused, the server gone; the
+    /// cache opened again by a new queue as after a restart. Returns the queue, the URL and the
+    /// share of the bytes on disk.
+    private func halfDownloadedOffline() throws -> (DownloadQueue, String, Double, TemporaryDirectory) {
+        let clip = try Clips.webm(seconds: 8, width: 640, height: 360)
+        let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
+        let server = try FaultServer()
+        server.serve("/half.webm", body: body, etag: "\"h\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+                     faultyRequests: nil)
+        let folder = try TemporaryDirectory(prefix: "fetchplay-offline")
+        let cache = try Cache(root: folder.file("cache"))
+        var options = DownloadOptions()
+        options.connections = 1 // one range from the start: the hole is everything after it
+        options.checkpointInterval = 0.2
+        let first = DownloadQueue(cache: cache, maxRunning: 1, options: options)
+        let url = try first.add(server.url("/half.webm")).url
+        #expect(GtkHarness.iterate(until: { (first.entry(url)?.progress.bytesDone ?? 0) >= Int64(body.count / 2) },
+                                   timeout: 20))
+        first.pause(url)
+        #expect(GtkHarness.iterate(until: { first.entry(url)?.state == .paused }, timeout: 10))
+        server.stop()
+
+        let queue = DownloadQueue(cache: cache, maxRunning: 1, options: options)
+        _ = try queue.add(url, start: false)
+        let onDisk = try #require(queue.entry(url)?.progress.bytesDone)
+        #expect(onDisk < Int64(body.count), "the partial is whole")
+        return (queue, url, Double(onDisk) / Double(body.count), folder)
+    }
+
+    private func failed(_ player: Player) -> Bool {
+        if case .failed = player.state { true } else { false }
+    }
+
+    /// Played offline, it plays up to where its bytes end and then says so, never hanging.
+    @Test func aPartialPlayedOfflinePlaysUpToItsHoleAndThenSaysSo() throws {
+        let (queue, url, share, folder) = try halfDownloadedOffline()
+        defer { _ = folder }
+        let player = Player(audio: .none)
+        var lastTimestamp = 0.0
+        player.onFrame = { lastTimestamp = max(lastTimestamp, $0.timestamp ?? 0) }
+        player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
+        player.play()
+        #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")
+        #expect(player.state == .failed(.notDownloaded))
+        if case .failed(let error) = player.state { #expect(error.message == "This part is not downloaded yet.") }
+        // The bytes on disk hold about that share of the 8 s; it played (nearly) all of it.
+        #expect(lastTimestamp > 8 * share - 1.5, "played to \(lastTimestamp) s of about \(8 * share) s on disk")
+        player.close()
+    }
+
+    /// A seek into the part not downloaded, paused: said at once, not a hang or an old frame.
+    @Test func aSeekOfflineIntoThePartNotDownloadedSaysSo() throws {
+        let (queue, url, share, folder) = try halfDownloadedOffline()
+        defer { _ = folder }
+        let player = Player(audio: .none)
+        player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
+        #expect(GtkHarness.iterate(until: { player.state == .paused }, timeout: 20), "\(player.state)")
+        player.seek(to: 8 * share / 2, accurate: true) // on disk: fine
+        #expect(GtkHarness.iterate(until: { !player.isSeeking }, timeout: 10))
+        #expect(player.state == .paused)
+        player.seek(to: 7.5, accurate: true)
+        #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")
+        #expect(player.state == .failed(.notDownloaded))
+        player.close()
+    }
 }

@@ -31,6 +31,20 @@ public enum Clips {
                  seconds: seconds, width: width, height: height, audio: audio)
     }
 
+    /// An MP4 file (H.264 from openh264, AAC from libav) with its index (`moov`) at the end, as
+    /// `mp4mux` writes it without `faststart` (and as cameras do).
+    public static func mp4IndexLast(seconds: Double = 8, width: Int = 640, height: Int = 360) throws -> String {
+        try file(named: "clip-\(seconds)s-\(width)x\(height)-moov-last.mp4") { path in
+            try run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(Int((seconds * 30).rounded()))", "pattern=smpte", "!",
+                                       "video/x-raw,width=\(width),height=\(height),framerate=30/1", "!", "videoconvert", "!",
+                                       "openh264enc", "gop-size=15", "!", "h264parse", "!", "queue", "!",
+                                       "mp4mux", "faststart=false", "name=mux", "!", "filesink", "location=\(path)",
+                                       "audiotestsrc", "num-buffers=\(Int((seconds * 100).rounded()))", "samplesperbuffer=441", "!",
+                                       "audio/x-raw,rate=44100,channels=1", "!", "audioconvert", "!", "avenc_aac", "!",
+                                       "queue", "!", "mux."])
+        }
+    }
+
     /// A plain text file with a video extension.
     public static func textFile() throws -> String {
         try file(named: "notes.webm") { path in
@@ -82,6 +96,54 @@ public enum Clips {
                               "taginject", "tags=language-code=\(language)", "!", "queue", "!", "mux."]
             }
             try run("gst-launch-1.0", arguments)
+        }
+    }
+
+    /// A SubRip file that shows `text` from the start to `seconds`.
+    public static func subRip(_ text: String, seconds: Double = 60, named name: String = "subtitles.srt") throws -> String {
+        try file(named: name) { path in
+            try Data(subRipText(text, seconds: seconds).utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// SubRip cues showing `text` for `seconds`, one cue per second: GStreamer recognises a
+    /// subtitle file by its first 129 bytes, so a file of one short cue would not be one.
+    static func subRipText(_ text: String, seconds: Double) -> String {
+        func time(_ second: Int) -> String {
+            String(format: "%02d:%02d:%02d,000", second / 3600, second / 60 % 60, second % 60)
+        }
+        return (0..<max(4, Int(seconds.rounded(.up)))).map { second in
+            "\(second + 1)\n\(time(second)) --> \(time(second + 1))\n\(text)\n\n"
+        }.joined()
+    }
+
+    /// A Matroska clip of black 640x360 VP8 video with one subtitle stream, tagged German and titled
+    /// "Signs", that shows "SUBTITLES" from start to end (white letters at the bottom).
+    public static func embeddedSubtitles(seconds: Double = 4) throws -> String {
+        let subtitles = try subRip("SUBTITLES", seconds: seconds, named: "embedded-\(seconds)s.srt")
+        return try file(named: "clip-\(seconds)s-subtitled.mkv") { path in
+            try run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(Int((seconds * 30).rounded()))", "pattern=black", "!",
+                                       "video/x-raw,width=640,height=360,framerate=30/1", "!", "videoconvert", "!",
+                                       "vp8enc", "deadline=1", "keyframe-max-dist=15", "!", "queue", "!",
+                                       "matroskamux", "name=mux", "!", "filesink", "location=\(path)",
+                                       "filesrc", "location=\(subtitles)", "!", "subparse", "!",
+                                       "taginject", "tags=language-code=de,title=Signs", "!", "queue", "!", "mux."])
+        }
+    }
+
+    /// A black 640x360 WebM clip without sound or subtitles, in a folder of its own as `video.webm`,
+    /// with `video.srt` (showing "BESIDE") beside it when `withSubtitles`.
+    public static func blackVideo(seconds: Double = 4, withSubtitles: Bool) throws -> String {
+        let folder = directory + "/black-\(seconds)s-\(withSubtitles ? "with" : "without")-srt"
+        return try file(named: "black-\(seconds)s-\(withSubtitles ? "with" : "without")-srt/video.webm") { path in
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=\(Int((seconds * 30).rounded()))", "pattern=black", "!",
+                                       "video/x-raw,width=640,height=360,framerate=30/1", "!", "videoconvert", "!",
+                                       "vp8enc", "deadline=1", "keyframe-max-dist=15", "!", "webmmux", "!",
+                                       "filesink", "location=\(path)"])
+            if withSubtitles {
+                try Data(subRipText("BESIDE", seconds: seconds).utf8).write(to: URL(fileURLWithPath: folder + "/video.srt"))
+            }
         }
     }
 

@@ -24,7 +24,8 @@ struct MessageSourceTests {
 
     static let playerErrors: [PlayerError] = [
         .fileNotFound(path: "/videos/clip.webm"), .notAVideo, .corrupt(detail: "moov atom not found"),
-        .missingCodec("VP9 decoder"), .unreadable(detail: "Permission denied"), .timedOut,
+        .missingCodec("VP9 decoder"), .unreadable(detail: "Permission denied"), .notSubtitles(path: "/videos/clip.srt"),
+        .notDownloaded, .timedOut,
         .other("unknown error"),
     ]
 
@@ -51,7 +52,7 @@ struct MessageSourceTests {
     @Test(arguments: playerErrors)
     func playerErrorMessages(_ error: PlayerError) {
         switch error {
-        case .fileNotFound, .notAVideo, .corrupt, .missingCodec, .unreadable, .timedOut, .other:
+        case .fileNotFound, .notAVideo, .corrupt, .missingCodec, .unreadable, .notSubtitles, .notDownloaded, .timedOut, .other:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }
