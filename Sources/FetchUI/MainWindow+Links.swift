@@ -16,8 +16,17 @@ extension MainWindow {
         addDropTarget(to: ui.entry, phase: GTK_PHASE_CAPTURE)
     }
 
-    /// What was dropped: a local file plays, the first link starts.
+    /// Subtitle files by their extension (SubRip, WebVTT).
+    nonisolated static func isSubtitleFile(_ path: String) -> Bool {
+        ["srt", "vtt"].contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// What was dropped: a subtitle file on a playing video joins it, another local file plays,
+    /// the first link starts.
     func dropped(paths: [String], links: [String]) {
+        if visiblePage == "video", let subtitle = paths.first(where: Self.isSubtitleFile), playback.player != nil {
+            return playback.addSubtitle(file: subtitle)
+        }
         if let path = paths.first { return openFile(path: path) }
         guard let link = links.first else { return }
         useLink(link)

@@ -49,8 +49,8 @@ public final class PlaybackController {
     let idleInhibitor: SessionInhibitor
     /// MPRIS on the session bus; nil without one.
     private let mediaPlayer2: MediaPlayer2?
-    /// The audio drop-down is being refilled: its selection changes are not the person's.
-    private var showingAudioTracks = false
+    /// The audio or subtitle drop-down is being refilled: its selection changes are not the person's.
+    private var fillingMenus = false
     /// The title of the video open now (MPRIS shows it).
     private(set) var title = ""
     private let events = Observers<Event>()
@@ -87,8 +87,12 @@ public final class PlaybackController {
             guard let self, let rate = self.view.controls.selectedRate else { return }
             self.ensurePlayer().rate = rate
         }
+        view.controls.subtitles.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, !self.fillingMenus, let choice = self.view.controls.selectedSubtitle else { return }
+            self.player?.selectSubtitleTrack(choice)
+        }
         view.controls.audio.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
-            guard let self, !self.showingAudioTracks, let index = self.view.controls.selectedAudioTrack else { return }
+            guard let self, !self.fillingMenus, let index = self.view.controls.selectedAudioTrack else { return }
             self.player?.selectAudioTrack(index)
         }
         view.controls.volume.connect("value-changed") { [weak self] () in
@@ -219,6 +223,11 @@ public final class PlaybackController {
         tick()
     }
 
+    /// A subtitle file dropped on the playing video: it joins the video's tracks and shows.
+    func addSubtitle(file path: String) {
+        player?.addSubtitle(file: path)
+    }
+
     /// "Track 2 (fr)" with the file's language code, "Track 2" without one.
     static func trackName(_ language: String?, number: Int) -> String {
         guard let language else { return String(format: tr("Track %1$d"), number) }
@@ -284,13 +293,16 @@ public final class PlaybackController {
         case .rate(let rate):
             view.controls.showRate(rate)
         case .audioTracks:
-            showingAudioTracks = true
+            fillingMenus = true
             let tracks = player?.audioTracks ?? []
             view.controls.showAudioTracks(tracks.enumerated().map { Self.trackName($1, number: $0 + 1) },
                                           selected: player?.audioTrack)
-            showingAudioTracks = false
+            fillingMenus = false
         case .subtitles:
-            break // the subtitle menu comes with the window's next changes
+            fillingMenus = true
+            view.controls.showSubtitles(player?.subtitleTracks.map(\.name) ?? [], selected: player?.subtitleTrack)
+            fillingMenus = false
+            if let problem = player?.subtitleProblem { view.showBanner(problem.message) }
         }
     }
 

@@ -28,6 +28,8 @@ final class VideoControls {
 
     /// The audio track, when the video has more than one (hidden otherwise).
     let audio: Widget
+    /// Subtitles: Off, then the video's tracks (hidden when it has none).
+    let subtitles: Widget
     /// The downloaded parts under the seek bar, while the video still downloads.
     let downloadedParts: DownloadedPartsView
 
@@ -69,10 +71,15 @@ final class VideoControls {
         fp_accessible_update_label(audio.opaque, tr("Audio track"))
         gtk_widget_set_valign(audio, GTK_ALIGN_CENTER)
         gtk_widget_set_visible(audio, 0)
+        subtitles = gtk_drop_down_new(nil, nil)!
+        gtk_widget_set_tooltip_text(subtitles, tr("Subtitles"))
+        fp_accessible_update_label(subtitles.opaque, tr("Subtitles"))
+        gtk_widget_set_valign(subtitles, GTK_ALIGN_CENTER)
+        gtk_widget_set_visible(subtitles, 0)
         fullscreenButton = Widgets.button(nil, icon: "view-fullscreen-symbolic", action: .fullscreen,
                                           tooltip: tr("Fullscreen (F)"), accessibleLabel: tr("Fullscreen"))
         bottom = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["video-bar", "video-bottom"], [
-            playButton, positionLabel, downloadedParts.widget, durationLabel, audio, speed, muteButton, volume, fullscreenButton,
+            playButton, positionLabel, downloadedParts.widget, durationLabel, subtitles, audio, speed, muteButton, volume, fullscreenButton,
         ])
         gtk_widget_set_valign(bottom, GTK_ALIGN_END)
         Self.keepFocusOnVideo([back, playButton, seekBar, muteButton, volume, fullscreenButton])
@@ -142,17 +149,32 @@ final class VideoControls {
 
     /// The audio tracks by name ("English", "Track 2"), `selected` chosen; shown only for two or more.
     func showAudioTracks(_ names: [String], selected: Int?) {
-        let list = gtk_string_list_new(nil)!
-        for name in names { gtk_string_list_append(list, name) }
-        gtk_drop_down_set_model(audio.opaque, list.opaque)
-        g_object_unref(list.rawObject)
-        if let selected { gtk_drop_down_set_selected(audio.opaque, UInt32(selected)) }
+        Self.fill(audio, with: names, selected: selected)
         Widgets.setVisible(audio, names.count > 1)
     }
 
     /// The audio track the drop-down selects; nil when none is.
-    var selectedAudioTrack: Int? {
-        let index = gtk_drop_down_get_selected(audio.opaque)
+    var selectedAudioTrack: Int? { Self.selection(of: audio) }
+
+    /// The subtitle tracks by name, after "Off"; `selected` nil for off. Shown when there are any.
+    func showSubtitles(_ names: [String], selected: Int?) {
+        Self.fill(subtitles, with: [tr("Off")] + names, selected: selected.map { $0 + 1 } ?? 0)
+        Widgets.setVisible(subtitles, !names.isEmpty)
+    }
+
+    /// The subtitle track the drop-down selects: `.some(nil)` for Off, nil when nothing is.
+    var selectedSubtitle: Int?? { Self.selection(of: subtitles).map { $0 == 0 ? nil : $0 - 1 } }
+
+    private static func fill(_ dropDown: Widget, with names: [String], selected: Int?) {
+        let list = gtk_string_list_new(nil)!
+        for name in names { gtk_string_list_append(list, name) }
+        gtk_drop_down_set_model(dropDown.opaque, list.opaque)
+        g_object_unref(list.rawObject)
+        if let selected { gtk_drop_down_set_selected(dropDown.opaque, UInt32(selected)) }
+    }
+
+    private static func selection(of dropDown: Widget) -> Int? {
+        let index = gtk_drop_down_get_selected(dropDown.opaque)
         return index == UInt32(GTK_INVALID_LIST_POSITION) ? nil : Int(index)
     }
 
