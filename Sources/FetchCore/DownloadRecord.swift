@@ -39,6 +39,8 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var lastPlayed: Date?
     /// Where playback stopped last time, in seconds; nil to start from the beginning.
     var position: Double?
+    /// Speed, audio track and subtitles chosen while watching (finished videos); nil: none.
+    var choices: PlaybackChoices?
     /// Why the last run of a partial failed (the sentence people saw); nil once it runs again.
     var failure: String?
 

@@ -59,6 +59,13 @@ public final class Library: Sendable {
         update(url) { $0.position = position }
     }
 
+    /// Remembers the speed, audio track and subtitles chosen for `url` (empty: none).
+    public func setChoices(_ choices: PlaybackChoices, url: String) throws(DownloadError) {
+        let kept = choices.isEmpty ? nil : choices
+        guard try cache.updateFinishedRecord(url: url, { $0.choices = kept }) else { return }
+        update(url) { $0.choices = kept }
+    }
+
     private func update(_ url: String, _ change: (inout LibraryItem) -> Void) {
         state.withLock { items in
             if let index = items.firstIndex(where: { $0.url == url }) { change(&items[index]) }

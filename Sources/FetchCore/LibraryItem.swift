@@ -23,6 +23,8 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
     public var lastPlayed: Date?
     /// Where playback stopped last time, in seconds (finished videos).
     public var position: Double?
+    /// Speed, audio track and subtitles chosen last time (finished videos).
+    public var choices: PlaybackChoices?
     /// Why the last run of this partial failed, as people saw it; nil unless it failed.
     public var failure: String?
     /// Finished once, but its file is gone (renamed, moved or deleted outside Fetchplay): the
@@ -54,6 +56,7 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
                   date: record.completed ?? FileIO.modificationDate(of: path) ?? record.created,
                   duration: record.duration, lastPlayed: record.lastPlayed,
                   position: isComplete ? record.position : nil, failure: isComplete ? nil : record.failure)
+        if isComplete { choices = record.choices }
     }
 
     /// How far a partial is, 0…1; 1 for a finished video; nil when the total is unknown.

@@ -76,6 +76,15 @@ public final class LibraryStore {
         disk.async { try? library.setPosition(seconds, url: url) }
     }
 
+    /// Remembers the choices made while watching `url`, in its record.
+    public func setChoices(_ choices: PlaybackChoices, url: String) {
+        guard let index = items.firstIndex(where: { $0.url == url }), items[index].choices ?? PlaybackChoices() != choices
+        else { return }
+        items[index].choices = choices.isEmpty ? nil : choices
+        let library = library
+        disk.async { try? library.setChoices(choices, url: url) }
+    }
+
     /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
     /// committed first. The row goes at once.
     public func delete(url: String, busy: Set<String>) throws(LibraryError) -> Deletion {

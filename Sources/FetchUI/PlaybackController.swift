@@ -51,6 +51,10 @@ public final class PlaybackController {
     private let mediaPlayer2: MediaPlayer2?
     /// The audio or subtitle drop-down is being refilled: its selection changes are not the person's.
     private var fillingMenus = false
+    /// What was chosen for the video open now (speed, audio, subtitles), remembered in its record.
+    private var choices = PlaybackChoices()
+    /// The remembered audio and subtitle choices not applied yet: they wait for the file's tracks.
+    private var pendingChoices = PlaybackChoices()
     /// The title of the video open now (MPRIS shows it).
     private(set) var title = ""
     private let events = Observers<Event>()
@@ -86,14 +90,17 @@ public final class PlaybackController {
         view.controls.speed.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, let rate = self.view.controls.selectedRate else { return }
             self.ensurePlayer().rate = rate
+            self.choose { $0.rate = rate == 1 ? nil : rate }
         }
         view.controls.subtitles.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.fillingMenus, let choice = self.view.controls.selectedSubtitle else { return }
             self.player?.selectSubtitleTrack(choice)
+            self.choose { $0.subtitles = choice.map { .track($0) } ?? .off }
         }
         view.controls.audio.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.fillingMenus, let index = self.view.controls.selectedAudioTrack else { return }
             self.player?.selectAudioTrack(index)
+            self.choose { $0.audioTrack = index }
         }
         view.controls.volume.connect("value-changed") { [weak self] () in
             guard let self else { return }
@@ -114,6 +121,9 @@ public final class PlaybackController {
     public func open(path: String, title: String) {
         let player = prepare(title: title, stream: nil)
         player.open(path: path)
+        choices = positions?.choices(for: path) ?? PlaybackChoices()
+        pendingChoices = choices
+        if let rate = choices.rate { player.rate = rate }
         if let resume = positions?.position(for: path) {
             resumedFrom = resume
             player.seek(to: resume, accurate: true)
@@ -140,6 +150,8 @@ public final class PlaybackController {
         endedEarlyAt = nil
         lastPlayingPosition = nil
         self.stream = stream
+        choices = PlaybackChoices()
+        pendingChoices = PlaybackChoices()
         view.controls.showDownloaded(nil)
         events.notify(.opened)
         limitFrameSize()
@@ -211,6 +223,8 @@ public final class PlaybackController {
             toggleFullscreen(action == .fullscreen)
         case .slower, .faster:
             player.rate = Self.rate(after: player.rate, faster: action == .faster)
+            let rate = player.rate
+            choose { $0.rate = rate == 1 ? nil : rate }
             view.revealBars()
         case .startOver:
             player.seek(to: 0, accurate: true)
@@ -221,6 +235,14 @@ public final class PlaybackController {
             break
         }
         tick()
+    }
+
+    /// Changes what is remembered for the video open now (a file of the library; a video still
+    /// downloading has no record to keep it in yet).
+    private func choose(_ change: (inout PlaybackChoices) -> Void) {
+        change(&choices)
+        guard stream == nil, let path = player?.path else { return }
+        positions?.remember(choices, for: path)
     }
 
     /// A subtitle file dropped on the playing video: it joins the video's tracks and shows.
@@ -293,12 +315,28 @@ public final class PlaybackController {
         case .rate(let rate):
             view.controls.showRate(rate)
         case .audioTracks:
-            fillingMenus = true
             let tracks = player?.audioTracks ?? []
+            if let wanted = pendingChoices.audioTrack, tracks.indices.contains(wanted) {
+                pendingChoices.audioTrack = nil
+                player?.selectAudioTrack(wanted)
+            }
+            fillingMenus = true
             view.controls.showAudioTracks(tracks.enumerated().map { Self.trackName($1, number: $0 + 1) },
                                           selected: player?.audioTrack)
             fillingMenus = false
         case .subtitles:
+            if let wanted = pendingChoices.subtitles, let player {
+                switch wanted {
+                case .off:
+                    pendingChoices.subtitles = nil
+                    player.selectSubtitleTrack(nil)
+                case .track(let index) where player.subtitleTracks.indices.contains(index):
+                    pendingChoices.subtitles = nil
+                    player.selectSubtitleTrack(index)
+                default:
+                    break  // the track is not known yet: wait for the next change
+                }
+            }
             fillingMenus = true
             view.controls.showSubtitles(player?.subtitleTracks.map(\.name) ?? [], selected: player?.subtitleTrack)
             fillingMenus = false

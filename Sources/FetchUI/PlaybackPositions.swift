@@ -61,6 +61,17 @@ public final class PlaybackPositions {
         save(table)
     }
 
+    /// The choices remembered for the library's video at `path` (speed, audio, subtitles).
+    public func choices(for path: String) -> PlaybackChoices {
+        libraryItem(path)?.choices ?? PlaybackChoices()
+    }
+
+    /// Remembers `choices` for the library's video at `path`; other files keep none.
+    public func remember(_ choices: PlaybackChoices, for path: String) {
+        guard let item = libraryItem(path) else { return }
+        library?.setChoices(choices, url: item.url)
+    }
+
     public func forget(_ path: String) {
         remember(nil, duration: nil, for: path)
     }
