@@ -113,6 +113,9 @@ final class RangeDownload {
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
+            // Bytes that came in the last burst before a stall are reported too, not only when
+            // more bytes come.
+            if partial.length != reportedLength { progressed() }
         }
     }
 
@@ -308,10 +311,14 @@ final class RangeDownload {
     /// own (more when the connection brings more in half a second).
     static let nearEnough: Int64 = 64 << 10
 
+    /// The length the last progress report gave.
+    private var reportedLength: Int64 = 0
+
     private func progressed() {
         let now = monotonicSeconds()
         guard now - lastProgress >= options.progressInterval else { return }
         lastProgress = now
+        reportedLength = partial.length
         meter.add(bytes: partial.length, at: now)
         onBytes(partial.length, partial.identity.total)
     }

@@ -101,3 +101,41 @@ extension PlayerState {
         return false
     }
 }
+
+/// A partial left by an earlier run plays offline in a new window, up to where its bytes end,
+/// and then says so.
+@Suite(.serialized) @MainActor
+struct OfflinePartialWindowTests {
+    @Test func aPausedPartialPlaysOfflineNextTimeThenSaysWhatIsMissing() throws {
+        let server = try FaultServer()
+        let cache = try TemporaryDirectory(prefix: "fetchplay-offline")
+        let clip = try Clips.webm(seconds: 10, width: 640, height: 360, audio: false)
+        let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
+        // The end (the index) and the first half, then nothing: the part after the middle stays
+        // missing, whatever the timing.
+        server.serve("/half.webm", body: body, etag: "\"h\"")
+        server.hold("/half.webm", offsets: (body.count / 2)..<(body.count - 64 * 1024))
+        let url = server.url("/half.webm")
+        let window = try RealInput.window(cacheRoot: cache.path)
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { (window.session?.progress?.bytesDone ?? 0) >= Int64(body.count * 2 / 5) }, timeout: 15),
+                "at \(window.session?.progress?.bytesDone ?? -1) of \(body.count): \(window.session?.url.flatMap { window.session?.queue.board(for: $0)?.coverage.spans } ?? [])")
+        window.activate(.pause)
+        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10))
+        GtkHarness.close(window)
+        server.stop()
+
+        let again = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(again) }
+        again.urlText = url
+        #expect(GtkHarness.iterate(until: { again.isPlayVisible }, timeout: 10), "no Play for the partial offline")
+        again.activate(.play)
+        let player = try #require(again.playback.player)
+        #expect(GtkHarness.iterate(until: { player.currentFrame != nil }, timeout: 10), "nothing played offline")
+        #expect(GtkHarness.iterate(until: { player.state.isFailed }, timeout: 20), "it never said what is missing")
+        #expect(again.playback.view.errorMessage == "This part is not downloaded yet.",
+                "said: \(again.playback.view.errorMessage ?? "nothing")")
+        #expect(again.session?.state.completedPath == nil && again.session?.hasPartial == true, "the partial is still a partial")
+    }
+}
