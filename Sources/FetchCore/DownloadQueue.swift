@@ -108,6 +108,10 @@ public final class DownloadQueue: Sendable {
     /// What `url` has on disk now, to read it while it downloads (`PartialReader`).
     public func board(for url: String) -> DownloadBoard? { state.withLock { $0.items[url]?.worker.board } }
 
+    /// `url`'s own speed limit, all its connections together; set its rate at any time (the
+    /// global one is `DownloadOptions.speedLimit`). Nil for a URL the store does not hold.
+    public func speedLimit(for url: String) -> SpeedLimit? { state.withLock { $0.items[url]?.worker.speedLimit } }
+
     /// URLs whose workers are running now (including ones winding down after a pause).
     public var runningURLs: Set<String> {
         state.withLock { Set($0.items.filter(\.value.entry.phase.holdsSlot).keys) }

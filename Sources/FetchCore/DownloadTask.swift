@@ -40,6 +40,9 @@ public final class DownloadTask: Sendable {
     public var state: DownloadState { store.entry(url)?.state ?? .idle }
     public var progress: DownloadProgress { store.entry(url)?.progress ?? DownloadProgress(bytesDone: 0, total: nil) }
 
+    /// This download's speed limit, all its connections together; set its rate at any time.
+    public var speedLimit: SpeedLimit { store.speedLimit(for: url)! }
+
     /// Starts or continues the download. Does nothing while it runs or once it is complete.
     public func start() { store.start(url) }
 

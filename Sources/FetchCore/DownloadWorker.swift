@@ -18,6 +18,8 @@ final class DownloadWorker: Sendable {
     private let stopSignal = StopSignal()
     /// What is on disk now, for a player reading while it downloads.
     let board = DownloadBoard()
+    /// This download's own speed limit, all its connections together (none until set).
+    let speedLimit = SpeedLimit()
     private let report: @Sendable (DownloadEvent) -> Void
 
     init(requestURL: String, cache: Cache, options: DownloadOptions,
@@ -86,7 +88,7 @@ final class DownloadWorker: Sendable {
             let resume = !forceFromZero && record.isResumable
             report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: &meter)
             let attempt = RangeDownload(url: requestURL, partial: partial, options: options, connections: connections,
-                                        stop: stopSignal) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
+                                        limits: SpeedLimits([speedLimit, options.speedLimit]), stop: stopSignal) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
             let outcome = attempt.run(resume: resume)
             if attempt.slicesRefused { connections = 1 }
             switch outcome {
