@@ -6,6 +6,7 @@
 //   fetchplay --version            the version
 //   --quality 720p                 for an HLS link: the tallest variant up to 720 lines
 //   --connections N                at most N connections for --download (1: one, as curl)
+//   --speed-limit KIB              at most KIB KiB per second for --download, all connections together
 //   --videos-dir DIR               where finished videos go, under their names (else the settings'
 //                                  folder, else ~/Videos/Fetchplay; with a cache folder given and no
 //                                  videos folder: CACHE/videos, so scripts stay in their folder)
@@ -50,6 +51,10 @@ let options = [
     Option(name: "connections", argument: G_OPTION_ARG_INT,
            // TRANSLATORS: keep N and --download as they are.
            description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
+    Option(name: "speed-limit", argument: G_OPTION_ARG_INT,
+           // TRANSLATORS: keep KIB and --download as they are; KiB is 1024 bytes.
+           description: tr("With --download: at most KIB KiB a second, all connections together (default 0: no limit)"),
+           argumentName: "KIB"),
     Option(name: "quality", argument: G_OPTION_ARG_STRING,
            // TRANSLATORS: keep --download and HEIGHT as they are.
            description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
@@ -116,6 +121,18 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
                 return 2
             }
             options.connections = count
+        }
+        // GLib leaves an integer option of 0 out of the dictionary: 0 is no limit, like none.
+        if let variant = g_variant_dict_lookup_value(dict, "speed-limit", nil) {
+            defer { g_variant_unref(variant) }
+            let kibibytes = Int64(g_variant_get_int32(variant))
+            guard kibibytes > 0 else {
+                // TRANSLATORS: keep --speed-limit as it is; KiB is 1024 bytes.
+                FileHandle.standardError.write(Data(("fetchplay: " + tr("--speed-limit takes a number of KiB a second, 0 for no limit.") + "\n").utf8))
+                return 2
+            }
+            // One limit for all the download's connections (and all of an HLS link's segments).
+            options.speedLimit = SpeedLimit(bytesPerSecond: kibibytes * 1024)
         }
         return Headless.download(url: url, cacheRoot: root, videos: videos, options: options,
                                  quality: value("quality"))
