@@ -15,7 +15,8 @@
 // No GTK and no GStreamer here: the window and the command line drive the same engine.
 import Foundation
 
-/// One URL's download: start, pause, continue and cancel, from any thread.
+/// One URL's download: start, pause, continue and cancel, from any thread but a main thread
+/// (it reads the cache on the caller's thread).
 ///
 /// A store of one (`DownloadQueue` with no limit), so a single download lives by the same
 /// reducer as the window's many. Everything it observes comes back as `DownloadEvent`s on the
@@ -31,7 +32,7 @@ public final class DownloadTask: Sendable {
     /// the partial's progress when part of it is.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(),
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
-        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, onChange: { _ in }) { _, event in
+        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onChange: { _ in }) { _, event in
             onEvent(event)
         }
         url = try store.add(text, start: false).url
