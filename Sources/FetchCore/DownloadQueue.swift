@@ -175,7 +175,7 @@ public final class DownloadQueue: Sendable {
             self?.apply(.videoMissing, to: url)
             self?.apply(.start, to: url)
         }
-        if readsOnCaller { checkVideo() } else { disk.async(execute: checkVideo) }
+        if readsOnCaller { checkVideo() } else { BackgroundWork.async(on: disk, .needed, checkVideo) }
     }
 
     /// Pauses `url`: a running one stops within a second (its partial kept), a waiting one
@@ -226,7 +226,7 @@ public final class DownloadQueue: Sendable {
     /// Reads what the cache holds for a new URL on the disk queue, then shows it.
     private func readCache(for url: String, worker: DownloadWorker) {
         let cache = cache
-        disk.async { [weak self] in
+        BackgroundWork.async(on: disk) { [weak self] in
             let held = Self.read(cache, url, into: worker.board)
             self?.learned(held, for: url, worker: worker)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import Locking
 
 /// The thread that downloads one URL until it completes, fails or is stopped.
 ///
@@ -36,10 +37,13 @@ final class DownloadWorker: Sendable {
         stopSignal.lower()
         // Readers wait for bytes from now on, not only once the partial is open.
         board.setRunning(true)
+        // Quitting waits for the thread (the store stops it first).
+        let job = BackgroundWork.begin()
         let thread = Thread { [self] in
             let end = run()
             board.setRunning(false)
             report(.state(end))
+            job?.end()
         }
         thread.name = "fetchplay download"
         thread.start()

@@ -1,6 +1,7 @@
 import CGLib
 import CGStreamer
 import Foundation
+import Locking
 
 /// Rewrites a media file into MP4 without re-encoding: `filesrc ! parsebin`, each video and
 /// audio stream into `mp4mux faststart=true` (the index first, so playback and seeking start at
@@ -31,7 +32,11 @@ public enum Remuxer {
 
     /// `prepare()` on a thread of its own; returns at once.
     public static func prepareInBackground() {
-        let thread = Thread { prepare() }
+        let job = BackgroundWork.begin()
+        let thread = Thread {
+            prepare()
+            job?.end()
+        }
         thread.name = "fetchplay remux prepare"
         thread.start()
     }

@@ -77,6 +77,8 @@ public final class HLSDownload: Sendable {
             return done
         }
         guard let done else { return }
+        // Quitting waits for it (its segment threads end inside `run`).
+        let job = BackgroundWork.begin()
         let thread = Thread { [self] in
             let end = run()
             shared.withLock {
@@ -85,6 +87,7 @@ public final class HLSDownload: Sendable {
             }
             onEvent(.state(end))
             done.signal()
+            job?.end()
         }
         thread.name = "fetchplay hls"
         thread.start()
