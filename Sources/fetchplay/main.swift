@@ -16,6 +16,7 @@
 // Options are parsed the GLib way on the GtkApplication, so `--help` lists them with GTK's own.
 // The headless modes return from `handle-local-options`, before the application registers or GTK
 // opens a display.
+import CGLib
 import CGtk
 import FetchBench
 import FetchCore
@@ -140,6 +141,7 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
     if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root, videos: videos) }
     app.cacheRoot = root
     app.videoFolder = videos
+    quitOnSignals()
     if let link = value("play") { return play(link) }
     return -1
 }
@@ -165,6 +167,24 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
     g_application_open(gApplication, &files, 1, FetchplayApplication.playHint)
     g_object_unref(files[0].map { UnsafeMutableRawPointer($0) })
     return g_application_get_is_remote(gApplication) != 0 ? 0 : -1
+}
+
+/// SIGTERM (a session ending, `kill`) and SIGINT (Ctrl+C in a terminal) quit the window the way
+/// its Quit does: downloads stop with their partials durable, every worker ends, then the
+/// process exits 0. GLib watches the signals from its main loop, so the handler is ordinary code.
+func quitOnSignals() {
+    // A process inherits the signal mask of the thread that started it, and some starters block
+    // everything (a test runner's threads do): unblocked here, or GLib's handler never runs.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for number in [SIGTERM, SIGINT] { sigaddset(&signals, number) }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    for number in [SIGTERM, SIGINT] {
+        g_unix_signal_add_full(G_PRIORITY_DEFAULT, number, { _ in
+            g_action_group_activate_action(gApplication.opaque, "quit", nil)
+            return 1 // G_SOURCE_CONTINUE: a second signal asks again
+        }, nil, nil)
+    }
 }
 
 exit(app.run())
