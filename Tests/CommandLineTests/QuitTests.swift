@@ -54,7 +54,7 @@ struct QuitTests {
 
     @Test func sigtermWhileDownloadingAndMakingThumbnailsEndsEveryWorkerFirst() throws {
         let cache = folder.file("cache")
-        try library(count: 12, in: cache)
+        try library(count: 24, in: cache)
         // About 1 MiB/s over four connections: still running seconds after the window is up.
         server.serve("/big.webm", body: Self.body, etag: "\"q\"", faults: [.throttle(bytesPerSecond: 256 << 10)],
                      faultyRequests: nil)
