@@ -4,7 +4,8 @@
 //   ├─ DownloadWorker   one URL's thread: attempts, retries with backoff, completion; no state
 //   │  ├─ RangeDownload one attempt: one or several connections on a libcurl multi handle
 //   │  │  ├─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
-//   │  │  └─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
+//   │  │  ├─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
+//   │  │  └─ SpeedLimit the download's own and the global limit, a token bucket all connections share
 //   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
 //   │  └─ DownloadBoard what is on disk now, for a player reading it (PartialReader)
 //   └─ DownloadTask     one download on a store of its own, for the command line and tests
