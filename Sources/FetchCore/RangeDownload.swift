@@ -100,7 +100,8 @@ final class RangeDownload {
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
-            for (handle, code) in multi.finished() + resumePaused() {
+            let done = multi.finished()
+            for (handle, code) in done + resumePaused(except: Set(done.map(\.handle))) {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
                 let outcome = transfer.outcome(code)
@@ -129,10 +130,11 @@ final class RangeDownload {
 
     /// Resumes the connections the speed limits paused, if they have room now; returns those
     /// that ended on the piece libcurl handed over then.
-    private func resumePaused() -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
+    private func resumePaused(except done: Set<UnsafeMutableRawPointer>) -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
         var ended: [(UnsafeMutableRawPointer, CURLcode)] = []
         // The longest waiting first, so that every connection gets its turn.
-        for transfer in active.filter(\.isPaused).sorted(by: { $0.pausedAt < $1.pausedAt }) {
+        let paused = active.filter { $0.isPaused && !done.contains($0.easy.handle) }
+        for transfer in paused.sorted(by: { $0.pausedAt < $1.pausedAt }) {
             guard limits.delay(now: monotonicSeconds()) == 0 else { break }
             let code = transfer.resume()
             if code != CURLE_OK { ended.append((transfer.easy.handle, code)) }
