@@ -148,7 +148,7 @@ public final class FetchplayApplication {
     /// The last thing before the process exits: every worker, checkpoint, record write, thumbnail
     /// and pipeline teardown ends first, so none runs inside GLib or GStreamer during `exit`.
     /// The window stopped the downloads when it closed.
-    private static func joinBackgroundWork() {
+    public nonisolated static func joinBackgroundWork() {
         if !BackgroundWork.finish(timeout: shutdownTimeout) {
             FileHandle.standardError.write(Data("fetchplay: warning: quitting with background work still running\n".utf8))
         }

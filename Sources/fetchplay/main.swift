@@ -187,4 +187,9 @@ func quitOnSignals() {
     }
 }
 
-exit(app.run())
+let status = app.run()
+// The headless modes end without the application's shutdown (which joins the window's work):
+// whatever they left running (the remux warm-up of a refused HLS link, a checkpoint) ends first,
+// so no thread is inside GObject while exit() runs.
+FetchplayApplication.joinBackgroundWork()
+exit(status)
