@@ -83,7 +83,7 @@ public final class LibraryStore {
         else { return }
         items[index].choices = choices.isEmpty ? nil : choices
         let library = library
-        disk.async { try? library.setChoices(choices, url: url) }
+        BackgroundWork.async(on: disk) { try? library.setChoices(choices, url: url) }
     }
 
     /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
