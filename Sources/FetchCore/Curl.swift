@@ -46,6 +46,11 @@ final class CurlEasy {
         try check(fp_curl_setopt_xferinfo_callback(handle, callback), CURLOPT_XFERINFOFUNCTION)
     }
 
+    /// Lets a transfer whose write callback paused it (`CURL_WRITEFUNC_PAUSE`) receive again.
+    /// libcurl hands over the piece it kept at once, from inside this call; the code is the
+    /// write callback's verdict on it (`CURLE_WRITE_ERROR` when it refused the piece).
+    func resume() -> CURLcode { curl_easy_pause(handle, CURLPAUSE_CONT) }
+
     /// Where the redirects ended.
     var effectiveURL: String? {
         var value: UnsafeMutablePointer<CChar>?

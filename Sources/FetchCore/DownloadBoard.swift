@@ -17,7 +17,7 @@ public final class DownloadBoard: Sendable {
         var total: Int64?
         /// Counts the versions of the file: a restart from zero is a new one.
         var generation = 0
-        /// Bytes may still arrive (a worker runs).
+        /// Bytes may still arrive (a worker runs, or waits for a slot).
         var isRunning = false
     }
 

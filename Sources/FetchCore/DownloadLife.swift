@@ -84,6 +84,8 @@ public enum DownloadPhase: Sendable, Equatable {
 /// | running / stopping         | workerEnded(state) | that state's phase        | freeSlot                     |
 /// | stopping, then run         | workerEnded(stop)  | waiting, first in line    | freeSlot, wantSlot(first)    |
 /// | completed                  | videoMissing       | idle                      | —                            |
+/// | idle                       | foundVideo(path)   | completed                 | —                            |
+/// | waiting                    | foundVideo(path)   | completed                 | dropSlotRequest              |
 /// | anything else              | anything           | unchanged                 | —                            |
 ///
 /// Workers perform the effects and report events; the store grants slots (at most N running,
@@ -94,6 +96,8 @@ enum DownloadLife {
         case workerEnded(DownloadState)
         /// A completed video's file is gone (evicted, removed in a file manager).
         case videoMissing
+        /// The cache, read after the download was added, holds its finished video.
+        case foundVideo(path: String)
     }
 
     enum Effect: Sendable, Equatable {
@@ -126,6 +130,10 @@ enum DownloadLife {
             return (DownloadPhase(ended: end), [.freeSlot])
         case (.completed, .videoMissing):
             return (.idle, [])
+        case (.idle, .foundVideo(let path)):
+            return (.completed(path: path), [])
+        case (.waiting, .foundVideo(let path)):
+            return (.completed(path: path), [.dropSlotRequest])
         default:
             return (phase, [])
         }

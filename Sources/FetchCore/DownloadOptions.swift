@@ -17,6 +17,10 @@ public struct DownloadOptions: Sendable {
     /// Connections at once for one download (and per host across downloads), when the server
     /// honours ranges of a file with a length and a strong validator; 1: one connection.
     public var connections = 4
+    /// A speed limit shared by every download made with these options, all their connections
+    /// together: the global limit (one object for the whole app; set its rate at any time).
+    /// Each download has a limit of its own besides (`DownloadQueue.speedLimit(for:)`).
+    public var speedLimit: SpeedLimit?
 
     public init() {}
 }

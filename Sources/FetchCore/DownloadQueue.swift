@@ -7,8 +7,14 @@ import Locking
 ///
 /// Workers perform the effects the reducer asks for and report events; nothing else keeps a
 /// download's state, so the window, the library rows and the command line all read it here.
-/// `onChange` runs on whichever thread changed something (a worker, or the caller), with the URL
-/// that changed; a window hops to its main thread and reads `entries` there.
+/// `onChange` runs on whichever thread changed something (a worker, the caller, or the store's
+/// disk queue), with the URL that changed; a window hops to its main thread and reads `entries`
+/// there.
+///
+/// The store never reads the disk on the caller's thread (a window's main thread does no disk
+/// I/O): what the cache holds for a new URL is read on a queue of its own, and until then the URL
+/// shows as idle (or waiting, when started) and takes no slot, so a finished video never runs.
+/// A `DownloadTask`'s store, never on a main thread, reads at once instead.
 public final class DownloadQueue: Sendable {
     /// One URL in the store, as it stands now.
     public struct Entry: Sendable, Equatable {
@@ -38,6 +44,8 @@ public final class DownloadQueue: Sendable {
     private struct Item {
         let worker: DownloadWorker
         var entry: Entry
+        /// What the cache holds for it has been read.
+        var known: Bool
     }
 
     private struct State {
@@ -56,6 +64,8 @@ public final class DownloadQueue: Sendable {
     private struct Actions {
         var start: [DownloadWorker] = []
         var stop: [DownloadWorker] = []
+        /// Boards whose bytes are on their way (waiting for a slot), or no longer (left the line).
+        var coming: [(board: DownloadBoard, Bool)] = []
         var changed: [String] = []
         var idle: [@Sendable () -> Void] = []
     }
@@ -68,6 +78,10 @@ public final class DownloadQueue: Sendable {
     private let state: Locked<State>
     /// Broadcast after every change, for `wait(for:)`.
     private let changes = NSCondition()
+    /// Reads the cache off the caller's thread, in the order asked.
+    private let disk = DispatchQueue(label: "fetchplay.queue.disk")
+    /// The disk is read on the caller's thread instead (a `DownloadTask`).
+    private let readsOnCaller: Bool
 
     /// - Parameter onChange: called with a URL whenever its entry changes, on any thread.
     public convenience init(cache: Cache, maxRunning: Int = 3, options: DownloadOptions = .init(),
@@ -75,9 +89,10 @@ public final class DownloadQueue: Sendable {
         self.init(cache: cache, maxRunning: maxRunning, options: options, onChange: onChange) { _, _ in }
     }
 
-    init(cache: Cache, maxRunning: Int, options: DownloadOptions, onChange: @escaping @Sendable (String) -> Void,
-         onEvent: @escaping @Sendable (String, DownloadEvent) -> Void) {
+    init(cache: Cache, maxRunning: Int, options: DownloadOptions, readsOnCaller: Bool = false,
+         onChange: @escaping @Sendable (String) -> Void, onEvent: @escaping @Sendable (String, DownloadEvent) -> Void) {
         self.cache = cache
+        self.readsOnCaller = readsOnCaller
         self.options = options
         self.onChange = onChange
         self.onEvent = onEvent
@@ -108,6 +123,10 @@ public final class DownloadQueue: Sendable {
     /// What `url` has on disk now, to read it while it downloads (`PartialReader`).
     public func board(for url: String) -> DownloadBoard? { state.withLock { $0.items[url]?.worker.board } }
 
+    /// `url`'s own speed limit, all its connections together; set its rate at any time (the
+    /// global one is `DownloadOptions.speedLimit`). Nil for a URL the store does not hold.
+    public func speedLimit(for url: String) -> SpeedLimit? { state.withLock { $0.items[url]?.worker.speedLimit } }
+
     /// URLs whose workers are running now (including ones winding down after a pause).
     public var runningURLs: Set<String> {
         state.withLock { Set($0.items.filter(\.value.entry.phase.holdsSlot).keys) }
@@ -115,8 +134,9 @@ public final class DownloadQueue: Sendable {
 
     // MARK: Commands
 
-    /// Adds `text` (validated, and named by its identity) if new, showing what the cache holds
-    /// for it; with `start`, it runs at once when a slot is free and waits otherwise.
+    /// Adds `text` (validated, and named by its identity) if new; what the cache holds for it shows
+    /// once read. With `start`, it runs as soon as that is known and a slot is free, and waits
+    /// otherwise.
     @discardableResult
     public func add(_ text: String, start: Bool = true) throws(DownloadError) -> Entry {
         // The text, not the identity: a password in the link is needed for the request.
@@ -126,20 +146,21 @@ public final class DownloadQueue: Sendable {
             let worker = try DownloadWorker(requestURL: requestURL, cache: cache, options: options) { [weak self] event in
                 self?.receive(event, from: url)
             }
-            // A player reading it before (or without) a download reads what is on disk.
-            if let disk = cache.bytesOnDisk(for: url) { worker.board.seed(path: disk.path, ranges: disk.ranges, total: disk.total) }
-            // What the cache holds now: a finished video, a partial, or nothing.
-            let held = cache.entry(for: url)
+            // What the cache holds: a finished video, a partial, or nothing.
+            let held = readsOnCaller ? Self.read(cache, url, into: worker.board) : nil
             let phase: DownloadPhase = held.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
             let entry = Entry(url: url, phase: phase,
                               progress: DownloadProgress(bytesDone: held?.bytesDone ?? 0, total: held?.total))
             let added = state.withLock { state -> Bool in
                 guard state.items[url] == nil else { return false }
-                state.items[url] = Item(worker: worker, entry: entry)
+                state.items[url] = Item(worker: worker, entry: entry, known: readsOnCaller)
                 state.order.append(url)
                 return true
             }
-            if added { perform(Actions(changed: [url])) }
+            if added {
+                perform(Actions(changed: [url]))
+                if !readsOnCaller { readCache(for: url, worker: worker) }
+            }
         }
         if start { self.start(url) }
         return entry(url)!
@@ -148,10 +169,13 @@ public final class DownloadQueue: Sendable {
     /// Starts or continues `url`: now if a slot is free, else after the ones already waiting.
     /// Nothing happens when it runs, waits, or is complete (unless its file is gone since).
     public func start(_ url: String) {
-        if case .completed(let path) = entry(url)?.phase, FileIO.size(of: path) == nil {
-            apply(.videoMissing, to: url)
+        guard case .completed(let path) = entry(url)?.phase else { return apply(.start, to: url) }
+        let checkVideo: @Sendable () -> Void = { [weak self] in
+            guard FileIO.size(of: path) == nil else { return }
+            self?.apply(.videoMissing, to: url)
+            self?.apply(.start, to: url)
         }
-        apply(.start, to: url)
+        if readsOnCaller { checkVideo() } else { BackgroundWork.async(on: disk, .needed, checkVideo) }
     }
 
     /// Pauses `url`: a running one stops within a second (its partial kept), a waiting one
@@ -199,6 +223,41 @@ public final class DownloadQueue: Sendable {
 
     // MARK: The store
 
+    /// Reads what the cache holds for a new URL on the disk queue, then shows it.
+    private func readCache(for url: String, worker: DownloadWorker) {
+        let cache = cache
+        BackgroundWork.async(on: disk) { [weak self] in
+            let held = Self.read(cache, url, into: worker.board)
+            self?.learned(held, for: url, worker: worker)
+        }
+    }
+
+    /// What the cache holds for `url`; a player reading it before (or without) a download reads
+    /// what is on disk, so its board is seeded with that.
+    private static func read(_ cache: Cache, _ url: String, into board: DownloadBoard) -> LibraryItem? {
+        if let disk = cache.bytesOnDisk(for: url) { board.seed(path: disk.path, ranges: disk.ranges, total: disk.total) }
+        return cache.entry(for: url)
+    }
+
+    /// What the cache holds for `url` is known: its progress, and a finished video completes
+    /// it; a waiting one may now take a slot.
+    private func learned(_ held: LibraryItem?, for url: String, worker: DownloadWorker) {
+        let actions = state.withLock { state -> Actions in
+            var actions = Actions()
+            // Not a URL removed and added again meanwhile: that one has a read of its own.
+            guard let item = state.items[url], item.worker === worker, !item.known else { return actions }
+            state.items[url]?.known = true
+            if let held {
+                state.items[url]?.entry.progress = DownloadProgress(bytesDone: held.bytesDone, total: held.total)
+            }
+            actions.changed.append(url)
+            if let held, held.isComplete { Self.reduce(&state, url, .foundVideo(path: held.path), &actions) }
+            Self.grantSlots(&state, &actions)
+            return actions
+        }
+        perform(actions)
+    }
+
     private func receive(_ event: DownloadEvent, from url: String) {
         switch event {
         case .progress(let progress):
@@ -234,8 +293,11 @@ public final class DownloadQueue: Sendable {
             case .wantSlot(let first):
                 state.line.removeAll { $0 == url }
                 if first { state.line.insert(url, at: 0) } else { state.line.append(url) }
+                // A player reading it waits for the bytes rather than hear there are none.
+                actions.coming.append((item.worker.board, true))
             case .dropSlotRequest:
                 state.line.removeAll { $0 == url }
+                actions.coming.append((item.worker.board, false))
             case .startWorker:
                 actions.start.append(item.worker)
             case .stopWorker:
@@ -250,15 +312,17 @@ public final class DownloadQueue: Sendable {
         grantSlots(&state, &actions)
     }
 
-    /// Gives free slots to the line, in turn.
+    /// Gives free slots to the line, in turn; the first in line takes none (nor do those after
+    /// it) until what the cache holds for it is known.
     private static func grantSlots(_ state: inout State, _ actions: inout Actions) {
-        while state.slotsTaken < state.maxRunning, !state.line.isEmpty {
+        while state.slotsTaken < state.maxRunning, let first = state.line.first, state.items[first]?.known != false {
             let url = state.line.removeFirst()
             reduce(&state, url, .slotGranted, &actions)
         }
     }
 
     private func perform(_ actions: Actions) {
+        for (board, coming) in actions.coming { board.setRunning(coming) }
         actions.stop.forEach { $0.stop() }
         actions.start.forEach { $0.start() }
         var seen = Set<String>()

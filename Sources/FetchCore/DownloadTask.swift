@@ -4,7 +4,8 @@
 //   ├─ DownloadWorker   one URL's thread: attempts, retries with backoff, completion; no state
 //   │  ├─ RangeDownload one attempt: one or several connections on a libcurl multi handle
 //   │  │  ├─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
-//   │  │  └─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
+//   │  │  ├─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
+//   │  │  └─ SpeedLimit the download's own and the global limit, a token bucket all connections share
 //   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
 //   │  └─ DownloadBoard what is on disk now, for a player reading it (PartialReader)
 //   └─ DownloadTask     one download on a store of its own, for the command line and tests
@@ -15,7 +16,8 @@
 // No GTK and no GStreamer here: the window and the command line drive the same engine.
 import Foundation
 
-/// One URL's download: start, pause, continue and cancel, from any thread.
+/// One URL's download: start, pause, continue and cancel, from any thread but a main thread
+/// (it reads the cache on the caller's thread).
 ///
 /// A store of one (`DownloadQueue` with no limit), so a single download lives by the same
 /// reducer as the window's many. Everything it observes comes back as `DownloadEvent`s on the
@@ -31,7 +33,7 @@ public final class DownloadTask: Sendable {
     /// the partial's progress when part of it is.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(),
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
-        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, onChange: { _ in }) { _, event in
+        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onChange: { _ in }) { _, event in
             onEvent(event)
         }
         url = try store.add(text, start: false).url
@@ -39,6 +41,9 @@ public final class DownloadTask: Sendable {
 
     public var state: DownloadState { store.entry(url)?.state ?? .idle }
     public var progress: DownloadProgress { store.entry(url)?.progress ?? DownloadProgress(bytesDone: 0, total: nil) }
+
+    /// This download's speed limit, all its connections together; set its rate at any time.
+    public var speedLimit: SpeedLimit { store.speedLimit(for: url)! }
 
     /// Starts or continues the download. Does nothing while it runs or once it is complete.
     public func start() { store.start(url) }

@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import Locking
 
 /// The thread that downloads one URL until it completes, fails or is stopped.
 ///
@@ -18,6 +19,8 @@ final class DownloadWorker: Sendable {
     private let stopSignal = StopSignal()
     /// What is on disk now, for a player reading while it downloads.
     let board = DownloadBoard()
+    /// This download's own speed limit, all its connections together (none until set).
+    let speedLimit = SpeedLimit()
     private let report: @Sendable (DownloadEvent) -> Void
 
     init(requestURL: String, cache: Cache, options: DownloadOptions,
@@ -34,10 +37,13 @@ final class DownloadWorker: Sendable {
         stopSignal.lower()
         // Readers wait for bytes from now on, not only once the partial is open.
         board.setRunning(true)
+        // Quitting waits for the thread (the store stops it first).
+        let job = BackgroundWork.begin()
         let thread = Thread { [self] in
             let end = run()
             board.setRunning(false)
             report(.state(end))
+            job?.end()
         }
         thread.name = "fetchplay download"
         thread.start()
@@ -86,7 +92,7 @@ final class DownloadWorker: Sendable {
             let resume = !forceFromZero && record.isResumable
             report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: &meter)
             let attempt = RangeDownload(url: requestURL, partial: partial, options: options, connections: connections,
-                                        stop: stopSignal) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
+                                        limits: SpeedLimits([speedLimit, options.speedLimit]), stop: stopSignal) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
             let outcome = attempt.run(resume: resume)
             if attempt.slicesRefused { connections = 1 }
             switch outcome {

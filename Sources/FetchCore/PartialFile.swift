@@ -223,7 +223,7 @@ final class PartialFile: @unchecked Sendable {
         }
         guard start else { return }
         let fd = descriptor, snapshot = written, name = writingName
-        checkpoints.async { [self] in
+        BackgroundWork.async(on: checkpoints) { [self] in
             do {
                 try checkpoint(fd: fd, ranges: snapshot, name: name)
             } catch {

@@ -14,6 +14,9 @@ import Locking
 /// that finds another version of the file starts the whole download over; one dropped by the
 /// network is retried from its own next byte while the others go on.
 ///
+/// The speed limits hold for all connections together: a connection whose piece finds no room
+/// pauses, and the loop resumes it as soon as the limits allow, whatever they were changed to.
+///
 /// The attempt ends like a single request (`TransferOutcome`), so the task's retry rules stay
 /// the same for one connection and for several.
 final class RangeDownload {
@@ -21,6 +24,7 @@ final class RangeDownload {
     private let partial: PartialFile
     private let options: DownloadOptions
     private let stop: StopSignal
+    private let limits: SpeedLimits
     private let onBytes: (Int64, Int64?) -> Void
     private let maxConnections: Int
     private let host: String
@@ -45,9 +49,11 @@ final class RangeDownload {
     /// - Parameters:
     ///   - url: the request URL (credentials included).
     ///   - connections: at most this many at once; 1 for today's one-connection behaviour.
-    init(url: String, partial: PartialFile, options: DownloadOptions, connections: Int, stop: StopSignal,
-         onBytes: @escaping (Int64, Int64?) -> Void) {
+    ///   - limits: the speed limits all connections share (the download's own, the global one).
+    init(url: String, partial: PartialFile, options: DownloadOptions, connections: Int, limits: SpeedLimits,
+         stop: StopSignal, onBytes: @escaping (Int64, Int64?) -> Void) {
         self.url = url
+        self.limits = limits
         self.partial = partial
         self.options = options
         self.stop = stop
@@ -79,7 +85,7 @@ final class RangeDownload {
                 }
             }
             primary = try Transfer(url: url, role: .primary, range: range, end: end, partial: partial,
-                                   options: options, stop: stop) { [unowned self] in progressed() }
+                                   options: options, limits: limits, stop: stop) { [unowned self] in progressed() }
             try start(primary, on: multi)
         } catch {
             return .failed(error, gotBytes: false)
@@ -94,7 +100,8 @@ final class RangeDownload {
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
-            for (handle, code) in multi.finished() {
+            let done = multi.finished()
+            for (handle, code) in done + resumePaused(except: Set(done.map(\.handle))) {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
                 let outcome = transfer.outcome(code)
@@ -109,7 +116,7 @@ final class RangeDownload {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
             do {
-                try multi.poll(milliseconds: 100)
+                try multi.poll(milliseconds: pollMilliseconds())
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
@@ -117,6 +124,30 @@ final class RangeDownload {
             // more bytes come.
             if partial.length != reportedLength { progressed() }
         }
+    }
+
+    // MARK: Speed limits
+
+    /// Resumes the connections the speed limits paused, if they have room now; returns those
+    /// that ended on the piece libcurl handed over then.
+    private func resumePaused(except done: Set<UnsafeMutableRawPointer>) -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
+        var ended: [(UnsafeMutableRawPointer, CURLcode)] = []
+        // The longest waiting first, so that every connection gets its turn.
+        let paused = active.filter { $0.isPaused && !done.contains($0.easy.handle) }
+        for transfer in paused.sorted(by: { $0.pausedAt < $1.pausedAt }) {
+            guard limits.delay(now: monotonicSeconds()) == 0 else { break }
+            let code = transfer.resume()
+            if code != CURLE_OK { ended.append((transfer.easy.handle, code)) }
+        }
+        return ended
+    }
+
+    /// How long to wait for the network: 100 ms at most, so that a stop (and a raised limit) is
+    /// seen soon, and no longer than until the limits have room for a paused connection.
+    private func pollMilliseconds() -> Int32 {
+        guard active.contains(where: \.isPaused) else { return 100 }
+        let seconds = limits.delay(now: monotonicSeconds())
+        return Int32(min(100, max(1, (seconds * 1000).rounded(.up))))
     }
 
     // MARK: Outcomes
@@ -206,7 +237,7 @@ final class RangeDownload {
               let work = parts.isEmpty ? nextWork(total: total) : parts.removeFirst() {
             do {
                 let slice = try Transfer(url: url, role: .slice, range: (work.lowerBound, work.upperBound - 1),
-                                         end: work.upperBound, partial: partial, options: options, stop: stop) {
+                                         end: work.upperBound, partial: partial, options: options, limits: limits, stop: stop) {
                     [unowned self] in progressed()
                 }
                 try start(slice, on: multi)
@@ -266,7 +297,7 @@ final class RangeDownload {
         guard from < end else { return nil }
         do {
             let slice = try Transfer(url: url, role: .slice, range: (from, end - 1), end: end, partial: partial,
-                                     options: options, stop: stop) { [unowned self] in progressed() }
+                                     options: options, limits: limits, stop: stop) { [unowned self] in progressed() }
             try start(slice, on: multi)
             return slice
         } catch {
@@ -276,10 +307,12 @@ final class RangeDownload {
     }
 
     /// The primary's range from its first byte, in equal parts of at least `minimumSlice` (on
-    /// 64 KiB boundaries); the primary is cut to the first, the others are returned.
+    /// 64 KiB boundaries), as many as connections can open now (other downloads from the host
+    /// may hold some); the primary is cut to the first, the others are returned.
     private func partition(_ primary: Transfer, total: Int64) -> [Range<Int64>] {
         let from = primary.start, to = primary.end ?? total
-        let count = min(Int64(maxConnections), (to - from) / Self.minimumSlice)
+        let free = min(maxConnections - active.count, HostSlots.shared.room(host, limit: maxConnections))
+        let count = min(Int64(1 + max(0, free)), (to - from) / Self.minimumSlice)
         guard count > 1 else { return [] }
         let size = ((to - from) / count) & ~0xFFFF
         let bounds = (0..<count).map { from + $0 * size } + [to]
@@ -339,5 +372,8 @@ final class HostSlots: Sendable {
         }
     }
 
-    func hasRoom(_ host: String, limit: Int) -> Bool { counts.withLock { ($0[host] ?? 0) < limit } }
+    func hasRoom(_ host: String, limit: Int) -> Bool { room(host, limit: limit) > 0 }
+
+    /// How many more connections to `host` fit under `limit`.
+    func room(_ host: String, limit: Int) -> Int { counts.withLock { max(0, limit - ($0[host] ?? 0)) } }
 }

@@ -28,6 +28,10 @@ enum TransferOutcome: Sendable, Equatable {
 /// validator (`ResumePlan.decideSlice`). Either writes from `next` up to `end`, which another
 /// connection may move closer when it takes over this one's tail.
 ///
+/// Under a speed limit the write callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`, libcurl
+/// keeps the piece) when the limits have no room for it, and `RangeDownload` resumes it once they
+/// do.
+///
 /// libcurl calls back into this object, which outlives the easy handle, so the callbacks get it
 /// unretained.
 final class Transfer {
@@ -48,23 +52,31 @@ final class Transfer {
     private(set) var gotBytes = false
     let easy: CurlEasy
     private(set) var response = ResponseHead()
+    /// The speed limits held a piece back; `resume()` lets it through.
+    private(set) var isPaused = false
+    /// When it last paused (monotonic seconds): the longest waiting resumes first.
+    private(set) var pausedAt = 0.0
 
     private let url: String
     private let partial: PartialFile
     private let stop: StopSignal
     private let onWrite: () -> Void
+    private let limits: SpeedLimits
     private var headers: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// An error found inside a callback, which then aborts the transfer.
     private var callbackError: DownloadError?
     /// This connection wrote up to `end` and stopped itself there.
     private var reachedEnd = false
+    /// The write callback refused a piece; it refuses all that follow.
+    private var refused = false
 
     /// - Parameters:
     ///   - range: the first byte and, for a slice, the last byte asked for; nil: no `Range`.
+    ///   - limits: the speed limits every piece of the body is charged to.
     ///   - onWrite: called after each piece of the body is written.
     init(url: String, role: Role, range: (first: Int64, last: Int64?)?, end: Int64?, partial: PartialFile,
-         options: DownloadOptions, stop: StopSignal, onWrite: @escaping () -> Void) throws(DownloadError) {
+         options: DownloadOptions, limits: SpeedLimits, stop: StopSignal, onWrite: @escaping () -> Void) throws(DownloadError) {
         self.url = url
         self.role = role
         start = range?.first ?? 0
@@ -74,6 +86,7 @@ final class Transfer {
         self.partial = partial
         self.stop = stop
         self.onWrite = onWrite
+        self.limits = limits
         easy = try CurlEasy()
         errorBuffer[0] = 0
         if let range {
@@ -116,7 +129,11 @@ final class Transfer {
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
-        try easy.set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        // Under a speed limit, reads of one piece (16 KiB) instead of 256 KiB: Linux sizes a
+        // socket's receive buffer by what each round trip's reads take, and after large reads
+        // lets the server send about 1 MiB ahead per connection at full speed (measured on
+        // loopback: 0.15 MiB ahead with these reads).
+        try easy.set(CURLOPT_BUFFERSIZE, limits.lowestRate == nil ? 256 * 1024 : Int(CURL_MAX_WRITE_SIZE))
         try easy.set(CURLOPT_HTTPHEADER, list: headers)
         try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
@@ -128,7 +145,8 @@ final class Transfer {
         try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
-            return this.receive(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+            if this.mustWait(for: length) { return Int(CURL_WRITEFUNC_PAUSE) }
+            return this.take(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
         }
         try easy.set(CURLOPT_WRITEDATA, pointer: this)
         try easy.set(CURLOPT_NOPROGRESS, 0)
@@ -201,7 +219,35 @@ final class Transfer {
         throw .tooLarge(bytes: bytes, available: free)
     }
 
-    /// Writes a piece of the body; false aborts the transfer.
+    /// Whether the speed limits hold back a piece of `bytes` (libcurl then keeps it and pauses);
+    /// when they let it through, it is charged to them.
+    private func mustWait(for bytes: Int) -> Bool {
+        guard !limits.limits.isEmpty, !refused else { return false }
+        let now = monotonicSeconds()
+        if limits.take(bytes, now: now) { return false }
+        isPaused = true
+        pausedAt = now
+        return true
+    }
+
+    /// Lets the piece the limits held back through, once they have room; libcurl delivers it
+    /// from inside this call (which may pause again). A code other than `CURLE_OK` ends the
+    /// transfer: its outcome is then `outcome(code)`.
+    func resume() -> CURLcode {
+        isPaused = false
+        return easy.resume()
+    }
+
+    /// Writes a piece of the body; false aborts the transfer, and refuses every later piece:
+    /// after a refusal inside `resume()` libcurl drops what it kept and could deliver bytes after
+    /// that gap, which must never be written at `next`.
+    private func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !refused else { return false }
+        let taken = receive(bytes)
+        refused = !taken
+        return taken
+    }
+
     private func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
         switch decideIfNeeded() {
         case .append, .fresh:

@@ -2,6 +2,7 @@ import CGLib
 import Foundation
 import CGStreamer
 import GLibSupport
+import Locking
 
 /// Where the player sends sound.
 public enum AudioOutput: Sendable {
@@ -28,7 +29,11 @@ public enum AudioOutput: Sendable {
     /// Starts the sound-device check on a worker thread, so the first Play finds the answer
     /// ready instead of opening the sound server on the main thread. Call it at start-up.
     public static func probeInBackground() {
-        Thread.detachNewThread { _ = hasSoundDevice }
+        let job = BackgroundWork.begin()
+        Thread.detachNewThread {
+            _ = hasSoundDevice
+            job?.end()
+        }
     }
 
     /// Whether `autoaudiosink` finds a real device, checked once per process.

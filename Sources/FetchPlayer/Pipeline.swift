@@ -1,9 +1,15 @@
 import CGLib
 import CGStreamer
+import Dispatch
 import GLibSupport
+import Locking
 
 /// One `playbin` for one opened file, with its sinks and its bus watch; stopped and freed when
 /// released (by `Player.close()` or when the player goes away).
+///
+/// Its state changes run on `stateChanges`, never on the main thread: `set_state` can wait for
+/// the streaming threads (going to NULL joins them, and one may be waiting for bytes of a video
+/// still downloading). States are reported on the bus as before.
 final class Pipeline {
     let playbin: UnsafeMutablePointer<GstElement>
     /// The video appsink (owned by the playbin), for its statistics.
@@ -99,22 +105,36 @@ final class Pipeline {
         return all > 0 && running == 0
     }
 
+    /// Every pipeline's state changes, in the order asked, on one queue: a file opened after
+    /// another was closed starts only once the old pipeline is down (its file, the sound device
+    /// free again). Counted as background work, so quitting waits for the last one.
+    private static let stateChanges = DispatchQueue(label: "fetchplay.pipeline.states")
+
     /// Asks for a state; completion is reported on the bus.
     func request(_ state: GstState) {
         guard !stopped else { return }
-        gst_element_set_state(playbin, state)
+        let playbin = ElementReference(playbin)
+        BackgroundWork.async(on: Self.stateChanges) {
+            gst_element_set_state(playbin.element, state)
+            playbin.release()
+        }
     }
 
-    /// Stops streaming (state NULL) and removes the bus watch; idempotent.
+    /// Removes the bus watch and stops streaming (state NULL, on the state queue, which frees the
+    /// playbin there if nothing else holds it); idempotent.
     func stop() {
         guard !stopped else { return }
         stopped = true
         feed?.stop()
-        gst_element_set_state(playbin, GST_STATE_NULL)
         if watchingBus, let bus = gst_element_get_bus(playbin) {
             gst_bus_remove_watch(bus)
             gst_object_unref(bus)
             watchingBus = false
+        }
+        let playbin = ElementReference(playbin)
+        BackgroundWork.async(on: Self.stateChanges) {
+            gst_element_set_state(playbin.element, GST_STATE_NULL)
+            playbin.release()
         }
     }
 
@@ -122,6 +142,18 @@ final class Pipeline {
         stop()
         gst_object_unref(playbin)
     }
+}
+
+/// A reference of its own to an element, for work on another thread; `release()` it once.
+private struct ElementReference: @unchecked Sendable {
+    let element: UnsafeMutablePointer<GstElement>
+
+    init(_ element: UnsafeMutablePointer<GstElement>) {
+        self.element = element
+        _ = gst_object_ref(element)
+    }
+
+    func release() { gst_object_unref(element) }
 }
 
 /// The bus watch's user data: routes messages to the player that opened this pipeline, without

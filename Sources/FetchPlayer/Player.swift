@@ -6,7 +6,8 @@
 //     │                      only in PlayerError+GStreamer.swift
 //     ├── SubtitleTrack      a subtitle stream in the file or a subtitle file beside it, named
 //     │                      for a menu; chosen in Player+Subtitles.swift
-//     ├── Pipeline           one playbin per opened file, its bus watch on the main context
+//     ├── Pipeline           one playbin per opened file, its bus watch on the main context, its
+//     │                      state changes (NULL too) on a queue of their own
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
 //     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
@@ -14,8 +15,9 @@
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //
-// Threads: `Player` lives on the main thread (the GLib main context). Bus messages arrive
-// through `gst_bus_add_watch`, on the main context. Frames are produced on a streaming thread
+// Threads: `Player` lives on the main thread (the GLib main context). State changes are asked
+// for there and carried out on one serial queue (`set_state` can wait for streaming threads);
+// bus messages arrive through `gst_bus_add_watch`, on the main context. Frames are produced on a streaming thread
 // and reach the main thread through a `LatestValueRelay`: only the newest frame, at most one
 // pending main-loop callback. The player only turns messages into state in `handle(_:)`; the
 // visible state is derived from that in one function, `refresh()`, and observers hear only

@@ -1,6 +1,7 @@
 import CGLib
 import CGStreamer
 import Foundation
+import Locking
 
 /// Rewrites a media file into MP4 without re-encoding: `filesrc ! parsebin`, each video and
 /// audio stream into `mp4mux faststart=true` (the index first, so playback and seeking start at
@@ -19,7 +20,11 @@ public enum Remuxer {
     /// Initialises GStreamer and loads the remux's plug-ins, so the remux that follows a download
     /// does not wait for them (about a tenth of a second, measured). Blocks: call it on a worker
     /// thread while the segments download.
-    public static func prepare() {
+    public static func prepare() { _ = prepared }
+
+    /// Done once per process; a caller arriving while another thread does it waits for it, so a
+    /// remux never builds its pipeline while the warm-up still loads plug-ins.
+    private static let prepared: Void = {
         GStreamer.initialize()
         for name in features {
             guard let factory = gst_element_factory_find(name) else { continue }
@@ -27,17 +32,21 @@ public enum Remuxer {
             if let loaded = gst_plugin_feature_load(factory) { gst_object_unref(UnsafeMutableRawPointer(loaded)) }
             gst_object_unref(UnsafeMutableRawPointer(factory))
         }
-    }
+    }()
 
     /// `prepare()` on a thread of its own; returns at once.
     public static func prepareInBackground() {
-        let thread = Thread { prepare() }
+        let job = BackgroundWork.begin()
+        let thread = Thread {
+            prepare()
+            job?.end()
+        }
         thread.name = "fetchplay remux prepare"
         thread.start()
     }
 
     public static func remux(input: String, output: String) throws(PlayerError) {
-        GStreamer.initialize()
+        prepare()
         guard GStreamer.fileExists(input) else { throw .fileNotFound(path: input) }
         guard let pipeline = gst_pipeline_new("fetchplay-remux"),
               let source = GStreamer.make("filesrc"), let parser = GStreamer.make("parsebin"),

@@ -3,6 +3,7 @@ import CGStreamer
 import Dispatch
 import GLibSupport
 import Localization
+import Locking
 
 /// One frame or the duration of a video file, without playing it (for the library view).
 ///
@@ -31,7 +32,8 @@ public enum Thumbnailer {
     /// Like `snapshot(path:at:timeout:)`, on a worker thread; `completion` runs on the main thread.
     public static func snapshot(path: String, at fraction: Double = 0.1, timeout: Double = 5,
                                 completion: @escaping @Sendable @MainActor (Result<VideoFrame, PlayerError>) -> Void) {
-        DispatchQueue.global(qos: .utility).async {
+        // Skipped once quitting began: nobody will see it.
+        BackgroundWork.async(on: .global(qos: .utility), .skippable) {
             let result = Result { () throws(PlayerError) in
                 try snapshot(path: path, at: fraction, timeout: timeout)
             }

@@ -3,6 +3,7 @@ import FetchCore
 import Foundation
 import GLibSupport
 import Localization
+import Locking
 
 /// The download page's controller: the entry, the ring, the title and status line, the error,
 /// and the buttons, for the one current download.
@@ -165,7 +166,7 @@ final class DownloadPageController {
         guard let session, let url = try? WebAddress.identity(entryText), url != session.url else { return }
         if session.entries[url] != nil { return session.select(url: url) }
         let cache = session.cache
-        DispatchQueue.global(qos: .userInitiated).async {
+        BackgroundWork.async(on: .global(qos: .userInitiated), .skippable) {
             guard cache.entry(for: url) != nil else { return }
             MainContext.post { [weak self] in
                 guard let self, let session = self.session, session.url == nil,

@@ -38,6 +38,10 @@ public final class DownloadSession {
     /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
     private var presentations: [String: HLSDownload] = [:]
     private let relay: LatestValueRelay<Bool>
+    /// The speed limit every download here shares, all connections together (the Preferences'
+    /// one); set its rate at any time, running downloads follow at once.
+    public let speedLimit: SpeedLimit
+    private let options: DownloadOptions
 
     /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
     public init(cache: Cache, maxRunning: Int = 3) {
@@ -45,7 +49,11 @@ public final class DownloadSession {
         let owner = WeakSession()
         let relay = LatestValueRelay<Bool> { _ in owner.session?.update() }
         self.relay = relay
-        queue = DownloadQueue(cache: cache, maxRunning: maxRunning) { _ in relay.publish(true) }
+        var options = DownloadOptions()
+        speedLimit = SpeedLimit()
+        options.speedLimit = speedLimit
+        self.options = options
+        queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { _ in relay.publish(true) }
         owner.session = self
     }
 
@@ -121,7 +129,7 @@ public final class DownloadSession {
     private func startPresentation(_ url: String) {
         if presentations[url] == nil {
             let relay = relay
-            guard let task = try? HLSDownload(url: url, cache: cache, remux: { input, output in
+            guard let task = try? HLSDownload(url: url, cache: cache, options: options, remux: { input, output in
                 try Remuxer.remux(input: input, output: output)
             }, onEvent: { _ in relay.publish(true) }) else { return }
             presentations[url] = task

@@ -34,6 +34,7 @@ import FetchPlayer
 import Foundation
 import GLibSupport
 import Localization
+import Locking
 
 /// The `GtkApplication`: one window, command-line URLs and files arrive through `open`.
 @MainActor
@@ -83,6 +84,7 @@ public final class FetchplayApplication {
         let app = application.as(GApplication.self)
         app.connect("startup") { [weak self] in self?.startup() }
         app.connect("activate") { [weak self] in self?.presentWindow() }
+        app.connect("shutdown") { Self.joinBackgroundWork() }
         connectOpen()
     }
 
@@ -138,6 +140,18 @@ public final class FetchplayApplication {
         self.window = window
         windowObservers.notify(window)
         return window
+    }
+
+    /// Seconds quitting waits for background work (a pipeline going down, the last record write).
+    nonisolated static let shutdownTimeout = 10.0
+
+    /// The last thing before the process exits: every worker, checkpoint, record write, thumbnail
+    /// and pipeline teardown ends first, so none runs inside GLib or GStreamer during `exit`.
+    /// The window stopped the downloads when it closed.
+    public nonisolated static func joinBackgroundWork() {
+        if !BackgroundWork.finish(timeout: shutdownTimeout) {
+            FileHandle.standardError.write(Data("fetchplay: warning: quitting with background work still running\n".utf8))
+        }
     }
 
     private func startup() {

@@ -1,6 +1,7 @@
 import FetchCore
 import Foundation
 import GLibSupport
+import Locking
 
 /// The library on the main thread: the items as last read, and the commands that change them.
 ///
@@ -27,7 +28,7 @@ public final class LibraryStore {
         self.settings = settings
         // Deletions nobody undid before the last quit or crash go now.
         let library = library
-        disk.async { library.purgeTrash() }
+        BackgroundWork.async(on: disk) { library.purgeTrash() }
     }
 
     public var cache: Cache { library.cache }
@@ -42,7 +43,7 @@ public final class LibraryStore {
     public func reload(protecting protected: Set<String> = []) {
         generation += 1
         let generation = generation, library = library, cap = settings.sizeCap
-        disk.async {
+        BackgroundWork.async(on: disk) {
             library.reload()
             if let cap { library.evict(toFit: cap, protected: protected) }
             let items = library.items
@@ -57,14 +58,14 @@ public final class LibraryStore {
     /// Remembers that `url` was played now (for the size cap).
     public func markPlayed(url: String) {
         let library = library
-        disk.async { try? library.markPlayed(url: url) }
+        BackgroundWork.async(on: disk) { try? library.markPlayed(url: url) }
     }
 
     /// Stores a probed duration, once, and shows it.
     public func setDuration(_ seconds: Double, url: String) {
         if let index = items.firstIndex(where: { $0.url == url }) { items[index].duration = seconds }
         let library = library
-        disk.async { try? library.setDuration(seconds, url: url) }
+        BackgroundWork.async(on: disk) { try? library.setDuration(seconds, url: url) }
         observers.notify(())
     }
 
@@ -73,7 +74,7 @@ public final class LibraryStore {
         guard let index = items.firstIndex(where: { $0.url == url }), items[index].position != seconds else { return }
         items[index].position = seconds
         let library = library
-        disk.async { try? library.setPosition(seconds, url: url) }
+        BackgroundWork.async(on: disk) { try? library.setPosition(seconds, url: url) }
     }
 
     /// Remembers the choices made while watching `url`, in its record.
@@ -82,7 +83,7 @@ public final class LibraryStore {
         else { return }
         items[index].choices = choices.isEmpty ? nil : choices
         let library = library
-        disk.async { try? library.setChoices(choices, url: url) }
+        BackgroundWork.async(on: disk) { try? library.setChoices(choices, url: url) }
     }
 
     /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
@@ -113,7 +114,7 @@ public final class LibraryStore {
         guard let deletion = pendingDeletion else { return }
         pendingDeletion = nil
         let library = library
-        disk.async { library.commit(deletion) }
+        BackgroundWork.async(on: disk) { library.commit(deletion) }
     }
 
     /// Waits for the disk queue (tests, and the window closing before the process exits).

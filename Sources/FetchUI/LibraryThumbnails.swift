@@ -2,6 +2,7 @@ import CGtk
 import FetchPlayer
 import Foundation
 import GLibSupport
+import Locking
 
 /// Thumbnails (and durations) of finished videos, made once each off the main thread.
 ///
@@ -31,7 +32,7 @@ final class LibraryThumbnails {
     /// duration comes along.
     func request(path: String, probeDuration: Bool) {
         guard requested.insert(path).inserted else { return }
-        worker.async {
+        BackgroundWork.async(on: worker, .skippable) {
             let picture = try? Thumbnailer.snapshot(path: path, at: 0.1, timeout: 5)
             let small = picture.map { Self.scaled($0, toWidth: Self.width) }
             let duration = probeDuration ? try? Thumbnailer.probeDuration(path: path) : nil

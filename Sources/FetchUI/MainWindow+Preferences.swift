@@ -8,6 +8,7 @@ import GLibSupport
 extension MainWindow {
     func installPreferences() {
         preferences.observe { [weak self] settings in self?.apply(settings) }
+        session?.speedLimit.bytesPerSecond = Self.bytesPerSecond(preferences.settings.speedLimit)
         session?.observe { [weak self] _ in self?.updateKeepAwake() }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in
@@ -33,11 +34,14 @@ extension MainWindow {
             library.store.settings = settings.library
             library.reload() // evicts at once down to a lower cap
         }
-        // TODO(speed limit): hand `settings.speedLimit` (KiB/s, nil for none) to the engine's
-        // limit once FetchCore has one; it is stored and shown until then.
+        // All downloads together; running ones follow at once.
+        session.speedLimit.bytesPerSecond = Self.bytesPerSecond(settings.speedLimit)
         updateKeepAwake()
         refresh()
     }
+
+    /// The Preferences' speed limit (KiB a second, nil for none) in bytes a second.
+    static func bytesPerSecond(_ kibibytes: Int?) -> Int64? { kibibytes.map { Int64($0) * 1024 } }
 
     /// Keeps the computer from suspending while any download runs, if the person wants that.
     func updateKeepAwake() {

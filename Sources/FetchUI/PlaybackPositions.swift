@@ -1,5 +1,6 @@
 import FetchCore
 import Foundation
+import Locking
 
 /// Where each video was left, so the next play can offer to resume. A video of the library
 /// keeps its position in its own record (through `library`); a local file opened from elsewhere
@@ -92,7 +93,7 @@ public final class PlaybackPositions {
 
     private func save(_ table: [String: Double]) {
         let file = self.file
-        writer.async {
+        BackgroundWork.async(on: writer) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard let data = try? encoder.encode(table) else { return }

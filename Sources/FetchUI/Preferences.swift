@@ -61,7 +61,7 @@ public final class Preferences {
         guard let store else { return }
         unsaved.withLock { $0 = settings }
         let unsaved = unsaved
-        disk.async {
+        BackgroundWork.async(on: disk) {
             let newest: AppSettings? = unsaved.withLock { pending in
                 let newest = pending
                 pending = nil

@@ -1,4 +1,5 @@
-// Locking: one lock type for every module, built on a pthread mutex.
+// Locking: one lock type for every module, built on a pthread mutex, and the count of
+// background work the app's shutdown waits for (BackgroundWork).
 //
 // Swift's `Synchronization.Mutex` waits on a futex directly, which ThreadSanitizer cannot see,
 // so a TSan run reports races that are not there. A pthread mutex is what TSan (and valgrind's

@@ -6,6 +6,7 @@
 //   fetchplay --version            the version
 //   --quality 720p                 for an HLS link: the tallest variant up to 720 lines
 //   --connections N                at most N connections for --download (1: one, as curl)
+//   --speed-limit KIB              at most KIB KiB per second for --download, all connections together
 //   --videos-dir DIR               where finished videos go, under their names (else the settings'
 //                                  folder, else ~/Videos/Fetchplay; with a cache folder given and no
 //                                  videos folder: CACHE/videos, so scripts stay in their folder)
@@ -15,6 +16,7 @@
 // Options are parsed the GLib way on the GtkApplication, so `--help` lists them with GTK's own.
 // The headless modes return from `handle-local-options`, before the application registers or GTK
 // opens a display.
+import CGLib
 import CGtk
 import FetchBench
 import FetchCore
@@ -50,6 +52,10 @@ let options = [
     Option(name: "connections", argument: G_OPTION_ARG_INT,
            // TRANSLATORS: keep N and --download as they are.
            description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
+    Option(name: "speed-limit", argument: G_OPTION_ARG_INT,
+           // TRANSLATORS: keep KIB and --download as they are; KiB is 1024 bytes.
+           description: tr("With --download: at most KIB KiB a second, all connections together (default 0: no limit)"),
+           argumentName: "KIB"),
     Option(name: "quality", argument: G_OPTION_ARG_STRING,
            // TRANSLATORS: keep --download and HEIGHT as they are.
            description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
@@ -117,12 +123,25 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
             }
             options.connections = count
         }
+        // GLib leaves an integer option of 0 out of the dictionary: 0 is no limit, like none.
+        if let variant = g_variant_dict_lookup_value(dict, "speed-limit", nil) {
+            defer { g_variant_unref(variant) }
+            let kibibytes = Int64(g_variant_get_int32(variant))
+            guard kibibytes > 0 else {
+                // TRANSLATORS: keep --speed-limit as it is; KiB is 1024 bytes.
+                FileHandle.standardError.write(Data(("fetchplay: " + tr("--speed-limit takes a number of KiB a second, 0 for no limit.") + "\n").utf8))
+                return 2
+            }
+            // One limit for all the download's connections (and all of an HLS link's segments).
+            options.speedLimit = SpeedLimit(bytesPerSecond: kibibytes * 1024)
+        }
         return Headless.download(url: url, cacheRoot: root, videos: videos, options: options,
                                  quality: value("quality"))
     }
     if g_variant_dict_contains(dict, "list") != 0 { return Headless.list(cacheRoot: root, videos: videos) }
     app.cacheRoot = root
     app.videoFolder = videos
+    quitOnSignals()
     if let link = value("play") { return play(link) }
     return -1
 }
@@ -150,4 +169,27 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
     return g_application_get_is_remote(gApplication) != 0 ? 0 : -1
 }
 
-exit(app.run())
+/// SIGTERM (a session ending, `kill`) and SIGINT (Ctrl+C in a terminal) quit the window the way
+/// its Quit does: downloads stop with their partials durable, every worker ends, then the
+/// process exits 0. GLib watches the signals from its main loop, so the handler is ordinary code.
+func quitOnSignals() {
+    // A process inherits the signal mask of the thread that started it, and some starters block
+    // everything (a test runner's threads do): unblocked here, or GLib's handler never runs.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for number in [SIGTERM, SIGINT] { sigaddset(&signals, number) }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    for number in [SIGTERM, SIGINT] {
+        g_unix_signal_add_full(G_PRIORITY_DEFAULT, number, { _ in
+            g_action_group_activate_action(gApplication.opaque, "quit", nil)
+            return 1 // G_SOURCE_CONTINUE: a second signal asks again
+        }, nil, nil)
+    }
+}
+
+let status = app.run()
+// The headless modes end without the application's shutdown (which joins the window's work):
+// whatever they left running (the remux warm-up of a refused HLS link, a checkpoint) ends first,
+// so no thread is inside GObject while exit() runs.
+FetchplayApplication.joinBackgroundWork()
+exit(status)

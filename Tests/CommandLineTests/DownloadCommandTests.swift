@@ -213,5 +213,6 @@ struct DownloadCommandTests {
         #expect(run.status == 0)
         #expect(run.standardOutput.contains("--download"))
         #expect(run.standardOutput.contains("--cache-dir"))
+        #expect(run.standardOutput.contains("--speed-limit=KIB"))
     }
 }

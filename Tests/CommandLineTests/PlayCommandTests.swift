@@ -53,7 +53,7 @@ struct PlayCommandTests {
         #expect(lines["first-done-when-playing"] == "no", "it played only once downloaded: \(report)")
         #expect(lines["title"] == "yes", "\(report)")
         #expect(lines["second-exit"] == "0", "the second --play should hand over and exit: \(report)")
-        #expect(lines["second-title"] == "yes" && lines["second-playing"] == "yes", "\(report)")
+        #expect(lines["second-title"] == "yes" && lines["second-playing"] == "yes", "\(report)\n\(log)")
         #expect(lines["bad-exit"] == "2", "\(report)")
         let bad = (try? String(contentsOfFile: folder.file("bad.log"), encoding: .utf8)) ?? ""
         #expect(bad.hasPrefix("fetchplay: ") && bad.split(separator: "\n").count == 1, "one sentence: \(bad)")

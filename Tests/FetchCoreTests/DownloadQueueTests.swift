@@ -61,7 +61,7 @@ struct DownloadQueueTests {
         let watcher = Watcher()
         let queue = makeQueue(maxRunning: 2, watcher: watcher)
         for url in urls { try queue.add(url) }
-        #expect(queue.runningURLs.count == 2)
+        #expect(waitUntil(timeout: .seconds(5)) { queue.runningURLs.count == 2 })
         #expect(queue.entries.filter(\.isWaiting).map(\.url) == Array(urls.dropFirst(2)))
         #expect(waitUntil(timeout: .seconds(30)) { allCompleted(queue) }, "\(queue.entries)")
         #expect(watcher.maxRunning == 2)
@@ -104,6 +104,7 @@ struct DownloadQueueTests {
         let watcher = Watcher()
         let queue = makeQueue(maxRunning: 1, watcher: watcher)
         for url in urls { try queue.add(url) }
+        #expect(waitUntil(timeout: .seconds(5)) { queue.runningURLs == [urls[0]] })
         queue.pause(urls[1])
         #expect(queue.entry(urls[1])?.isWaiting == false)
         #expect(queue.entry(urls[1])?.state == .idle)
@@ -135,7 +136,10 @@ struct DownloadQueueTests {
         let next = DownloadQueue(cache: harness.cache, options: DownloadHarness.quickOptions)
         for url in urls.prefix(2) {
             let entry = try next.add(url, start: false)
-            #expect(entry.state == .idle && entry.progress.bytesDone > 0)
+            #expect(entry.state == .idle)
+            // Read off the caller's thread: the partial's bytes show once the cache is read.
+            #expect(waitUntil(timeout: .seconds(5)) { (next.entry(url)?.progress.bytesDone ?? 0) > 0 })
+            #expect(next.entry(url)?.state == .idle)
         }
     }
 
@@ -144,10 +148,13 @@ struct DownloadQueueTests {
         #expect(try harness.download(urls[0]).completedPath != nil)
         let watcher = Watcher()
         let queue = makeQueue(maxRunning: 1, watcher: watcher)
-        let entry = try queue.add(urls[0])
-        #expect(entry.state.completedPath != nil && queue.runningURLs.isEmpty)
+        // Until the cache is read it waits, and takes no slot; then it is complete.
+        try queue.add(urls[0])
+        #expect(queue.runningURLs.isEmpty)
+        #expect(waitUntil(timeout: .seconds(5)) { queue.entry(urls[0])?.state.completedPath != nil })
+        #expect(queue.runningURLs.isEmpty)
         try queue.add(urls[1])
-        #expect(queue.runningURLs == [urls[1]])
+        #expect(waitUntil(timeout: .seconds(5)) { queue.runningURLs == [urls[1]] })
         #expect(waitUntil(timeout: .seconds(30)) { allCompleted(queue) })
     }
 
@@ -156,9 +163,9 @@ struct DownloadQueueTests {
         let watcher = Watcher()
         let queue = makeQueue(maxRunning: 1, watcher: watcher)
         for url in urls { try queue.add(url) }
-        #expect(queue.runningURLs.count == 1)
+        #expect(waitUntil(timeout: .seconds(5)) { queue.runningURLs.count == 1 })
         queue.maxRunning = 3
-        #expect(queue.runningURLs.count == 3)
+        #expect(waitUntil(timeout: .seconds(5)) { queue.runningURLs.count == 3 })
         #expect(waitUntil(timeout: .seconds(30)) { allCompleted(queue) })
     }
 }

@@ -29,9 +29,12 @@ final class AudioTap: Sendable {
         defer { gst_object_unref(sink) }
         guard let pad = gst_element_get_static_pad(sink, "sink") else { return nil }
         defer { gst_object_unref(pad) }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, Self.probe, Unmanaged.passRetained(self).toOpaque()) { data in
-            Unmanaged<AudioTap>.fromOpaque(data!).release()
-        }
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, Self.probe, Unmanaged.passRetained(self).toOpaque(), Self.release)
+    }
+
+    /// Runs where the pad goes away: on the player's state queue, where the pipeline is freed.
+    private static let release: GDestroyNotify = { data in
+        Unmanaged<AudioTap>.fromOpaque(data!).release()
     }
 
     /// Runs on the streaming thread (not the main actor's, as a closure written in `init` would).

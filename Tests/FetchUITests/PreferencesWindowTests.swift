@@ -78,6 +78,7 @@ struct PreferencesWindowTests {
         try RealInput.key("Tab")
         #expect(GtkHarness.iterate(until: { window.preferences.settings.speedLimit == 2048 }, timeout: 5),
                 "typed limit: \(String(describing: window.preferences.settings.speedLimit))")
+        #expect(window.session?.speedLimit.bytesPerSecond == Int64(2048 * 1024), "the downloads' limit follows at once")
         try RealInput.click(preferences.keepAwakeSwitch)
         #expect(GtkHarness.iterate(until: { !window.preferences.settings.keepAwake }, timeout: 5))
         try RealInput.click(preferences.capSwitch)

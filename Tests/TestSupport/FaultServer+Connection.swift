@@ -63,6 +63,11 @@ extension FaultServer.Core {
                 : Socket.sendAll(fd, piece)
             guard ok else { return false }
             sent += piece.count
+            let now = clock.now
+            state.withLock { state in
+                state.sentTotal += piece.count
+                state.sent.append(SentBytes(path: path, at: now, bytes: piece.count, total: state.sentTotal))
+            }
         }
         if sent == body.count {
             return plan.chunked ? Socket.sendAll(fd, Array("0\r\n\r\n".utf8)) : true

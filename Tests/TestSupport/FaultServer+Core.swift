@@ -19,6 +19,9 @@ extension FaultServer {
             /// `stop()` never shuts down a descriptor number that was reused meanwhile.
             var openSockets: Set<Int32> = []
             var connectionCount = 0
+            /// Body bytes sent so far, across every connection, after each send.
+            var sent: [SentBytes] = []
+            var sentTotal = 0
             var stopping = false
             var listenerClosed = false
         }
@@ -31,8 +34,11 @@ extension FaultServer {
         /// Seconds `stop()` waits for the threads.
         private static let stopTimeout = 10.0
 
-        init(listener: Int32) {
+        private let sendBuffer: Int?
+
+        init(listener: Int32, sendBuffer: Int?) {
             self.listener = listener
+            self.sendBuffer = sendBuffer
         }
 
         var isStopping: Bool { state.withLock { $0.stopping } }
@@ -82,6 +88,9 @@ extension FaultServer {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 var one: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                if var size = sendBuffer.map(Int32.init) {
+                    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+                }
                 let connection = state.withLock { state -> Int? in
                     if state.stopping { return nil }
                     state.openSockets.insert(fd)

@@ -37,10 +37,14 @@ public final class FaultServer: Sendable {
     private let core: Core
 
     /// Starts listening at once on a free port of 127.0.0.1.
-    public init() throws {
+    ///
+    /// - Parameter sendBuffer: bytes of each connection's kernel send buffer (`SO_SNDBUF`), for
+    ///   tests that measure a client's rate by what the server sent: Linux lets it grow to 4 MiB,
+    ///   which the server would count as sent long before the client takes it. Nil: the kernel's.
+    public init(sendBuffer: Int? = nil) throws {
         let (fd, port) = try Socket.listen()
         self.port = port
-        self.core = Core(listener: fd)
+        self.core = Core(listener: fd, sendBuffer: sendBuffer)
         core.start()
     }
 
@@ -109,10 +113,52 @@ public final class FaultServer: Sendable {
         requests.filter { $0.path == path }
     }
 
+    /// Every send of body bytes so far, in order, across all connections and paths: the
+    /// server's own count of what it sent when, to measure a client's rate.
+    public var sentBytes: [SentBytes] { core.state.withLock { $0.sent } }
+
     /// Connections currently open (a stalled answer holds one until the client gives up).
     public var activeConnections: Int { core.state.withLock { $0.openSockets.count } }
 
     /// Stops listening, closes every connection and waits for the server's threads to end.
     /// Safe to call more than once.
     public func stop() { core.stop() }
+}
+
+/// One send of body bytes by `FaultServer`, after the kernel took them.
+public struct SentBytes: Sendable {
+    public let path: String
+    public let at: ContinuousClock.Instant
+    public let bytes: Int
+    /// Body bytes sent by then, over every connection and path.
+    public let total: Int
+}
+
+extension [SentBytes] {
+    /// Bytes per second sent from `start` to `end` (nil when the sends have not got past `end`).
+    public func rate(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double? {
+        guard end > start, let last = self.last, last.at >= end else { return nil }
+        return Double(total(at: end) - total(at: start)) / Double(seconds: start.duration(to: end))
+    }
+
+    /// Body bytes sent by `instant`.
+    public func total(at instant: ContinuousClock.Instant) -> Int {
+        last(where: { $0.at <= instant })?.total ?? 0
+    }
+
+    /// Bytes per second sent between the send that passed `from` bytes in all and the one that
+    /// passed `to` (nil when the sends have not got that far).
+    public func rate(fromByte from: Int, toByte to: Int) -> Double? {
+        guard let start = first(where: { $0.total >= from }), let end = first(where: { $0.total >= to }),
+              end.at > start.at else { return nil }
+        return Double(end.total - start.total) / Double(seconds: start.at.duration(to: end.at))
+    }
+}
+
+extension Double {
+    /// A duration in seconds.
+    public init(seconds duration: Duration) {
+        let parts = duration.components
+        self = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
 }

@@ -52,9 +52,9 @@ public final class HLSDownload: Sendable {
         self.connections = max(1, connections)
         self.remux = remux
         self.onEvent = onEvent
-        let entry = cache.entry(for: url)
-        let state: DownloadState = entry.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
-        shared = Locked(Shared(state: state, progress: DownloadProgress(bytesDone: entry?.bytesDone ?? 0, total: nil)))
+        // Nothing read here: the window makes one on its main thread, which does no disk I/O.
+        // What the cache holds shows once started (a finished video completes at once).
+        shared = Locked(Shared(state: .idle, progress: DownloadProgress(bytesDone: 0, total: nil)))
     }
 
     /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
@@ -77,6 +77,8 @@ public final class HLSDownload: Sendable {
             return done
         }
         guard let done else { return }
+        // Quitting waits for it (its segment threads end inside `run`).
+        let job = BackgroundWork.begin()
         let thread = Thread { [self] in
             let end = run()
             shared.withLock {
@@ -85,6 +87,7 @@ public final class HLSDownload: Sendable {
             }
             onEvent(.state(end))
             done.signal()
+            job?.end()
         }
         thread.name = "fetchplay hls"
         thread.start()
