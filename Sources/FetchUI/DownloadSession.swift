@@ -121,9 +121,7 @@ public final class DownloadSession {
     private func startPresentation(_ url: String) {
         if presentations[url] == nil {
             let relay = relay
-            guard let task = try? HLSDownload(url: url, cache: cache, remux: { input, output in
-                try Remuxer.remux(input: input, output: output)
-            }, onEvent: { _ in relay.publish(true) }) else { return }
+            guard let task = try? HLSDownload(url: url, cache: cache, remux: Remuxer.hls, onEvent: { _ in relay.publish(true) }) else { return }
             presentations[url] = task
         }
         presentations[url]?.start()

@@ -58,9 +58,7 @@ enum Headless {
     private static func hls(_ text: String, cache: Cache, options: DownloadOptions, quality: String?,
                             current: CurrentDownload,
                             onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) -> DownloadState {
-        let task = try HLSDownload(url: text, cache: cache, options: options, quality: quality, remux: { input, output in
-            try Remuxer.remux(input: input, output: output)
-        }, onEvent: onEvent)
+        let task = try HLSDownload(url: text, cache: cache, options: options, quality: quality, remux: Remuxer.hls, onEvent: onEvent)
         current.set { task.cancel() }
         // GStreamer and its plug-ins load while the segments arrive, not after them.
         Remuxer.prepareInBackground()

@@ -104,8 +104,8 @@ struct HLSPlaylistParserTests {
         #expect(playlist.segments.allSatisfy {
             $0.map == HLSMap(url: "https://cdn.example.org/show/v1/init.mp4", byteRange: HLSByteRange(offset: 0, length: 720))
         })
-        #expect(HLSPresentation.resources(of: playlist) == ["https://cdn.example.org/show/v1/init.mp4",
-                                                            "https://cdn.example.org/show/v1/all.mp4"])
+        #expect(HLSPresentation.resources(of: [playlist]) == ["https://cdn.example.org/show/v1/init.mp4",
+                                                              "https://cdn.example.org/show/v1/all.mp4"])
     }
 
     @Test func sequenceIVIsTheNumberBigEndian() {

@@ -1,10 +1,7 @@
+import CLinux
 import Foundation
 import Locking
 import Synchronization
-
-/// Turns the joined segments into one file people can play and seek in (`input` → `output`):
-/// GStreamer's remux into MP4, handed in by a module that may import GStreamer.
-public typealias HLSRemux = @Sendable (_ input: String, _ output: String) throws -> Void
 
 /// One HLS link saved as one video: start, pause, continue and cancel, from any thread, like
 /// `DownloadTask`.
@@ -12,8 +9,10 @@ public typealias HLSRemux = @Sendable (_ input: String, _ output: String) throws
 /// The playlist (a master's best or chosen variant) is read once and kept; each segment is then
 /// a `DownloadTask` of its own in the presentation's folder, several at once, so every segment
 /// resumes, retries and is never corrupt by the engine's own rules, and a segment finished
-/// before a pause, a quit or a SIGKILL is never fetched again. When every segment is there they
-/// are joined (decrypted) and remuxed once, and the video moves into the videos folder.
+/// before a pause, a quit or a SIGKILL is never fetched again. While they download, the
+/// segments already whole go in playing order (decrypted) into the remux, so the video is
+/// written about when the last segment arrives; then it moves into the videos folder. The
+/// remux starts over at every start: the segments on disk are what a download keeps.
 public final class HLSDownload: Sendable {
     public let url: String
     private let requestURL: String
@@ -32,6 +31,8 @@ public final class HLSDownload: Sendable {
         var finished: DispatchSemaphore?
         /// The segment downloads running now, so a pause reaches them.
         var running: [ObjectIdentifier: DownloadTask] = [:]
+        /// What the feeds wait for, so a pause releases them.
+        var arrivals: HLSArrivals?
     }
 
     /// Attempts per segment before the presentation fails (each one with the engine's retries).
@@ -40,7 +41,7 @@ public final class HLSDownload: Sendable {
     /// - Parameters:
     ///   - quality: "720p" picks the tallest variant no taller than that; nil, the best.
     ///   - connections: segments fetched at once.
-    ///   - remux: joined file → playable file; nil keeps the joined segments as they are.
+    ///   - remux: the segments → one playable file; nil keeps the joined segments as they are.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), quality: String? = nil,
                 connections: Int = 4, remux: HLSRemux?,
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
@@ -92,11 +93,12 @@ public final class HLSDownload: Sendable {
 
     /// Stops every segment within a second; the finished ones stay, the partial ones too.
     public func pause() {
-        let tasks = shared.withLock { shared -> [DownloadTask] in
+        let (tasks, arrivals) = shared.withLock { shared -> ([DownloadTask], HLSArrivals?) in
             stop.raise()
-            return Array(shared.running.values)
+            return (Array(shared.running.values), shared.arrivals)
         }
         tasks.forEach { $0.pause() }
+        arrivals?.close()
     }
 
     public func cancel() { pause() }
@@ -129,8 +131,7 @@ public final class HLSDownload: Sendable {
             guard case .media(let playlist) = try parse(record.mediaPlaylist, base: record.mediaURL) else {
                 throw DownloadError.refusedStream(.invalid("the variant is itself a master playlist"))
             }
-            if let stopped = try fetchSegments(of: playlist, into: presentation) { return stopped }
-            return try finish(playlist, record: record, presentation: presentation, key: key)
+            return try save([playlist], record: record, presentation: presentation, key: key)
         } catch let error as DownloadError {
             if stop.isRaised, case .other("stopped") = error { return .paused }
             return .failed(error)
@@ -176,19 +177,95 @@ public final class HLSDownload: Sendable {
         }
     }
 
-    // MARK: Segments
+    // MARK: Segments into the remux
 
-    /// Downloads every resource not yet whole, `connections` at once. Returns nil when all are
-    /// there, `.paused` when stopped; throws the first segment's failure (the rest are paused,
-    /// every byte kept).
-    private func fetchSegments(of playlist: HLSMediaPlaylist, into presentation: HLSPresentation) throws(DownloadError) -> DownloadState? {
-        let resources = HLSPresentation.resources(of: playlist)
+    /// Downloads every resource not yet whole while one feed per playlist hands the whole ones
+    /// to the remux in playing order; then the video goes into place. A pause or a failure
+    /// stops both, keeping every segment and dropping the half-written video.
+    ///
+    /// - Parameter playlists: the variant's, then its audio rendition's if it has its own.
+    private func save(_ playlists: [HLSMediaPlaylist], record: HLSPresentation.Record, presentation: HLSPresentation,
+                      key: String) throws(DownloadError) -> DownloadState {
+        let resources = HLSPresentation.resources(of: playlists)
         let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
+        let arrivals = HLSArrivals(done: Set(resources).subtracting(pending))
+        let fragmented = playlists[0].segments.contains { $0.map != nil }
+        let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
+        let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
+        let stream = try openStream(HLSRemuxPlan(output: output, inputs: inputs))
+        shared.withLock { $0.arrivals = arrivals }
+        defer { shared.withLock { $0.arrivals = nil } }
+        // A pause that came before the arrivals were there to close.
+        if stop.isRaised { arrivals.close() }
+
+        // The video's pages go to disk while it is written, so the sync at the end waits for
+        // the last ones only. The remux writes through a descriptor of its own; this one only
+        // starts the writeback (which any descriptor of the file can).
+        let writeback = try? FileIO.open(output, O_RDONLY)
+        defer { writeback.map(FileIO.close) }
+        let feedFailure = Locked<DownloadError?>(nil)
+        let feeds = DispatchGroup()
+        let keys = HLSKeyring(fetch: HLSFetch(options: options, stop: stop))
+        for (index, playlist) in playlists.enumerated() {
+            let feed = HLSFeed(index: index, playlist: playlist)
+            feeds.enter()
+            let thread = Thread { [self] in
+                defer { feeds.leave() }
+                do throws(DownloadError) {
+                    _ = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
+                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
+                } catch {
+                    guard !stop.isRaised else { return }
+                    feedFailure.withLock { $0 = $0 ?? error }
+                    // The segments stop, and so does the other feed, which may wait in the remux.
+                    pause()
+                    stream.cancel()
+                }
+            }
+            thread.name = "fetchplay feed \(index)"
+            thread.start()
+        }
+
+        let segments = Result { () throws(DownloadError) in
+            try fetchSegments(resources, pending: pending, of: playlists, into: presentation, arrivals: arrivals)
+        }
+        if case .success(nil) = segments {} else {
+            arrivals.close()
+            stream.cancel()
+        }
+        feeds.wait()
+        do throws(DownloadError) {
+            if let failure = feedFailure.withLock({ $0 }) { throw failure }
+            if case .success(let stopped?) = segments { throw .other("stopped \(stopped)") }
+            _ = try segments.get()
+            // A pause while the last segments went in.
+            if stop.isRaised { throw .other("stopped") }
+            do { try stream.finish() } catch { throw stop.isRaised ? .other("stopped") : .remuxFailed("\(error)") }
+        } catch {
+            stream.cancel()
+            FileIO.remove(output)
+            if case .other(let text) = error, text.hasPrefix("stopped") { return .paused }
+            throw error
+        }
+        return try place(output, duration: playlists[0].duration, record: record, presentation: presentation, key: key)
+    }
+
+    private func openStream(_ plan: HLSRemuxPlan) throws(DownloadError) -> any HLSRemuxStream {
+        guard let remux else { return try HLSJoinedFile(plan) }
+        FileIO.remove(plan.output)
+        do { return try remux(plan) } catch { throw .remuxFailed("\(error)") }
+    }
+
+    /// Downloads every resource in `pending`, `connections` at once, telling `arrivals` of each
+    /// one whole. Returns nil when all are there, `.paused` when stopped; throws the first
+    /// segment's failure (the rest are paused, every byte kept).
+    private func fetchSegments(_ resources: [String], pending: [String], of playlists: [HLSMediaPlaylist],
+                               into presentation: HLSPresentation, arrivals: HLSArrivals) throws(DownloadError) -> DownloadState? {
         let queue = Locked((next: 0, failure: DownloadError?.none, done: Set(resources).subtracting(pending)))
         var bytes: Int64 = 0
         for url in queue.withLock({ $0.done }) { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
         let finishedBytes = Atomic<Int64>(bytes)
-        reportSegments(playlist, done: queue.withLock { $0.done }, bytes: bytes)
+        reportSegments(playlists, done: queue.withLock { $0.done }, bytes: bytes)
         let group = DispatchGroup()
         for index in 0..<min(connections, pending.count) {
             group.enter()
@@ -202,10 +279,11 @@ public final class HLSDownload: Sendable {
                     }) else { return }
                     switch fetch(resource, into: presentation) {
                     case .completed(let path):
+                        arrivals.arrived(resource)
                         let size = FileIO.size(of: path) ?? 0
                         let bytes = finishedBytes.add(size, ordering: .relaxed).newValue
                         let done = queue.withLock { state in state.done.insert(resource); return state.done }
-                        reportSegments(playlist, done: done, bytes: bytes)
+                        reportSegments(playlists, done: done, bytes: bytes)
                     case .failed(let error):
                         queue.withLock { if $0.failure == nil { $0.failure = error } }
                         // The others stop too, keeping what they have.
@@ -264,54 +342,21 @@ public final class HLSDownload: Sendable {
 
     /// - Parameter bytes: the size of the finished segments, so "kept" and "ready to continue"
     ///   read as for a file.
-    private func reportSegments(_ playlist: HLSMediaPlaylist, done: Set<String>, bytes: Int64) {
-        var count = 0, finished = 0
-        var seconds = 0.0
-        for segment in playlist.segments {
-            count += 1
-            if done.contains(segment.url), segment.map.map({ done.contains($0.url) }) ?? true {
-                finished += 1
-                seconds += segment.duration
-            }
-        }
+    private func reportSegments(_ playlists: [HLSMediaPlaylist], done: Set<String>, bytes: Int64) {
         let progress = DownloadProgress(bytesDone: bytes, total: nil,
-                                        segments: SegmentProgress(done: finished, count: count, secondsDone: seconds,
-                                                                  secondsTotal: playlist.duration))
+                                        segments: HLSPresentation.progress(of: playlists, done: done))
         shared.withLock { $0.progress = progress }
         onEvent(.progress(progress))
     }
 
     // MARK: The video
 
-    /// Joins, remuxes, and moves the video into the videos folder with its record; the
+    /// Syncs the remuxed video, and moves it into the videos folder with its record; the
     /// presentation's folder goes last.
-    private func finish(_ playlist: HLSMediaPlaylist, record: HLSPresentation.Record, presentation: HLSPresentation,
-                        key: String) throws(DownloadError) -> DownloadState {
-        let fetch = HLSFetch(options: options, stop: stop)
-        var keys: [String: [UInt8]] = [:]
-        for url in Set(playlist.segments.compactMap { $0.key?.url } + playlist.segments.compactMap { $0.map?.key?.url }) {
-            let answer = try fetch.get(url)
-            guard answer.body.count == 16 else {
-                throw DownloadError.badResponse("the AES-128 key is \(answer.body.count) bytes, not 16")
-            }
-            keys[url] = answer.body
-        }
-        let fragmented = playlist.segments.contains { $0.map != nil }
-        let joined = presentation.folder + (fragmented ? "/joined.mp4" : "/joined.ts")
-        try HLSJoiner(path: presentation.finishedPath(of:), keys: keys).join(playlist, into: joined)
-        var output = joined
-        if let remux {
-            output = presentation.folder + "/video.mp4"
-            FileIO.remove(output)
-            do {
-                try remux(joined, output)
-            } catch {
-                throw DownloadError.remuxFailed("\(error)")
-            }
-            FileIO.remove(joined)
-        }
+    private func place(_ output: String, duration: Double, record: HLSPresentation.Record, presentation: HLSPresentation,
+                       key: String) throws(DownloadError) -> DownloadState {
         let fd = try FileIO.open(output, O_RDONLY)
-        defer { close(fd) }
+        defer { FileIO.close(fd) }
         try FileIO.dataSync(fd, path: output)
         guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
@@ -324,7 +369,7 @@ public final class HLSDownload: Sendable {
         final.contentType = "video/mp4"
         final.total = size
         final.durableBytes = size
-        final.duration = playlist.duration
+        final.duration = duration
         final.completed = Date()
         let destination = try cache.placeVideo(output, record: &final, key: key)
         presentation.remove()

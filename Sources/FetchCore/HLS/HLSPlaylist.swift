@@ -4,9 +4,12 @@
 //   HLSPlaylistParser    the pure parser (RFC 8216 tags Fetchplay needs), table-tested
 //   HLSAddress           relative segment and key links resolved against the playlist (RFC 3986)
 //   HLSFetch             a playlist or key body into memory (libcurl), http(s) only
-//   HLSDownload          one presentation: variant, segments through DownloadTask, join, remux
+//   HLSDownload          one presentation: variant, segments through DownloadTask into the remux
 //   HLSPresentation      the presentation's own folder in the cache and its record
-//   HLSJoiner            segments in order, byte ranges cut, AES-128 undone, init sections
+//   HLSFeed              one playlist into the remux in order as its segments arrive: byte
+//                        ranges cut, AES-128 undone (HLSKeyring), init sections once
+//   HLSArrivals          the resources whole on disk, which the feeds wait for
+//   HLSRemux             the remux a caller hands in (GStreamer's), or the joined segments
 //   SegmentCipher        AES-128-CBC through OpenSSL's libcrypto (the one gate to it)
 //
 // Each segment is its own download in a cache of the presentation's own, so it resumes, retries
