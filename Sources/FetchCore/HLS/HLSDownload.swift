@@ -6,7 +6,8 @@ import Synchronization
 /// One HLS link saved as one video: start, pause, continue and cancel, from any thread, like
 /// `DownloadTask`.
 ///
-/// The playlist (a master's best or chosen variant) is read once and kept; each segment is then
+/// The playlist (a master's best or chosen variant, and its audio rendition when that has a
+/// playlist of its own) is read once and kept; each segment is then
 /// a `DownloadTask` of its own in the presentation's folder, several at once, so every segment
 /// resumes, retries and is never corrupt by the engine's own rules, and a segment finished
 /// before a pause, a quit or a SIGKILL is never fetched again. While they download, the
@@ -128,10 +129,11 @@ public final class HLSDownload: Sendable {
             publish(.downloading)
             let presentation = try HLSPresentation(cache: cache, key: key)
             let record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
-            guard case .media(let playlist) = try parse(record.mediaPlaylist, base: record.mediaURL) else {
-                throw DownloadError.refusedStream(.invalid("the variant is itself a master playlist"))
+            var playlists = [try mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)]
+            if let text = record.audioPlaylist, let base = record.audioURL {
+                playlists.append(try mediaPlaylist(text, base: base))
             }
-            return try save([playlist], record: record, presentation: presentation, key: key)
+            return try save(playlists, record: record, presentation: presentation, key: key)
         } catch let error as DownloadError {
             if stop.isRaised, case .other("stopped") = error { return .paused }
             return .failed(error)
@@ -146,17 +148,22 @@ public final class HLSDownload: Sendable {
         let fetch = HLSFetch(options: options, stop: stop)
         do throws(DownloadError) {
             var answer = try fetch.get(requestURL)
-            var variant: String?
-            var parsed = try parse(answer)
-            if case .master(let variants) = parsed {
+            var variant: HLSVariant?
+            if case .master(let variants) = try parse(answer) {
                 guard let chosen = variants.choose(quality: quality) else { throw .refusedStream(.invalid("it has no variants")) }
-                variant = chosen.label
+                variant = chosen
                 answer = try fetch.get(chosen.url)
-                parsed = try parse(answer)
             }
-            guard case .media = parsed else { throw .refusedStream(.invalid("the variant is itself a master playlist")) }
-            let record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
-                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: variant)
+            _ = try mediaPlaylist(answer)
+            var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
+                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: variant?.label)
+            if let audio = variant?.audioToFetch, let audioURL = audio.url {
+                let audioAnswer = try fetch.get(audioURL)
+                _ = try mediaPlaylist(audioAnswer)
+                record.audioURL = audioAnswer.finalURL
+                record.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
+                record.audioName = audio.name
+            }
             try presentation.save(record)
             return record
         } catch {
@@ -167,6 +174,18 @@ public final class HLSDownload: Sendable {
 
     private func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSPlaylist {
         try parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+    }
+
+    /// The segments of a variant's (or rendition's) playlist; a master there is refused.
+    private func mediaPlaylist(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSMediaPlaylist {
+        try mediaPlaylist(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+    }
+
+    private func mediaPlaylist(_ text: String, base: String) throws(DownloadError) -> HLSMediaPlaylist {
+        guard case .media(let playlist) = try parse(text, base: base) else {
+            throw .refusedStream(.invalid("the variant is itself a master playlist"))
+        }
+        return playlist
     }
 
     private func parse(_ text: String, base: String) throws(DownloadError) -> HLSPlaylist {

@@ -22,6 +22,11 @@ struct HLSPresentation {
         var mediaPlaylist: String
         /// "720p", for people.
         var variant: String?
+        /// The variant's audio rendition when it has a playlist of its own (`EXT-X-MEDIA`):
+        /// where its media playlist was read, its text, and its name for people.
+        var audioURL: String?
+        var audioPlaylist: String?
+        var audioName: String?
     }
 
     let folder: String
