@@ -121,20 +121,33 @@ public final class Remuxer: @unchecked Sendable {
         gst_object_unref(pipeline)
     }
 
-    /// Appends the next bytes of input `index`; waits while the remux is behind.
+    /// Appends the next `count` bytes of input `index`, which `fill` writes straight into the
+    /// remux's own buffer; waits while the remux is behind.
     ///
-    /// - Throws: the remux's error when it failed (then nothing more is taken), `.other` after
-    ///   `cancel` or `end`.
-    public func append(_ bytes: [UInt8], to index: Int) throws(PlayerError) {
-        guard !bytes.isEmpty else { return }
+    /// - Throws: what `fill` throws; the remux's error when it failed (then nothing more is
+    ///   taken); `.other` after `cancel` or `end`.
+    public func append(count: Int, to index: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
+        guard count > 0 else { return }
         try check(index)
-        guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { throw .other("out of memory") }
-        _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
+        guard let buffer = gst_buffer_new_allocate(nil, gsize(count), nil) else { throw PlayerError.other("out of memory") }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0, let data = map.data else {
+            gst_buffer_unref(buffer)
+            throw PlayerError.other("out of memory")
+        }
+        do {
+            try fill(UnsafeMutableRawBufferPointer(start: data, count: count))
+        } catch {
+            gst_buffer_unmap(buffer, &map)
+            gst_buffer_unref(buffer)
+            throw error
+        }
+        gst_buffer_unmap(buffer, &map)
         // Takes the buffer; FLUSHING once the pipeline stopped (an error, a cancel).
         let flow = gst_app_src_push_buffer(sources[index], buffer)
         guard flow == GST_FLOW_OK else {
             try check(index)
-            throw .other("the remux stopped")
+            throw PlayerError.other("the remux stopped")
         }
     }
 

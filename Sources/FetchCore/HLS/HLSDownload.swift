@@ -211,62 +211,93 @@ public final class HLSDownload: Sendable {
         let fragmented = playlists[0].segments.contains { $0.map != nil }
         let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
         let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
-        let stream = try openStream(HLSRemuxPlan(output: output, inputs: inputs))
+        let plan = HLSRemuxPlan(output: output, inputs: inputs)
         shared.withLock { $0.arrivals = arrivals }
         defer { shared.withLock { $0.arrivals = nil } }
         // A pause that came before the arrivals were there to close.
         if stop.isRaised { arrivals.close() }
 
-        // The video's pages go to disk while it is written, so the sync at the end waits for
-        // the last ones only. The remux writes through a descriptor of its own; this one only
-        // starts the writeback (which any descriptor of the file can).
-        let writeback = try? FileIO.open(output, O_RDONLY)
-        defer { writeback.map(FileIO.close) }
+        // The remux opens on a thread of its own while the first segments download (GStreamer
+        // may still be loading its plug-ins), then one feed per playlist fills it.
+        let opened = Locked<(any HLSRemuxStream)?>(nil)
         let feedFailure = Locked<DownloadError?>(nil)
         let feeds = DispatchGroup()
-        let keys = HLSKeyring(fetch: HLSFetch(options: options, stop: stop))
-        for (index, playlist) in playlists.enumerated() {
-            let feed = HLSFeed(index: index, playlist: playlist)
-            feeds.enter()
-            let thread = Thread { [self] in
-                defer { feeds.leave() }
-                do throws(DownloadError) {
-                    _ = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
-                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
-                } catch {
-                    guard !stop.isRaised else { return }
-                    feedFailure.withLock { $0 = $0 ?? error }
-                    // The segments stop, and so does the other feed, which may wait in the remux.
-                    pause()
-                    stream.cancel()
-                }
+        feeds.enter()
+        let opener = Thread { [self] in
+            defer { feeds.leave() }
+            do throws(DownloadError) {
+                let stream = try openStream(plan)
+                opened.withLock { $0 = stream }
+                try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals)
+            } catch {
+                guard !stop.isRaised else { return }
+                feedFailure.withLock { $0 = $0 ?? error }
+                // The segments stop, and so does the other feed, which may wait in the remux.
+                pause()
+                opened.withLock { $0 }?.cancel()
             }
-            thread.name = "fetchplay feed \(index)"
-            thread.start()
         }
+        opener.name = "fetchplay remux"
+        opener.start()
 
         let segments = Result { () throws(DownloadError) in
             try fetchSegments(resources, pending: pending, of: playlists, into: presentation, arrivals: arrivals)
         }
         if case .success(nil) = segments {} else {
+            // Feeds that start after this see the arrivals closed and take nothing.
             arrivals.close()
-            stream.cancel()
+            opened.withLock { $0 }?.cancel()
         }
         feeds.wait()
+        let stream = opened.withLock { $0 }
         do throws(DownloadError) {
             if let failure = feedFailure.withLock({ $0 }) { throw failure }
             if case .success(let stopped?) = segments { throw .other("stopped \(stopped)") }
             _ = try segments.get()
             // A pause while the last segments went in.
             if stop.isRaised { throw .other("stopped") }
+            guard let stream else { throw .other("stopped") }
             do { try stream.finish() } catch { throw stop.isRaised ? .other("stopped") : .remuxFailed("\(error)") }
         } catch {
-            stream.cancel()
+            stream?.cancel()
             FileIO.remove(output)
             if case .other(let text) = error, text.hasPrefix("stopped") { return .paused }
             throw error
         }
         return try place(output, duration: playlists[0].duration, record: record, presentation: presentation, key: key)
+    }
+
+    /// One feed per playlist into `stream`, each on a thread of its own (they wait on each
+    /// other in the remux, which interleaves them); the first error stops the others.
+    private func feed(_ playlists: [HLSMediaPlaylist], into stream: any HLSRemuxStream, output: String,
+                      presentation: HLSPresentation, arrivals: HLSArrivals) throws(DownloadError) {
+        // The video's pages go to disk while it is written, so the sync at the end waits for
+        // the last ones only. The remux writes through a descriptor of its own; this one only
+        // starts the writeback (which any descriptor of the file can).
+        let writeback = try? FileIO.open(output, O_RDONLY)
+        defer { writeback.map(FileIO.close) }
+        let keys = HLSKeyring(fetch: HLSFetch(options: options, stop: stop))
+        let failure = Locked<DownloadError?>(nil)
+        let group = DispatchGroup()
+        for (index, playlist) in playlists.enumerated() {
+            let feed = HLSFeed(index: index, playlist: playlist)
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                do throws(DownloadError) {
+                    _ = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
+                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                    // The other feed may wait in the remux for this one's streams.
+                    stream.cancel()
+                }
+            }
+            thread.name = "fetchplay feed \(index)"
+            thread.start()
+        }
+        group.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     private func openStream(_ plan: HLSRemuxPlan) throws(DownloadError) -> any HLSRemuxStream {

@@ -45,15 +45,22 @@ struct HLSFeed {
              stopped: () -> Bool, appended: () -> Void = {}) throws(DownloadError) -> Bool {
         for piece in pieces {
             guard arrivals.wait(for: piece.url), !stopped() else { return false }
-            var bytes = try read(piece, path: path)
-            if let key = piece.key {
-                bytes = try SegmentCipher.decrypt(bytes, key: keys.key(at: key.url), iv: key.iv)
-            }
             do {
-                try stream.append(bytes, to: index)
+                if let key = piece.key {
+                    let clear = try SegmentCipher.decrypt(read(piece, path: path), key: keys.key(at: key.url), iv: key.iv)
+                    try stream.append(clear, to: index)
+                } else {
+                    // Read from the page cache straight into the remux's buffer.
+                    let file = try open(piece, path: path)
+                    defer { FileIO.close(file.fd) }
+                    try stream.append(count: Int(file.length), to: index) { buffer throws(DownloadError) in
+                        try Self.read(file, into: buffer)
+                    }
+                }
             } catch {
+                // A stop closes the remux under a feed that waits in it.
                 if stopped() { return false }
-                throw .remuxFailed("\(error)")
+                throw error as? DownloadError ?? .remuxFailed("\(error)")
             }
             appended()
         }
@@ -61,34 +68,55 @@ struct HLSFeed {
         return true
     }
 
-    /// The bytes of the piece's resource, or of its range within it.
-    private func read(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> [UInt8] {
+    /// A piece's resource opened, and where the piece lies in it.
+    private struct Opened {
+        var fd: Int32
+        var path: String
+        var offset: Int64
+        var length: Int64
+    }
+
+    private func open(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> Opened {
         guard let file = path(piece.url) else { throw .fileSystem("the segment \(piece.url) is missing from the cache") }
         let fd = try FileIO.open(file, O_RDONLY)
-        defer { FileIO.close(fd) }
         let size = FileIO.size(of: file) ?? 0
         let offset = piece.byteRange?.offset ?? 0
         let length = piece.byteRange?.length ?? size
         guard offset >= 0, offset + length <= size else {
+            FileIO.close(fd)
             throw .badResponse("the byte range \(length)@\(offset) lies past the end of \(piece.url) (\(size) bytes)")
         }
+        return Opened(fd: fd, path: file, offset: offset, length: length)
+    }
+
+    /// The bytes of the piece's resource, or of its range within it.
+    private func read(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> [UInt8] {
+        let file = try open(piece, path: path)
+        defer { FileIO.close(file.fd) }
+        var failure: DownloadError?
         // Not zeroed first: every byte is read into it, or it is thrown away.
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: Int(length)) { buffer, initialized in
-            var done = 0
-            while done < buffer.count {
-                let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else {
-                    failure = count == 0 ? EIO : errno
-                    break
-                }
-                done += count
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(file.length)) { buffer, initialized in
+            do throws(DownloadError) {
+                try Self.read(file, into: UnsafeMutableRawBufferPointer(buffer))
+                initialized = buffer.count
+            } catch {
+                failure = error
+                initialized = 0
             }
-            initialized = done
         }
-        guard failure == 0 else { throw FileIO.error("pread", file, errno: failure) }
+        if let failure { throw failure }
         return bytes
+    }
+
+    /// Fills `buffer` from the piece's place in its file.
+    private static func read(_ file: Opened, into buffer: UnsafeMutableRawBufferPointer) throws(DownloadError) {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(file.fd, buffer.baseAddress! + done, buffer.count - done, off_t(file.offset) + off_t(done))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw count == 0 ? FileIO.error("pread", file.path, errno: EIO) : FileIO.error("pread", file.path) }
+            done += count
+        }
     }
 }
 

@@ -25,14 +25,22 @@ public struct HLSRemuxPlan: Sendable, Equatable {
 /// `append` and `end` are called from one thread per input, `finish` and `cancel` from the
 /// download's own thread once every input ended or the download stops.
 public protocol HLSRemuxStream: AnyObject, Sendable {
-    /// The next bytes of input `index`; may wait while the remux is behind.
-    func append(_ bytes: [UInt8], to index: Int) throws
+    /// The next `count` bytes of input `index`, which `fill` writes into the remux's own
+    /// memory (so they are copied once); may wait while the remux is behind.
+    func append(count: Int, to index: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws
     /// Input `index` has no more bytes.
     func end(_ index: Int)
     /// Waits until the file is whole.
     func finish() throws
     /// Stops at once; `append` returns, the output is left half written.
     func cancel()
+}
+
+extension HLSRemuxStream {
+    /// Appends bytes already in memory (decrypted ones).
+    func append(_ bytes: [UInt8], to index: Int) throws {
+        try append(count: bytes.count, to: index) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count)) }
+    }
 }
 
 /// Starts a remux for a plan: GStreamer's in the app, nil in FetchCore's own tests, which then
@@ -61,13 +69,13 @@ final class HLSJoinedFile: HLSRemuxStream {
         self.files = Locked(files)
     }
 
-    func append(_ bytes: [UInt8], to index: Int) throws {
+    func append(count: Int, to index: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
         let file = files.withLock { $0[index] }
         guard file.fd >= 0 else { throw DownloadError.other("the joined file is closed") }
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(DownloadError) in try FileIO.writeAll(file.fd, buffer, path: file.path) }
-        }
-        try result.get()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        defer { buffer.deallocate() }
+        try fill(buffer)
+        try FileIO.writeAll(file.fd, UnsafeRawBufferPointer(buffer), path: file.path)
     }
 
     func end(_ index: Int) { close(index) }
