@@ -25,7 +25,8 @@ enum Headless {
         }
         var end: DownloadState
         do throws(DownloadError) {
-            if HLSDownload.isPlaylistLink(text) {
+            // A playlist by its name, or one begun before (known by its answer then).
+            if HLSDownload.isPlaylistLink(text) || cache.hasPresentation(for: text) {
                 end = try hls(text, cache: cache, options: options, quality: quality, current: current, onEvent: report)
             } else {
                 let task = try DownloadTask(url: text, cache: cache, options: options, onEvent: report)

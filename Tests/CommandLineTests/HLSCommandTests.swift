@@ -104,6 +104,15 @@ struct HLSCommandTests {
         #expect(first.standardOutput.isEmpty)
         #expect(server.requests(to: missing).count == 3)
         #expect(finishedSegments().count == clip.segments(of: "v360").count - 1)
+        // Listed as a partial: the finished segments' bytes, no total yet, the presentation's folder.
+        let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir], folder: folder, name: "list")
+        #expect(list.status == 0)
+        let kept = clip.segments(of: "v360").filter { "/" + $0 != missing }.reduce(0) { $0 + clip.files[$1]!.count }
+        let fields = list.standardOutput.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(fields.count == 1 && fields.first?.count == 4, "\(list.standardOutput)")
+        #expect(fields.first?[0] == "partial" && fields.first?[1] == "\(kept)/?" && fields.first?[3] == url)
+        #expect(fields.first?[2].hasPrefix(cacheDir + "/hls/") == true)
+        #expect(!list.standardError.contains("skipping"), "\(list.standardError)")
 
         // Once the segment is there, only it is fetched.
         server.serve(missing, body: clip.files[String(missing.dropFirst())]!, etag: "\"fixed\"")

@@ -56,7 +56,9 @@ public final class HLSDownload: Sendable {
         self.onEvent = onEvent
         let entry = cache.entry(for: url)
         let state: DownloadState = entry.map { $0.isComplete ? .completed(path: $0.path) : .idle } ?? .idle
-        shared = Locked(Shared(state: state, progress: DownloadProgress(bytesDone: entry?.bytesDone ?? 0, total: nil)))
+        let progress = entry?.isComplete == true ? DownloadProgress(bytesDone: entry!.bytesDone, total: entry!.total)
+            : DownloadProgress(bytesDone: entry?.bytesDone ?? 0, total: nil, segments: entry?.segments)
+        shared = Locked(Shared(state: state, progress: progress))
     }
 
     /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
@@ -128,12 +130,26 @@ public final class HLSDownload: Sendable {
             defer { withExtendedLifetime(lock) {} }
             publish(.downloading)
             let presentation = try HLSPresentation(cache: cache, key: key)
-            let record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
-            var playlists = [try mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)]
-            if let text = record.audioPlaylist, let base = record.audioURL {
-                playlists.append(try mediaPlaylist(text, base: base))
+            var record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
+            if record.failure != nil {
+                // A new try: the last one's reason is no longer what the library should say.
+                record.failure = nil
+                try presentation.save(record)
             }
-            return try save(playlists, record: record, presentation: presentation, key: key)
+            do throws(DownloadError) {
+                var playlists = [try mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)]
+                if let text = record.audioPlaylist, let base = record.audioURL {
+                    playlists.append(try mediaPlaylist(text, base: base))
+                }
+                return try save(playlists, record: record, presentation: presentation, key: key)
+            } catch {
+                // Kept with the segments, so the library says why after a restart too.
+                if !(stop.isRaised && error == .other("stopped")) {
+                    record.failure = error.message
+                    try? presentation.save(record)
+                }
+                throw error
+            }
         } catch let error as DownloadError {
             if stop.isRaised, case .other("stopped") = error { return .paused }
             return .failed(error)
@@ -410,11 +426,7 @@ public final class HLSDownload: Sendable {
         try FileIO.dataSync(fd, path: output)
         guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
-        var displayName = DisplayName.fromURL(url)
-        if let ext = VideoName.fileExtension(of: displayName), ext == "m3u8" || ext == "m3u" {
-            displayName.removeLast(ext.count + 1)
-        }
-        var final = DownloadRecord(url: url, displayName: displayName)
+        var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
         final.finalURL = WebAddress.redacted(record.mediaURL)
         final.contentType = "video/mp4"
         final.total = size

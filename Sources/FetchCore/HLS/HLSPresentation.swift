@@ -27,6 +27,8 @@ struct HLSPresentation {
         var audioURL: String?
         var audioPlaylist: String?
         var audioName: String?
+        /// Why the last run failed, as people saw it (listed after a restart); nil otherwise.
+        var failure: String?
     }
 
     let folder: String
@@ -44,6 +46,24 @@ struct HLSPresentation {
         guard let data = FileIO.readSmallFile(recordPath, limit: HLSFetch.limit),
               let record = try? JSONDecoder().decode(Record.self, from: data), record.url == url else { return nil }
         return record
+    }
+
+    /// The record, when its link hashes to `key` (the folder's name): for listing, where the
+    /// link is not known yet.
+    func loadTrusted(key: String) -> Record? {
+        guard let data = FileIO.readSmallFile(recordPath, limit: HLSFetch.limit),
+              let record = try? JSONDecoder().decode(Record.self, from: data), Cache.key(for: record.url) == key else { return nil }
+        return record
+    }
+
+    /// The video's name for people before its type is added: the link's last segment without
+    /// its playlist extension ("index.m3u8" → "index").
+    static func displayName(of url: String) -> String {
+        var name = DisplayName.fromURL(url)
+        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" {
+            name.removeLast(ext.count + 1)
+        }
+        return name
     }
 
     func save(_ record: Record) throws(DownloadError) {
