@@ -6,13 +6,14 @@ extension Cache {
     /// `ROOT/trash`: deleted videos wait here until undone or purged.
     var trashDirectory: String { root + "/trash" }
 
-    /// Every file on disk that belongs to `url` (video, partial, their records), existing or not.
+    /// Every file on disk that belongs to `url` (video, partial, their records, an HLS
+    /// presentation's folder), existing or not.
     /// The partial's lock is not among them: it stays, empty, as the engine leaves it.
     func files(of url: String) -> [String] {
         let key = Self.key(for: url)
         let video = loadRecord(at: videoRecordPath(key), key: key).map { videoFile(of: $0, key: key) }
             ?? videoPath(key, url: url)
-        return [video, videoRecordPath(key), partialPath(key, "json")] + dataFiles(key: key)
+        return [video, videoRecordPath(key), partialPath(key, "json")] + dataFiles(key: key) + [presentationFolder(key: key)]
     }
 
     /// The data files of `key`'s partial on disk: `KEY.<generation>.part`, and `KEY.part` and
@@ -42,7 +43,8 @@ extension Cache {
         let knownPaths = Set(entries.flatMap { files(of: $0.url) })
         var stray: [String] = []
         // positions.json: playback positions of local files (cached videos keep theirs in the record).
-        let rootNames = Set(["partial", "videos", "trash", LibrarySettings.fileName, "positions.json"])
+        // hls: unfinished HLS presentations, listed by their own records.
+        let rootNames = Set(["partial", "videos", "trash", "hls", LibrarySettings.fileName, "positions.json"])
         for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where !rootNames.contains(name) {
             stray.append(root + "/" + name)
         }

@@ -138,20 +138,25 @@ public final class Cache: Sendable {
     /// Every finished and partial video, newest first. Unreadable records are skipped and logged.
     public func entries() -> [LibraryItem] {
         var result: [LibraryItem] = []
-        var finishedKeys = Set<String>()
+        var listed = Set<String>()
         var missing: [String: LibraryItem] = [:]
         for name in Self.recordNames(in: videosDirectory) {
             let key = String(name.dropLast(5))
             guard let entry = finishedEntry(key: key) else { continue }
             if entry.isMissing { missing[key] = entry; continue }
-            finishedKeys.insert(key)
+            listed.insert(key)
             result.append(entry)
         }
         for name in Self.recordNames(in: partialDirectory) {
             let key = String(name.dropLast(5))
-            guard !finishedKeys.contains(key), let entry = partialEntry(key: key) else { continue }
+            guard !listed.contains(key), let entry = partialEntry(key: key) else { continue }
             // Downloading it again: the partial is what there is now.
             missing[key] = nil
+            listed.insert(key)
+            result.append(entry)
+        }
+        for entry in presentationEntries() where !listed.contains(Self.key(for: entry.url)) {
+            missing[Self.key(for: entry.url)] = nil
             result.append(entry)
         }
         result += missing.values
@@ -163,7 +168,7 @@ public final class Cache: Sendable {
         let key = Self.key(for: url)
         let finished = finishedEntry(key: key)
         if let finished, !finished.isMissing { return finished }
-        return partialEntry(key: key) ?? finished
+        return partialEntry(key: key) ?? presentationEntry(key: key) ?? finished
     }
 
     private static func recordNames(in directory: String) -> [String] {

@@ -143,7 +143,8 @@ enum FileIO {
     /// Renames a regular file of Fetchplay's; a symlink is never moved into place. (A symlink
     /// at `to` is replaced by the rename itself, not followed.)
     static func rename(_ from: String, _ to: String) throws(DownloadError) {
-        guard size(of: from) != nil else {
+        // A folder too (an HLS presentation's, moved whole to the trash); never a symlink.
+        guard size(of: from) != nil || isDirectory(from) else {
             throw .fileSystem(String(format: tr("%1$@ is missing or not a regular file"), from))
         }
         try call("rename", to) { Int(Glibc.rename(from, to)) }
@@ -263,6 +264,12 @@ enum FileIO {
 
     static func modificationDate(of path: String) -> Date? {
         regularFileInfo(path).map { Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec)) }
+    }
+
+    /// Whether `path` is a folder itself (not a symlink to one).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func regularFileInfo(_ path: String) -> stat? {

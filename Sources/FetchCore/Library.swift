@@ -92,7 +92,7 @@ public final class Library: Sendable {
         var moves: [Deletion.Move] = []
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (index, path) in cache.files(of: url).enumerated() where FileIO.size(of: path) != nil {
+            for (index, path) in cache.files(of: url).enumerated() where FileIO.size(of: path) != nil || FileIO.isDirectory(path) {
                 // A video in the videos folder waits beside itself, hidden (a rename to the
                 // cache's trash could cross file systems).
                 let inCache = path.hasPrefix(cache.root + "/")
@@ -117,7 +117,7 @@ public final class Library: Sendable {
         let lock: PartialLock
         do { lock = try PartialLock(cache: cache, key: Cache.key(for: deletion.url)) } catch { throw .inUse }
         defer { withExtendedLifetime(lock) {} }
-        if deletion.moves.contains(where: { FileIO.size(of: $0.original) != nil }) {
+        if deletion.moves.contains(where: { FileIO.size(of: $0.original) != nil || FileIO.isDirectory($0.original) }) {
             // The same URL was downloaded again meanwhile: keep the new one.
             commit(deletion)
             throw .replaced

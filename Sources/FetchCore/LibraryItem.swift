@@ -30,6 +30,8 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
     /// Finished once, but its file is gone (renamed, moved or deleted outside Fetchplay): the
     /// library offers to download it again or to remove it.
     public var isMissing = false
+    /// An unfinished HLS presentation: how far its segments are (its bytes have no total).
+    public var segments: SegmentProgress?
 
     public var id: String { url }
 
@@ -62,7 +64,12 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
     /// How far a partial is, 0…1; 1 for a finished video; nil when the total is unknown.
     public var fraction: Double? {
         if isComplete { return 1 }
-        return DownloadProgress(bytesDone: bytesDone, total: total).fraction
+        return progress.fraction
+    }
+
+    /// What is on disk, as a download's progress.
+    public var progress: DownloadProgress {
+        DownloadProgress(bytesDone: bytesDone, total: total, segments: isComplete ? nil : segments)
     }
 
     /// When it was last of use to someone: played, else downloaded. The size cap evicts the oldest.

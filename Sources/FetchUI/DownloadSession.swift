@@ -68,7 +68,12 @@ public final class DownloadSession {
     ///
     /// - Throws: `.invalidURL` / `.unsupportedScheme` when the text is not an http(s) URL.
     public func load(_ text: String) throws(DownloadError) {
-        let entry = try queue.add(text, start: false)
+        var entry = try queue.add(text, start: false)
+        // An HLS presentation begun before (this run or an earlier one) shows its segments.
+        if let presentation = presentation(entry.url) {
+            entry = DownloadQueue.Entry(url: entry.url, state: presentation.state, progress: presentation.progress,
+                                        isWaiting: false)
+        }
         entries[entry.url] = entry
         select(entry)
     }
@@ -119,22 +124,35 @@ public final class DownloadSession {
 
     /// Starts or continues `url` (joining the queue if new).
     public func start(url: String) {
-        if presentations[url] != nil || HLSDownload.isPlaylistLink(url) { return startPresentation(url) }
+        if presentation(url) != nil { return startPresentation(url) }
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         queue.start(url)
         update()
     }
 
-    /// Starts or continues an HLS link: its segments, then one MP4 remuxed by GStreamer.
+    /// The HLS download of `url` (made, not started, the first time): a link to a playlist, or
+    /// one whose unfinished presentation is in the cache. Nil for any other link.
+    private func presentation(_ url: String) -> HLSDownload? {
+        if let task = presentations[url] { return task }
+        guard HLSDownload.isPlaylistLink(url) || cache.hasPresentation(for: url) else { return nil }
+        return makePresentation(url)
+    }
+
+    private func makePresentation(_ url: String) -> HLSDownload? {
+        let relay = relay
+        guard let task = try? HLSDownload(url: url, cache: cache, options: options, remux: Remuxer.hls,
+                                         onEvent: { _ in relay.publish(true) })
+        else { return nil }
+        presentations[url] = task
+        return task
+    }
+
+    /// Starts or continues an HLS link: its segments, remuxed by GStreamer into one MP4 as they arrive.
     private func startPresentation(_ url: String) {
-        if presentations[url] == nil {
-            let relay = relay
-            guard let task = try? HLSDownload(url: url, cache: cache, options: options, remux: { input, output in
-                try Remuxer.remux(input: input, output: output)
-            }, onEvent: { _ in relay.publish(true) }) else { return }
-            presentations[url] = task
-        }
-        presentations[url]?.start()
+        guard let task = presentations[url] ?? makePresentation(url) else { return }
+        // In the queue's order like any download (a library row's Continue may come first).
+        if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
+        task.start()
         // GStreamer's remux plug-ins load off the main thread while the segments arrive.
         Remuxer.prepareInBackground()
         update()

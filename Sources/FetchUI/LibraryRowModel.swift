@@ -64,7 +64,7 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
             return finished(url: url, title: title, path: item.path, size: item.bytesDone,
                             duration: item.duration, date: item.date, now: now)
         }
-        let progress = entry?.progress ?? DownloadProgress(bytesDone: item?.bytesDone ?? 0, total: item?.total)
+        let progress = entry?.progress ?? item?.progress ?? DownloadProgress(bytesDone: 0, total: nil)
         let activity: Activity = switch entry?.state {
         case .downloading?: .downloading
         case .failed?: .failed

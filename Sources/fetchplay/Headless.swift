@@ -25,7 +25,8 @@ enum Headless {
         }
         var end: DownloadState
         do throws(DownloadError) {
-            if HLSDownload.isPlaylistLink(text) {
+            // A playlist by its name, or one begun before (known by its answer then).
+            if HLSDownload.isPlaylistLink(text) || cache.hasPresentation(for: text) {
                 end = try hls(text, cache: cache, options: options, quality: quality, current: current, onEvent: report)
             } else {
                 let task = try DownloadTask(url: text, cache: cache, options: options, onEvent: report)
@@ -58,9 +59,7 @@ enum Headless {
     private static func hls(_ text: String, cache: Cache, options: DownloadOptions, quality: String?,
                             current: CurrentDownload,
                             onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) -> DownloadState {
-        let task = try HLSDownload(url: text, cache: cache, options: options, quality: quality, remux: { input, output in
-            try Remuxer.remux(input: input, output: output)
-        }, onEvent: onEvent)
+        let task = try HLSDownload(url: text, cache: cache, options: options, quality: quality, remux: Remuxer.hls, onEvent: onEvent)
         current.set { task.cancel() }
         // GStreamer and its plug-ins load while the segments arrive, not after them.
         Remuxer.prepareInBackground()

@@ -52,6 +52,33 @@ struct HLSCommandTests {
         #expect(finishedSegments().isEmpty, "the presentation's folder is gone once the video is whole")
     }
 
+    @Test func anAudioRenditionOfItsOwnIsMuxedWithTheVideo() throws {
+        let nginx = try Nginx(serving: clip.folder)
+        defer { nginx.stop() }
+        let run = try download(nginx.url("/alt/master.m3u8"))
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        let media = try DiscoveredMedia.probe(path)
+        // The variant has no audio of its own: the one in the file is the rendition's.
+        #expect(media.videoStreams == 1 && media.audioStreams == 1, "\(media)")
+        #expect(abs(media.duration - clip.seconds) < 0.25, "duration \(media.duration)")
+        #expect(media.height == 360)
+        #expect(media.seekable)
+        #expect(try DiscoveredMedia.probe(clip.folder + "/alt/video/seg00000.ts").audioStreams == 0)
+    }
+
+    @Test func theDefaultAudioRenditionIsTheOneFetched() throws {
+        let run = try download(server.url("/alt/master.m3u8"))
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        // English is DEFAULT=YES; French, listed first, and the subtitles are never asked for.
+        for segment in clip.segments(of: "alt/audio") + clip.segments(of: "alt/video") {
+            #expect(server.requests(to: "/" + segment).count == 1, "\(segment)")
+        }
+        #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/alt/audio-fr/") && !$0.path.hasPrefix("/alt/subs/") })
+        let media = try DiscoveredMedia.probe(try #require(run.lastLine))
+        #expect(media.audioStreams == 1 && media.videoStreams == 1)
+    }
+
     @Test func aPlaylistKnownByItsAnswerAndAChosenQuality() throws {
         // No .m3u8 in the link: the engine's first bytes (#EXTM3U) hand it to HLS.
         server.serve("/watch", body: clip.files["master.m3u8"]!)
@@ -77,6 +104,15 @@ struct HLSCommandTests {
         #expect(first.standardOutput.isEmpty)
         #expect(server.requests(to: missing).count == 3)
         #expect(finishedSegments().count == clip.segments(of: "v360").count - 1)
+        // Listed as a partial: the finished segments' bytes, no total yet, the presentation's folder.
+        let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir], folder: folder, name: "list")
+        #expect(list.status == 0)
+        let kept = clip.segments(of: "v360").filter { "/" + $0 != missing }.reduce(0) { $0 + clip.files[$1]!.count }
+        let fields = list.standardOutput.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(fields.count == 1 && fields.first?.count == 4, "\(list.standardOutput)")
+        #expect(fields.first?[0] == "partial" && fields.first?[1] == "\(kept)/?" && fields.first?[3] == url)
+        #expect(fields.first?[2].hasPrefix(cacheDir + "/hls/") == true)
+        #expect(!list.standardError.contains("skipping"), "\(list.standardError)")
 
         // Once the segment is there, only it is fetched.
         server.serve(missing, body: clip.files[String(missing.dropFirst())]!, etag: "\"fixed\"")

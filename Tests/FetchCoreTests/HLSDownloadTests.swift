@@ -71,4 +71,23 @@ struct HLSDownloadTests {
         #expect(abs((segments.last?.secondsTotal ?? 0) - clip.seconds) < 0.2)
         #expect(seen.withLock { $0.last?.fraction } == 1)
     }
+
+    @Test func anAudioRenditionIsFetchedBesideTheVariant() throws {
+        let cache = try Cache(root: folder.file("cache"))
+        let seen = Mutex<[SegmentProgress]>([])
+        let task = try HLSDownload(url: server.url("/alt/master.m3u8"), cache: cache, options: options, remux: nil) { event in
+            if case .progress(let progress) = event, let segments = progress.segments { seen.withLock { $0.append(segments) } }
+        }
+        task.start()
+        let end = task.wait()
+        guard case .completed(let path) = end else { Issue.record("ended \(end)"); return }
+        // Without a remux the video is the variant's segments joined; the audio went beside it.
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clearBytes(of: "alt/video")))
+        let count = clip.segments(of: "alt/video").count + clip.segments(of: "alt/audio").count
+        #expect(seen.withLock { $0.last } .map { ($0.done, $0.count) } ?? (0, 0) == (count, count))
+        #expect(abs((seen.withLock { $0.last?.secondsDone } ?? 0) - clip.seconds) < 0.2)
+        for segment in clip.segments(of: "alt/audio") {
+            #expect(server.requests(to: "/" + segment).count == 1, "\(segment)")
+        }
+    }
 }

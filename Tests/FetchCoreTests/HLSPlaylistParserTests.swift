@@ -37,6 +37,44 @@ struct HLSPlaylistParserTests {
         #expect(variants[2].label == "720p")
     }
 
+    @Test func audioRenditionsJoinTheVariantsOfTheirGroup() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360,AUDIO="stereo"
+            low/video.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,AUDIO="muxed"
+            low/muxed.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=640x360,AUDIO="nowhere"
+            low/alone.m3u8
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="stereo",NAME="Deutsch",LANGUAGE="de",AUTOSELECT=YES,URI="audio/de.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="stereo",NAME="English, original",DEFAULT=YES,URI="/audio/en.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="muxed",NAME="Main",DEFAULT=YES
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="muxed",NAME="Commentary",URI="audio/commentary.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="stereo",NAME="English",URI="subs/en.m3u8"
+            """
+        guard case .master(let variants) = try HLSPlaylistParser.parse(text, base: Self.base) else {
+            Issue.record("not a master playlist"); return
+        }
+        // EXT-X-MEDIA after the variants still counts; subtitles are not audio.
+        #expect(variants[0].audio.map(\.name) == ["Deutsch", "English, original"])
+        #expect(variants[0].audio.map(\.language) == ["de", nil])
+        #expect(variants[0].audio.map(\.url) == ["https://cdn.example.org/show/v1/audio/de.m3u8",
+                                                "https://cdn.example.org/audio/en.m3u8"])
+        // The DEFAULT one, though listed second.
+        #expect(variants[0].audioToFetch?.url == "https://cdn.example.org/audio/en.m3u8")
+        // The DEFAULT one has no URI: its audio is in the variant's own segments.
+        #expect(variants[1].audio.count == 2)
+        #expect(variants[1].audioToFetch == nil)
+        // A group no EXT-X-MEDIA names: the variant keeps its own audio.
+        #expect(variants[2].audio.isEmpty && variants[2].audioToFetch == nil)
+
+        let noDefault = "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"One\",URI=\"one.m3u8\"\n"
+            + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"Two\",AUTOSELECT=YES,URI=\"two.m3u8\"\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"a\"\nv.m3u8\n"
+        guard case .master(let other) = try HLSPlaylistParser.parse(noDefault, base: Self.base) else { return }
+        #expect(other[0].audioToFetch?.name == "Two")
+    }
+
     struct Resolution: Sendable, CustomTestStringConvertible {
         let reference: String
         let expected: String?
@@ -104,8 +142,8 @@ struct HLSPlaylistParserTests {
         #expect(playlist.segments.allSatisfy {
             $0.map == HLSMap(url: "https://cdn.example.org/show/v1/init.mp4", byteRange: HLSByteRange(offset: 0, length: 720))
         })
-        #expect(HLSPresentation.resources(of: playlist) == ["https://cdn.example.org/show/v1/init.mp4",
-                                                            "https://cdn.example.org/show/v1/all.mp4"])
+        #expect(HLSPresentation.resources(of: [playlist]) == ["https://cdn.example.org/show/v1/init.mp4",
+                                                              "https://cdn.example.org/show/v1/all.mp4"])
     }
 
     @Test func sequenceIVIsTheNumberBigEndian() {

@@ -50,4 +50,39 @@ struct HLSWindowTests {
         #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
         GtkHarness.screenshot(window.widget, "window-hls-done")
     }
+
+    @Test func anUnfinishedPresentationIsListedAfterARestartAndContinues() throws {
+        let segments = clip.segments(of: "v360")
+        for (index, segment) in segments.enumerated() where index >= 2 {
+            server.serve("/" + segment, body: clip.files[segment]!, etag: "\"s\(index)\"",
+                         faults: [.throttle(bytesPerSecond: 40_000)], faultyRequests: 1)
+        }
+        let url = server.url("/v360/index.m3u8")
+        // Paused half-way by another run (the command line, or a window that quit).
+        let earlier = try HLSDownload(url: url, cache: Cache(root: cache.path), remux: nil) { _ in }
+        earlier.start()
+        #expect(waitUntil(timeout: .seconds(20)) { (earlier.progress.segments?.done ?? 0) >= 2 })
+        earlier.pause()
+        #expect(earlier.wait() == .paused)
+
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let library = try #require(window.library)
+        #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.activity == .paused }, timeout: 10),
+                "the unfinished presentation is not listed")
+        let row = try #require(library.view.row(url: url))
+        #expect(row.toggleAction == "Continue this download")
+        #expect(row.model?.detail.hasPrefix("Paused") == true && row.model?.detail.contains("segments") == true,
+                "\(row.model?.detail ?? "")")
+        #expect((row.model?.fraction ?? 0) > 0)
+        GtkHarness.screenshot(window.widget, "window-hls-partial-after-restart")
+
+        row.pressToggle()
+        #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.activity == .finished }, timeout: 60),
+                "Continue did not finish the presentation")
+        // The segments done before were not fetched again.
+        #expect(server.requests(to: "/" + segments[0]).count == 1 && server.requests(to: "/" + segments[1]).count == 1)
+        let path = try #require(library.view.row(url: url)?.model?.videoPath)
+        #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
+    }
 }

@@ -10,6 +10,9 @@ import Synchronization
 /// master.m3u8          both variants          v360/index.m3u8, v360/seg00000.ts …
 /// enc/index.m3u8       AES-128: the first half with the sequence number as IV, the rest with IV=
 /// enc/key.bin          the 16-byte key        v720/index.m3u8, v720/seg00000.ts …
+/// alt/master.m3u8      a 360p variant with no audio of its own (alt/video/) and two audio
+///                      renditions in their own playlists (EXT-X-MEDIA): alt/audio/ (English,
+///                      DEFAULT) and alt/audio-fr/ (French, listed first, not DEFAULT)
 /// ```
 public struct HLSClip: Sendable {
     /// The folder holding every file (world-readable, for nginx).
@@ -80,6 +83,7 @@ extension Clips {
 
             """.utf8).write(to: URL(fileURLWithPath: folder + "/master.m3u8"))
         try encryptedCopy(of: folder + "/v360", into: folder + "/enc")
+        try alternateAudio(seconds: seconds, into: folder + "/alt")
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
@@ -88,7 +92,7 @@ extension Clips {
             files[path] = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path)))
             chmod(folder + "/" + path, 0o644)
         }
-        for sub in ["", "/v360", "/v720", "/enc"] { chmod(folder + sub, 0o755) }
+        for sub in ["", "/v360", "/v720", "/enc", "/alt", "/alt/video", "/alt/audio", "/alt/audio-fr"] { chmod(folder + sub, 0o755) }
         return HLSClip(folder: folder, files: files, seconds: Double(seconds))
     }
 
@@ -116,6 +120,35 @@ extension Clips {
         guard finished, ended() else {
             throw Failure(description: "gst-launch-1.0 did not finish \(playlist) (status \(process.terminationStatus))")
         }
+    }
+
+    /// A video-only variant and its audio as renditions of their own, each made by a hlssink2
+    /// of its own (so their segments are cut independently, as packagers do).
+    private static func alternateAudio(seconds: Int, into target: String) throws {
+        let unbounded = ["queue", "max-size-time=0", "max-size-buffers=0", "max-size-bytes=0"]
+        for name in ["video", "audio"] {
+            let folder = target + "/" + name
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let source = name == "video"
+                ? ["videotestsrc", "num-buffers=\(seconds * 30)", "pattern=ball", "!",
+                   "video/x-raw,width=640,height=360,framerate=30/1", "!",
+                   "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "key-int-max=30", "!", "h264parse"]
+                : ["audiotestsrc", "num-buffers=\(seconds * 100)", "samplesperbuffer=441", "!",
+                   "audio/x-raw,rate=44100,channels=2", "!", "avenc_aac", "!", "aacparse"]
+            try runHLSSink(["-q"] + source + ["!"] + unbounded + ["!", "hlssink2", "target-duration=1", "max-files=0",
+                "playlist-length=0", "location=\(folder)/seg%05d.ts", "playlist-location=\(folder)/index.m3u8"],
+                playlist: folder + "/index.m3u8")
+        }
+        try FileManager.default.copyItem(atPath: target + "/audio", toPath: target + "/audio-fr")
+        try Data("""
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="Français",LANGUAGE="fr",AUTOSELECT=YES,URI="audio-fr/index.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="audio/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",URI="subs/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=700000,RESOLUTION=640x360,AUDIO="aac",SUBTITLES="subs"
+            video/index.m3u8
+
+            """.utf8).write(to: URL(fileURLWithPath: target + "/master.m3u8"))
     }
 
     /// `source`'s segments encrypted with `openssl enc -aes-128-cbc`, and a playlist that says

@@ -1,19 +1,19 @@
+import CLinux
 import Foundation
 import Locking
 import Synchronization
 
-/// Turns the joined segments into one file people can play and seek in (`input` → `output`):
-/// GStreamer's remux into MP4, handed in by a module that may import GStreamer.
-public typealias HLSRemux = @Sendable (_ input: String, _ output: String) throws -> Void
-
 /// One HLS link saved as one video: start, pause, continue and cancel, from any thread, like
 /// `DownloadTask`.
 ///
-/// The playlist (a master's best or chosen variant) is read once and kept; each segment is then
+/// The playlist (a master's best or chosen variant, and its audio rendition when that has a
+/// playlist of its own) is read once and kept; each segment is then
 /// a `DownloadTask` of its own in the presentation's folder, several at once, so every segment
 /// resumes, retries and is never corrupt by the engine's own rules, and a segment finished
-/// before a pause, a quit or a SIGKILL is never fetched again. When every segment is there they
-/// are joined (decrypted) and remuxed once, and the video moves into the videos folder.
+/// before a pause, a quit or a SIGKILL is never fetched again. While they download, the
+/// segments already whole go in playing order (decrypted) into the remux, so the video is
+/// written about when the last segment arrives; then it moves into the videos folder. The
+/// remux starts over at every start: the segments on disk are what a download keeps.
 public final class HLSDownload: Sendable {
     public let url: String
     private let requestURL: String
@@ -32,6 +32,8 @@ public final class HLSDownload: Sendable {
         var finished: DispatchSemaphore?
         /// The segment downloads running now, so a pause reaches them.
         var running: [ObjectIdentifier: DownloadTask] = [:]
+        /// What the feeds wait for, so a pause releases them.
+        var arrivals: HLSArrivals?
     }
 
     /// Attempts per segment before the presentation fails (each one with the engine's retries).
@@ -40,7 +42,7 @@ public final class HLSDownload: Sendable {
     /// - Parameters:
     ///   - quality: "720p" picks the tallest variant no taller than that; nil, the best.
     ///   - connections: segments fetched at once.
-    ///   - remux: joined file → playable file; nil keeps the joined segments as they are.
+    ///   - remux: the segments → one playable file; nil keeps the joined segments as they are.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), quality: String? = nil,
                 connections: Int = 4, remux: HLSRemux?,
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
@@ -95,11 +97,12 @@ public final class HLSDownload: Sendable {
 
     /// Stops every segment within a second; the finished ones stay, the partial ones too.
     public func pause() {
-        let tasks = shared.withLock { shared -> [DownloadTask] in
+        let (tasks, arrivals) = shared.withLock { shared -> ([DownloadTask], HLSArrivals?) in
             stop.raise()
-            return Array(shared.running.values)
+            return (Array(shared.running.values), shared.arrivals)
         }
         tasks.forEach { $0.pause() }
+        arrivals?.close()
     }
 
     public func cancel() { pause() }
@@ -128,12 +131,26 @@ public final class HLSDownload: Sendable {
             defer { withExtendedLifetime(lock) {} }
             publish(.downloading)
             let presentation = try HLSPresentation(cache: cache, key: key)
-            let record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
-            guard case .media(let playlist) = try parse(record.mediaPlaylist, base: record.mediaURL) else {
-                throw DownloadError.refusedStream(.invalid("the variant is itself a master playlist"))
+            var record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
+            if record.failure != nil {
+                // A new try: the last one's reason is no longer what the library should say.
+                record.failure = nil
+                try presentation.save(record)
             }
-            if let stopped = try fetchSegments(of: playlist, into: presentation) { return stopped }
-            return try finish(playlist, record: record, presentation: presentation, key: key)
+            do throws(DownloadError) {
+                var playlists = [try mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)]
+                if let text = record.audioPlaylist, let base = record.audioURL {
+                    playlists.append(try mediaPlaylist(text, base: base))
+                }
+                return try save(playlists, record: record, presentation: presentation, key: key)
+            } catch {
+                // Kept with the segments, so the library says why after a restart too.
+                if !(stop.isRaised && error == .other("stopped")) {
+                    record.failure = error.message
+                    try? presentation.save(record)
+                }
+                throw error
+            }
         } catch let error as DownloadError {
             if stop.isRaised, case .other("stopped") = error { return .paused }
             return .failed(error)
@@ -148,17 +165,22 @@ public final class HLSDownload: Sendable {
         let fetch = HLSFetch(options: options, stop: stop)
         do throws(DownloadError) {
             var answer = try fetch.get(requestURL)
-            var variant: String?
-            var parsed = try parse(answer)
-            if case .master(let variants) = parsed {
+            var variant: HLSVariant?
+            if case .master(let variants) = try parse(answer) {
                 guard let chosen = variants.choose(quality: quality) else { throw .refusedStream(.invalid("it has no variants")) }
-                variant = chosen.label
+                variant = chosen
                 answer = try fetch.get(chosen.url)
-                parsed = try parse(answer)
             }
-            guard case .media = parsed else { throw .refusedStream(.invalid("the variant is itself a master playlist")) }
-            let record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
-                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: variant)
+            _ = try mediaPlaylist(answer)
+            var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
+                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: variant?.label)
+            if let audio = variant?.audioToFetch, let audioURL = audio.url {
+                let audioAnswer = try fetch.get(audioURL)
+                _ = try mediaPlaylist(audioAnswer)
+                record.audioURL = audioAnswer.finalURL
+                record.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
+                record.audioName = audio.name
+            }
             try presentation.save(record)
             return record
         } catch {
@@ -171,6 +193,18 @@ public final class HLSDownload: Sendable {
         try parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
     }
 
+    /// The segments of a variant's (or rendition's) playlist; a master there is refused.
+    private func mediaPlaylist(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSMediaPlaylist {
+        try mediaPlaylist(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+    }
+
+    private func mediaPlaylist(_ text: String, base: String) throws(DownloadError) -> HLSMediaPlaylist {
+        guard case .media(let playlist) = try parse(text, base: base) else {
+            throw .refusedStream(.invalid("the variant is itself a master playlist"))
+        }
+        return playlist
+    }
+
     private func parse(_ text: String, base: String) throws(DownloadError) -> HLSPlaylist {
         do throws(HLSRefusal) {
             return try HLSPlaylistParser.parse(text, base: base)
@@ -179,19 +213,126 @@ public final class HLSDownload: Sendable {
         }
     }
 
-    // MARK: Segments
+    // MARK: Segments into the remux
 
-    /// Downloads every resource not yet whole, `connections` at once. Returns nil when all are
-    /// there, `.paused` when stopped; throws the first segment's failure (the rest are paused,
-    /// every byte kept).
-    private func fetchSegments(of playlist: HLSMediaPlaylist, into presentation: HLSPresentation) throws(DownloadError) -> DownloadState? {
-        let resources = HLSPresentation.resources(of: playlist)
+    /// Downloads every resource not yet whole while one feed per playlist hands the whole ones
+    /// to the remux in playing order; then the video goes into place. A pause or a failure
+    /// stops both, keeping every segment and dropping the half-written video.
+    ///
+    /// - Parameter playlists: the variant's, then its audio rendition's if it has its own.
+    private func save(_ playlists: [HLSMediaPlaylist], record: HLSPresentation.Record, presentation: HLSPresentation,
+                      key: String) throws(DownloadError) -> DownloadState {
+        let resources = HLSPresentation.resources(of: playlists)
         let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
+        let arrivals = HLSArrivals(done: Set(resources).subtracting(pending))
+        let fragmented = playlists[0].segments.contains { $0.map != nil }
+        let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
+        let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
+        let plan = HLSRemuxPlan(output: output, inputs: inputs)
+        shared.withLock { $0.arrivals = arrivals }
+        defer { shared.withLock { $0.arrivals = nil } }
+        // A pause that came before the arrivals were there to close.
+        if stop.isRaised { arrivals.close() }
+
+        // The remux opens on a thread of its own while the first segments download (GStreamer
+        // may still be loading its plug-ins), then one feed per playlist fills it.
+        let opened = Locked<(any HLSRemuxStream)?>(nil)
+        let feedFailure = Locked<DownloadError?>(nil)
+        let feeds = DispatchGroup()
+        feeds.enter()
+        let opener = Thread { [self] in
+            defer { feeds.leave() }
+            do throws(DownloadError) {
+                let stream = try openStream(plan)
+                opened.withLock { $0 = stream }
+                try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals)
+            } catch {
+                guard !stop.isRaised else { return }
+                feedFailure.withLock { $0 = $0 ?? error }
+                // The segments stop, and so does the other feed, which may wait in the remux.
+                pause()
+                opened.withLock { $0 }?.cancel()
+            }
+        }
+        opener.name = "fetchplay remux"
+        opener.start()
+
+        let segments = Result { () throws(DownloadError) in
+            try fetchSegments(resources, pending: pending, of: playlists, into: presentation, arrivals: arrivals)
+        }
+        if case .success(nil) = segments {} else {
+            // Feeds that start after this see the arrivals closed and take nothing.
+            arrivals.close()
+            opened.withLock { $0 }?.cancel()
+        }
+        feeds.wait()
+        let stream = opened.withLock { $0 }
+        do throws(DownloadError) {
+            if let failure = feedFailure.withLock({ $0 }) { throw failure }
+            if case .success(let stopped?) = segments { throw .other("stopped \(stopped)") }
+            _ = try segments.get()
+            // A pause while the last segments went in.
+            if stop.isRaised { throw .other("stopped") }
+            guard let stream else { throw .other("stopped") }
+            do { try stream.finish() } catch { throw stop.isRaised ? .other("stopped") : .remuxFailed("\(error)") }
+        } catch {
+            stream?.cancel()
+            FileIO.remove(output)
+            if case .other(let text) = error, text.hasPrefix("stopped") { return .paused }
+            throw error
+        }
+        return try place(output, duration: playlists[0].duration, record: record, presentation: presentation, key: key)
+    }
+
+    /// One feed per playlist into `stream`, each on a thread of its own (they wait on each
+    /// other in the remux, which interleaves them); the first error stops the others.
+    private func feed(_ playlists: [HLSMediaPlaylist], into stream: any HLSRemuxStream, output: String,
+                      presentation: HLSPresentation, arrivals: HLSArrivals) throws(DownloadError) {
+        // The video's pages go to disk while it is written, so the sync at the end waits for
+        // the last ones only. The remux writes through a descriptor of its own; this one only
+        // starts the writeback (which any descriptor of the file can).
+        let writeback = try? FileIO.open(output, O_RDONLY)
+        defer { writeback.map(FileIO.close) }
+        let keys = HLSKeyring(fetch: HLSFetch(options: options, stop: stop))
+        let failure = Locked<DownloadError?>(nil)
+        let group = DispatchGroup()
+        for (index, playlist) in playlists.enumerated() {
+            let feed = HLSFeed(index: index, playlist: playlist)
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                do throws(DownloadError) {
+                    _ = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
+                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                    // The other feed may wait in the remux for this one's streams.
+                    stream.cancel()
+                }
+            }
+            thread.name = "fetchplay feed \(index)"
+            thread.start()
+        }
+        group.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    private func openStream(_ plan: HLSRemuxPlan) throws(DownloadError) -> any HLSRemuxStream {
+        guard let remux else { return try HLSJoinedFile(plan) }
+        FileIO.remove(plan.output)
+        do { return try remux(plan) } catch { throw .remuxFailed("\(error)") }
+    }
+
+    /// Downloads every resource in `pending`, `connections` at once, telling `arrivals` of each
+    /// one whole. Returns nil when all are there, `.paused` when stopped; throws the first
+    /// segment's failure (the rest are paused, every byte kept).
+    private func fetchSegments(_ resources: [String], pending: [String], of playlists: [HLSMediaPlaylist],
+                               into presentation: HLSPresentation, arrivals: HLSArrivals) throws(DownloadError) -> DownloadState? {
         let queue = Locked((next: 0, failure: DownloadError?.none, done: Set(resources).subtracting(pending)))
         var bytes: Int64 = 0
         for url in queue.withLock({ $0.done }) { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
         let finishedBytes = Atomic<Int64>(bytes)
-        reportSegments(playlist, done: queue.withLock { $0.done }, bytes: bytes)
+        reportSegments(playlists, done: queue.withLock { $0.done }, bytes: bytes)
         let group = DispatchGroup()
         for index in 0..<min(connections, pending.count) {
             group.enter()
@@ -205,10 +346,11 @@ public final class HLSDownload: Sendable {
                     }) else { return }
                     switch fetch(resource, into: presentation) {
                     case .completed(let path):
+                        arrivals.arrived(resource)
                         let size = FileIO.size(of: path) ?? 0
                         let bytes = finishedBytes.add(size, ordering: .relaxed).newValue
                         let done = queue.withLock { state in state.done.insert(resource); return state.done }
-                        reportSegments(playlist, done: done, bytes: bytes)
+                        reportSegments(playlists, done: done, bytes: bytes)
                     case .failed(let error):
                         queue.withLock { if $0.failure == nil { $0.failure = error } }
                         // The others stop too, keeping what they have.
@@ -267,67 +409,30 @@ public final class HLSDownload: Sendable {
 
     /// - Parameter bytes: the size of the finished segments, so "kept" and "ready to continue"
     ///   read as for a file.
-    private func reportSegments(_ playlist: HLSMediaPlaylist, done: Set<String>, bytes: Int64) {
-        var count = 0, finished = 0
-        var seconds = 0.0
-        for segment in playlist.segments {
-            count += 1
-            if done.contains(segment.url), segment.map.map({ done.contains($0.url) }) ?? true {
-                finished += 1
-                seconds += segment.duration
-            }
-        }
+    private func reportSegments(_ playlists: [HLSMediaPlaylist], done: Set<String>, bytes: Int64) {
         let progress = DownloadProgress(bytesDone: bytes, total: nil,
-                                        segments: SegmentProgress(done: finished, count: count, secondsDone: seconds,
-                                                                  secondsTotal: playlist.duration))
+                                        segments: HLSPresentation.progress(of: playlists, done: done))
         shared.withLock { $0.progress = progress }
         onEvent(.progress(progress))
     }
 
     // MARK: The video
 
-    /// Joins, remuxes, and moves the video into the videos folder with its record; the
+    /// Syncs the remuxed video, and moves it into the videos folder with its record; the
     /// presentation's folder goes last.
-    private func finish(_ playlist: HLSMediaPlaylist, record: HLSPresentation.Record, presentation: HLSPresentation,
-                        key: String) throws(DownloadError) -> DownloadState {
-        let fetch = HLSFetch(options: options, stop: stop)
-        var keys: [String: [UInt8]] = [:]
-        for url in Set(playlist.segments.compactMap { $0.key?.url } + playlist.segments.compactMap { $0.map?.key?.url }) {
-            let answer = try fetch.get(url)
-            guard answer.body.count == 16 else {
-                throw DownloadError.badResponse("the AES-128 key is \(answer.body.count) bytes, not 16")
-            }
-            keys[url] = answer.body
-        }
-        let fragmented = playlist.segments.contains { $0.map != nil }
-        let joined = presentation.folder + (fragmented ? "/joined.mp4" : "/joined.ts")
-        try HLSJoiner(path: presentation.finishedPath(of:), keys: keys).join(playlist, into: joined)
-        var output = joined
-        if let remux {
-            output = presentation.folder + "/video.mp4"
-            FileIO.remove(output)
-            do {
-                try remux(joined, output)
-            } catch {
-                throw DownloadError.remuxFailed("\(error)")
-            }
-            FileIO.remove(joined)
-        }
+    private func place(_ output: String, duration: Double, record: HLSPresentation.Record, presentation: HLSPresentation,
+                       key: String) throws(DownloadError) -> DownloadState {
         let fd = try FileIO.open(output, O_RDONLY)
-        defer { close(fd) }
+        defer { FileIO.close(fd) }
         try FileIO.dataSync(fd, path: output)
         guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
-        var displayName = DisplayName.fromURL(url)
-        if let ext = VideoName.fileExtension(of: displayName), ext == "m3u8" || ext == "m3u" {
-            displayName.removeLast(ext.count + 1)
-        }
-        var final = DownloadRecord(url: url, displayName: displayName)
+        var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
         final.finalURL = WebAddress.redacted(record.mediaURL)
         final.contentType = "video/mp4"
         final.total = size
         final.durableBytes = size
-        final.duration = playlist.duration
+        final.duration = duration
         final.completed = Date()
         let destination = try cache.placeVideo(output, record: &final, key: key)
         presentation.remove()

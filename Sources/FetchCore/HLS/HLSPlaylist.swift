@@ -4,9 +4,12 @@
 //   HLSPlaylistParser    the pure parser (RFC 8216 tags Fetchplay needs), table-tested
 //   HLSAddress           relative segment and key links resolved against the playlist (RFC 3986)
 //   HLSFetch             a playlist or key body into memory (libcurl), http(s) only
-//   HLSDownload          one presentation: variant, segments through DownloadTask, join, remux
+//   HLSDownload          one presentation: variant, segments through DownloadTask into the remux
 //   HLSPresentation      the presentation's own folder in the cache and its record
-//   HLSJoiner            segments in order, byte ranges cut, AES-128 undone, init sections
+//   HLSFeed              one playlist into the remux in order as its segments arrive: byte
+//                        ranges cut, AES-128 undone (HLSKeyring), init sections once
+//   HLSArrivals          the resources whole on disk, which the feeds wait for
+//   HLSRemux             the remux a caller hands in (GStreamer's), or the joined segments
 //   SegmentCipher        AES-128-CBC through OpenSSL's libcrypto (the one gate to it)
 //
 // Each segment is its own download in a cache of the presentation's own, so it resumes, retries
@@ -31,16 +34,54 @@ public struct HLSVariant: Sendable, Equatable {
     /// Pixels (`RESOLUTION=WxH`), when the playlist says.
     public var width: Int?
     public var height: Int?
+    /// The audio renditions of its `AUDIO` group (`EXT-X-MEDIA` with `TYPE=AUDIO`), in the
+    /// master's order; empty when its audio is only in its own stream.
+    public var audio: [HLSRendition]
 
-    public init(url: String, bandwidth: Int, width: Int? = nil, height: Int? = nil) {
+    public init(url: String, bandwidth: Int, width: Int? = nil, height: Int? = nil, audio: [HLSRendition] = []) {
         self.url = url
         self.bandwidth = bandwidth
         self.width = width
         self.height = height
+        self.audio = audio
+    }
+
+    /// The audio rendition to save with this variant when it has a playlist of its own: the
+    /// group's `DEFAULT=YES`, else its first `AUTOSELECT=YES`, else its first. Nil when there is
+    /// none, or when that one has no `URI` (its audio is in the variant's own segments).
+    public var audioToFetch: HLSRendition? {
+        let chosen = audio.first(where: \.isDefault) ?? audio.first(where: \.autoselect) ?? audio.first
+        return chosen?.url == nil ? nil : chosen
     }
 
     /// "720p", or the bandwidth when the playlist gives no resolution.
     public var label: String { height.map { "\($0)p" } ?? "\(bandwidth / 1000) kbit/s" }
+}
+
+/// An alternative rendition of a master playlist (`EXT-X-MEDIA`); Fetchplay reads the audio ones.
+public struct HLSRendition: Sendable, Equatable {
+    /// `GROUP-ID`: the variants whose `AUDIO` attribute names it use it.
+    public var group: String
+    public var name: String
+    /// `LANGUAGE` (RFC 5646), when given.
+    public var language: String?
+    /// Its media playlist, resolved against the master's address; nil: it is in the variant's
+    /// own stream.
+    public var url: String?
+    /// `DEFAULT=YES`: what a player plays unless told otherwise.
+    public var isDefault: Bool
+    /// `AUTOSELECT=YES`: a player may choose it by itself (by language, say).
+    public var autoselect: Bool
+
+    public init(group: String, name: String, language: String? = nil, url: String? = nil, isDefault: Bool = false,
+                autoselect: Bool = false) {
+        self.group = group
+        self.name = name
+        self.language = language
+        self.url = url
+        self.isDefault = isDefault
+        self.autoselect = autoselect
+    }
 }
 
 /// The segments of one variant, in playing order.

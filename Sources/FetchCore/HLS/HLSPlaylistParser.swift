@@ -3,8 +3,8 @@ import Foundation
 /// Reads the text of an HLS playlist (RFC 8216): the tags that decide what to fetch and how to
 /// join it. Pure: no network, no disk; every link comes out resolved against `base`.
 ///
-/// Tags Fetchplay does not need (`EXT-X-VERSION`, `EXT-X-DISCONTINUITY`, `EXT-X-MEDIA`,
-/// `EXT-X-PROGRAM-DATE-TIME`…) are skipped, as the RFC asks of clients.
+/// Tags Fetchplay does not need (`EXT-X-VERSION`, `EXT-X-DISCONTINUITY`, `EXT-X-MEDIA` other
+/// than audio, `EXT-X-PROGRAM-DATE-TIME`…) are skipped, as the RFC asks of clients.
 public enum HLSPlaylistParser {
     /// Parses `text`, fetched from `base` (its final address after redirects).
     ///
@@ -26,9 +26,14 @@ public enum HLSPlaylistParser {
 
     private static func variants(_ lines: ArraySlice<String>, base: String) throws(HLSRefusal) -> [HLSVariant] {
         var result: [HLSVariant] = []
+        /// Each variant's `AUDIO` group, by index.
+        var groups: [String?] = []
+        var renditions: [HLSRendition] = []
         var pending: [String: String]?
         for line in lines {
-            if let value = tagValue(line, "#EXT-X-STREAM-INF") {
+            if let value = tagValue(line, "#EXT-X-MEDIA") {
+                if let rendition = try audioRendition(attributes(value), base: base) { renditions.append(rendition) }
+            } else if let value = tagValue(line, "#EXT-X-STREAM-INF") {
                 pending = attributes(value)
             } else if !line.hasPrefix("#"), let attributes = pending {
                 pending = nil
@@ -48,10 +53,34 @@ public enum HLSPlaylistParser {
                     variant.height = parts[1]
                 }
                 result.append(variant)
+                groups.append(attributes["AUDIO"])
             }
         }
         guard !result.isEmpty else { throw .invalid("its variants have no links") }
+        // EXT-X-MEDIA may come after the variants that name its group. A group that is not
+        // there leaves the variant its own audio.
+        for index in result.indices {
+            guard let group = groups[index] else { continue }
+            result[index].audio = renditions.filter { $0.group == group }
+        }
         return result
+    }
+
+    /// An `EXT-X-MEDIA` of `TYPE=AUDIO`; nil for the other types (subtitles, captions, video angles).
+    private static func audioRendition(_ attributes: [String: String], base: String) throws(HLSRefusal) -> HLSRendition? {
+        guard attributes["TYPE"] == "AUDIO" else { return nil }
+        guard let group = attributes["GROUP-ID"], !group.isEmpty, let name = attributes["NAME"] else {
+            throw .invalid("an audio EXT-X-MEDIA has no GROUP-ID or NAME")
+        }
+        var rendition = HLSRendition(group: group, name: name, language: attributes["LANGUAGE"],
+                                     isDefault: attributes["DEFAULT"] == "YES", autoselect: attributes["AUTOSELECT"] == "YES")
+        if let uri = attributes["URI"] {
+            guard let url = HLSAddress.resolve(uri, against: base) else {
+                throw .invalid("the audio rendition link “\(uri)” is not an http(s) address")
+            }
+            rendition.url = url
+        }
+        return rendition
     }
 
     // MARK: Media playlists

@@ -5,8 +5,10 @@ import Foundation
 /// ```
 /// ROOT/hls/KEY/presentation.json   the link, the chosen variant and its media playlist's text
 /// ROOT/hls/KEY/segments/           a cache of its own: one engine download per resource
-/// ROOT/hls/KEY/joined.ts|.mp4      the segments in order, in the clear (rebuilt every time)
-/// ROOT/hls/KEY/video.mp4           GStreamer's remux, renamed into ROOT/videos/ when whole
+/// ROOT/hls/KEY/video.mp4           GStreamer's remux as the segments arrive (written anew at
+///                                  every start), moved into the videos folder when whole
+/// ROOT/hls/KEY/joined.ts|.mp4      instead, with no remux (FetchCore's tests): the segments
+///                                  joined in order, in the clear
 /// ```
 /// The media playlist is kept as it was first read, so a resume works through the same segment
 /// list even if the server's changes. The segments' own records (finished or partial, in
@@ -20,6 +22,13 @@ struct HLSPresentation {
         var mediaPlaylist: String
         /// "720p", for people.
         var variant: String?
+        /// The variant's audio rendition when it has a playlist of its own (`EXT-X-MEDIA`):
+        /// where its media playlist was read, its text, and its name for people.
+        var audioURL: String?
+        var audioPlaylist: String?
+        var audioName: String?
+        /// Why the last run failed, as people saw it (listed after a restart); nil otherwise.
+        var failure: String?
     }
 
     let folder: String
@@ -39,6 +48,24 @@ struct HLSPresentation {
         return record
     }
 
+    /// The record, when its link hashes to `key` (the folder's name): for listing, where the
+    /// link is not known yet.
+    func loadTrusted(key: String) -> Record? {
+        guard let data = FileIO.readSmallFile(recordPath, limit: HLSFetch.limit),
+              let record = try? JSONDecoder().decode(Record.self, from: data), Cache.key(for: record.url) == key else { return nil }
+        return record
+    }
+
+    /// The video's name for people before its type is added: the link's last segment without
+    /// its playlist extension ("index.m3u8" → "index").
+    static func displayName(of url: String) -> String {
+        var name = DisplayName.fromURL(url)
+        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" {
+            name.removeLast(ext.count + 1)
+        }
+        return name
+    }
+
     func save(_ record: Record) throws(DownloadError) {
         let data: Data
         do { data = try JSONEncoder().encode(record) } catch { throw .fileSystem("cannot encode a record") }
@@ -46,16 +73,42 @@ struct HLSPresentation {
     }
 
     /// The resources to download, each once and in playing order: init sections and segments
-    /// (byte ranges of one file share it).
-    static func resources(of playlist: HLSMediaPlaylist) -> [String] {
-        var seen = Set<String>()
-        var result: [String] = []
-        for segment in playlist.segments {
-            for url in [segment.map?.url, segment.url].compactMap({ $0 }) where seen.insert(url).inserted {
-                result.append(url)
+    /// (byte ranges of one file share it). Several playlists (a variant and its audio) are
+    /// interleaved by time, so each feed of the remux gets its next segment early.
+    static func resources(of playlists: [HLSMediaPlaylist]) -> [String] {
+        var timed: [(start: Double, playlist: Int, url: String)] = []
+        for (index, playlist) in playlists.enumerated() {
+            var start = 0.0
+            for segment in playlist.segments {
+                for url in [segment.map?.url, segment.url].compactMap({ $0 }) { timed.append((start, index, url)) }
+                start += segment.duration
             }
         }
-        return result
+        // Sorted by time, then playlist; the sort keeps each playlist's own order.
+        let ordered = timed.enumerated().sorted { a, b in
+            (a.element.start, a.element.playlist, a.offset) < (b.element.start, b.element.playlist, b.offset)
+        }
+        var seen = Set<String>()
+        return ordered.map(\.element.url).filter { seen.insert($0).inserted }
+    }
+
+    /// How far the segments are: counted over every playlist, the seconds those of the
+    /// variant and its renditions share (their mean).
+    static func progress(of playlists: [HLSMediaPlaylist], done: Set<String>) -> SegmentProgress {
+        var count = 0, finished = 0
+        var seconds = 0.0
+        for playlist in playlists {
+            for segment in playlist.segments {
+                count += 1
+                if done.contains(segment.url), segment.map.map({ done.contains($0.url) }) ?? true {
+                    finished += 1
+                    seconds += segment.duration
+                }
+            }
+        }
+        let total = playlists.first?.duration ?? 0
+        return SegmentProgress(done: finished, count: count, secondsDone: min(total, seconds / Double(max(1, playlists.count))),
+                               secondsTotal: total)
     }
 
     /// The finished file of `url`'s download in `segments/`, if it is whole.
@@ -64,8 +117,41 @@ struct HLSPresentation {
         return entry.path
     }
 
-    /// Removes the whole folder once the video is in the videos folder.
+    /// Removes the whole folder once the video is in the videos folder, or when nothing of it
+    /// is worth keeping.
+    ///
+    /// Its files go several at once: where the file system discards freed blocks as it goes
+    /// (ext4 mounted with `discard`), each unlink waits on the disk (measured here: about 3 ms
+    /// a file, and a presentation has three files a segment), and those waits overlap.
     func remove() {
-        try? FileManager.default.removeItem(atPath: folder)
+        var files: [String] = []
+        var folders = [folder]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let name = enumerator?.nextObject() as? String {
+            let path = folder + "/" + name
+            if enumerator?.fileAttributes?[.type] as? FileAttributeType == .typeDirectory {
+                folders.append(path)
+            } else {
+                files.append(path)
+            }
+        }
+        let group = DispatchGroup()
+        let doomed = files
+        let workers = min(Self.removers, doomed.count)
+        for worker in 0..<workers {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for index in stride(from: worker, to: doomed.count, by: workers) { FileIO.remove(doomed[index]) }
+            }.start()
+        }
+        group.wait()
+        // The deepest first; anything left (a file that appeared meanwhile) goes the slow way.
+        for path in folders.sorted(by: { $0.count > $1.count }) where rmdir(path) != 0 {
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
+
+    /// Threads that remove a presentation's files.
+    private static let removers = 8
 }

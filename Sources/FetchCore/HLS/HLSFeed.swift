@@ -1,0 +1,142 @@
+import Glibc
+import Locking
+
+/// One input of a presentation handed to the remux in playing order, in the clear: each
+/// resource as soon as it is whole, byte ranges cut out of it, AES-128 undone, each init
+/// section (`EXT-X-MAP`) once before the first segment that needs it.
+struct HLSFeed {
+    /// One piece of the joined stream: all of a resource or a range of it, maybe encrypted.
+    struct Piece: Equatable {
+        var url: String
+        var byteRange: HLSByteRange?
+        var key: HLSKey?
+    }
+
+    /// The remux's number for this input.
+    let index: Int
+    let pieces: [Piece]
+
+    init(index: Int, playlist: HLSMediaPlaylist) {
+        self.index = index
+        pieces = Self.pieces(of: playlist)
+    }
+
+    /// The pieces of `playlist` in the order they are joined.
+    static func pieces(of playlist: HLSMediaPlaylist) -> [Piece] {
+        var result: [Piece] = []
+        var lastMap: HLSMap?
+        for segment in playlist.segments {
+            if let map = segment.map, map != lastMap {
+                result.append(Piece(url: map.url, byteRange: map.byteRange, key: map.key))
+                lastMap = map
+            }
+            result.append(Piece(url: segment.url, byteRange: segment.byteRange, key: segment.key))
+        }
+        return result
+    }
+
+    /// Appends every piece as it arrives, then ends the input. Returns false when the arrivals
+    /// closed or `stopped` said so first (a pause, a failure elsewhere).
+    ///
+    /// - Parameters:
+    ///   - path: the whole file of a resource (`HLSPresentation.finishedPath`).
+    ///   - appended: called after each piece went in.
+    func run(arrivals: HLSArrivals, path: (String) -> String?, keys: HLSKeyring, into stream: any HLSRemuxStream,
+             stopped: () -> Bool, appended: () -> Void = {}) throws(DownloadError) -> Bool {
+        for piece in pieces {
+            guard arrivals.wait(for: piece.url), !stopped() else { return false }
+            do {
+                if let key = piece.key {
+                    let clear = try SegmentCipher.decrypt(read(piece, path: path), key: keys.key(at: key.url), iv: key.iv)
+                    try stream.append(clear, to: index)
+                } else {
+                    // Read from the page cache straight into the remux's buffer.
+                    let file = try open(piece, path: path)
+                    defer { FileIO.close(file.fd) }
+                    try stream.append(count: Int(file.length), to: index) { buffer throws(DownloadError) in
+                        try Self.read(file, into: buffer)
+                    }
+                }
+            } catch {
+                // A stop closes the remux under a feed that waits in it.
+                if stopped() { return false }
+                throw error as? DownloadError ?? .remuxFailed("\(error)")
+            }
+            appended()
+        }
+        stream.end(index)
+        return true
+    }
+
+    /// A piece's resource opened, and where the piece lies in it.
+    private struct Opened {
+        var fd: Int32
+        var path: String
+        var offset: Int64
+        var length: Int64
+    }
+
+    private func open(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> Opened {
+        guard let file = path(piece.url) else { throw .fileSystem("the segment \(piece.url) is missing from the cache") }
+        let fd = try FileIO.open(file, O_RDONLY)
+        let size = FileIO.size(of: file) ?? 0
+        let offset = piece.byteRange?.offset ?? 0
+        let length = piece.byteRange?.length ?? size
+        guard offset >= 0, offset + length <= size else {
+            FileIO.close(fd)
+            throw .badResponse("the byte range \(length)@\(offset) lies past the end of \(piece.url) (\(size) bytes)")
+        }
+        return Opened(fd: fd, path: file, offset: offset, length: length)
+    }
+
+    /// The bytes of the piece's resource, or of its range within it.
+    private func read(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> [UInt8] {
+        let file = try open(piece, path: path)
+        defer { FileIO.close(file.fd) }
+        var failure: DownloadError?
+        // Not zeroed first: every byte is read into it, or it is thrown away.
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(file.length)) { buffer, initialized in
+            do throws(DownloadError) {
+                try Self.read(file, into: UnsafeMutableRawBufferPointer(buffer))
+                initialized = buffer.count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Fills `buffer` from the piece's place in its file.
+    private static func read(_ file: Opened, into buffer: UnsafeMutableRawBufferPointer) throws(DownloadError) {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(file.fd, buffer.baseAddress! + done, buffer.count - done, off_t(file.offset) + off_t(done))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw count == 0 ? FileIO.error("pread", file.path, errno: EIO) : FileIO.error("pread", file.path) }
+            done += count
+        }
+    }
+}
+
+/// The AES-128 keys of a presentation, each fetched once when a feed first needs it.
+final class HLSKeyring: Sendable {
+    private let fetch: HLSFetch
+    private let keys = Locked<[String: [UInt8]]>([:])
+
+    init(fetch: HLSFetch) { self.fetch = fetch }
+
+    /// The 16 bytes at `url`. Feeds that need the same key wait for one fetch.
+    func key(at url: String) throws(DownloadError) -> [UInt8] {
+        try keys.withLock { keys throws(DownloadError) -> [UInt8] in
+            if let key = keys[url] { return key }
+            let answer = try fetch.get(url)
+            guard answer.body.count == 16 else {
+                throw .badResponse("the AES-128 key is \(answer.body.count) bytes, not 16")
+            }
+            keys[url] = answer.body
+            return answer.body
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import FetchCore
+import FetchPlayer
+
+// FetchCore never imports GStreamer: the HLS download gets its remux from here, where both
+// modules meet (the window and the command line use the same one).
+extension Remuxer: HLSRemuxStream {}
+
+extension Remuxer {
+    /// GStreamer's remux of an HLS presentation's segments into one MP4, as `HLSDownload` takes it.
+    public static let hls: HLSRemux = { plan in
+        try Remuxer(output: plan.output, inputs: plan.inputs.map { input in
+            switch input {
+            case .videoAndAudio: .videoAndAudio
+            case .video: .video
+            case .audio: .audio
+            }
+        })
+    }
+}
