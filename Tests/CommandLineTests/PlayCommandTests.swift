@@ -13,7 +13,8 @@ struct PlayCommandTests {
     @Test func playStartsBeforeTheEndAndASecondPlayGoesToTheRunningWindow() throws {
         let first = try Array(Data(contentsOf: URL(fileURLWithPath: try Clips.webm(seconds: 10, width: 640, height: 360,
                                                                                         audio: false))))
-        let second = try Array(Data(contentsOf: URL(fileURLWithPath: try Clips.webm(seconds: 3, audio: false))))
+        // Long enough to be still playing when the script looks (a short one may have ended).
+        let second = try Array(Data(contentsOf: URL(fileURLWithPath: try Clips.webm(seconds: 10, audio: false))))
         let server = try FaultServer()
         // The first arrives at about its bitrate: ten seconds in all.
         server.serve("/first.webm", body: first, etag: "\"1\"", faults: [.throttle(bytesPerSecond: first.count / 10)],

@@ -55,9 +55,10 @@ struct HLSLibraryTests {
         #expect(item.path.hasSuffix("/hls/" + Cache.key(for: url)))
         #expect(item.failure?.contains("404") == true, "\(item.failure ?? "no failure kept")")
         #expect(library.cache.strayFiles(known: items).isEmpty, "\(library.cache.strayFiles(known: items))")
-        // What a window shows for the link before it starts again.
+        // A download made for the link reads nothing until it starts (the window makes it on its
+        // main thread): the row shows the library's item above until then.
         let task = try HLSDownload(url: url, cache: library.cache, remux: nil) { _ in }
-        #expect(task.state == .idle && task.progress.segments?.done == count - 1)
+        #expect(task.state == .idle)
     }
 
     @Test func deletingAnUnfinishedPresentationAndUndoing() throws {
