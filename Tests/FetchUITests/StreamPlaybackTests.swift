@@ -17,22 +17,34 @@ struct StreamPlaybackTests {
     @Test func theFirstFrameComesBeforeAThirdOfTheBytesAndTheFileEndsExact() throws {
         let clip = try Clips.webm(seconds: 8, width: 640, height: 360)
         let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
-        let server = try FaultServer()
-        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
-        server.serve("/live.webm", body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
-                     faultyRequests: nil)
         let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.95)
-        server.hold("/live.webm", offsets: held)
+        let stream = try firstFrame(of: body, at: "/live.webm", holding: held)
+        #expect(stream.fraction <= 0.35, "the first frame came after \(Int(stream.fraction * 100))% of the bytes")
+
+        stream.server.release("/live.webm")
+        stream.player.play()
+        #expect(GtkHarness.iterate(until: { stream.queue.entry(stream.url)?.state.completedPath != nil }, timeout: 30))
+        let path = try #require(stream.queue.entry(stream.url)?.state.completedPath)
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        stream.player.close()
+    }
+
+    /// A video streaming from a server sending twice its bitrate (the clip is 8 s: body / 4 a
+    /// second) that holds back `held` until released, played once its start is on disk, as the
+    /// window does; returns once the first frame came (or the player failed), with the share of
+    /// the bytes on disk then. The server sent nothing of `held`.
+    private func firstFrame(of body: [UInt8], at path: String, holding held: Range<Int>) throws -> Streamed {
+        let server = try FaultServer()
+        server.serve(path, body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
+                     faultyRequests: nil)
+        server.hold(path, offsets: held)
         let folder = try TemporaryDirectory(prefix: "fetchplay-stream")
         let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
-        let url = try queue.add(server.url("/live.webm")).url
+        let url = try queue.add(server.url(path)).url
         let board = try #require(queue.board(for: url))
-        defer { queue.pause(url) }
-
-        // As the window does: Play once the video's start is on disk.
         #expect(GtkHarness.iterate(until: { board.coverage.canStartPlaying }, timeout: 10))
         let player = Player(audio: .none)
-        player.open(source: DownloadStream(board: board), title: "live.webm")
+        player.open(source: DownloadStream(board: board), title: String(path.dropFirst()))
         var arrivedAtFirstFrame: Int64?
         #expect(GtkHarness.iterate(until: {
             if player.currentFrame != nil, arrivedAtFirstFrame == nil { arrivedAtFirstFrame = queue.entry(url)?.progress.bytesDone }
@@ -40,17 +52,22 @@ struct StreamPlaybackTests {
             return arrivedAtFirstFrame != nil
         }, timeout: 20), "no first frame")
         if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
+        #expect(server.bytesSent(of: path) <= body.count - held.count)
         let fraction = Double(arrivedAtFirstFrame ?? Int64(body.count)) / Double(body.count)
-        #expect(fraction <= 0.35, "the first frame came after \(Int(fraction * 100))% of the bytes")
-        #expect(server.bytesSent(of: "/live.webm") <= body.count - held.count)
-
-        server.release("/live.webm")
-        player.play()
-        #expect(GtkHarness.iterate(until: { queue.entry(url)?.state.completedPath != nil }, timeout: 30))
-        let path = try #require(queue.entry(url)?.state.completedPath)
-        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
-        player.close()
+        return Streamed(server: server, folder: folder, queue: queue, url: url, player: player, fraction: fraction)
     }
+
+    /// What `firstFrame` set up; pauses the download when it goes.
+    private final class Streamed {
+        let server: FaultServer, folder: TemporaryDirectory, queue: DownloadQueue, url: String, player: Player
+        let fraction: Double
+        init(server: FaultServer, folder: TemporaryDirectory, queue: DownloadQueue, url: String, player: Player,
+             fraction: Double) {
+            (self.server, self.folder, self.queue, self.url, self.player, self.fraction) = (server, folder, queue, url, player, fraction)
+        }
+        deinit { queue.pause(url) }
+    }
+
     /// An MP4 with its index at the end: the download fetches the tail right after the first
     /// boxes, so the first frame comes long before the middle has arrived.
     @Test func anMP4WithItsIndexAtTheEndStartsEarly() throws {
@@ -58,33 +75,12 @@ struct StreamPlaybackTests {
         let body = try Array(Data(contentsOf: URL(fileURLWithPath: clip)))
         let moov = try #require(Self.moovOffset(body))
         #expect(moov > Int64(body.count) * 9 / 10, "the clip's index is not at its end")
-        let server = try FaultServer()
-        // The clip's bitrate is body / 8 s; twice that is body / 4 per second.
-        server.serve("/tail.mp4", body: body, etag: "\"t\"", faults: [.throttle(bytesPerSecond: body.count / 4)],
-                     faultyRequests: nil)
         // As for the WebM above: the middle waits until the first frame, which must come from
         // the start and the index alone.
         let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.9)
-        server.hold("/tail.mp4", offsets: held)
-        let folder = try TemporaryDirectory(prefix: "fetchplay-tail")
-        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
-        let url = try queue.add(server.url("/tail.mp4")).url
-        let board = try #require(queue.board(for: url))
-        defer { queue.pause(url) }
-
-        #expect(GtkHarness.iterate(until: { board.coverage.canStartPlaying }, timeout: 10))
-        let player = Player(audio: .none)
-        player.open(source: DownloadStream(board: board), title: "tail.mp4")
-        var arrivedAtFirstFrame: Int64?
-        #expect(GtkHarness.iterate(until: {
-            if player.currentFrame != nil, arrivedAtFirstFrame == nil { arrivedAtFirstFrame = queue.entry(url)?.progress.bytesDone }
-            if case .failed = player.state { return true }
-            return arrivedAtFirstFrame != nil
-        }, timeout: 20), "no first frame")
-        if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
-        let fraction = Double(arrivedAtFirstFrame ?? Int64(body.count)) / Double(body.count)
-        #expect(fraction < 0.3, "the first frame came after \(Int(fraction * 100))% of the bytes")
-        #expect(server.bytesSent(of: "/tail.mp4") <= body.count - held.count)
+        let stream = try firstFrame(of: body, at: "/tail.mp4", holding: held)
+        let server = stream.server
+        #expect(stream.fraction < 0.3, "the first frame came after \(Int(stream.fraction * 100))% of the bytes")
         // The first range asked for is the index's, within a 64 KiB page of it.
         let starts = server.requests(to: "/tail.mp4").compactMap { request -> Int64? in
             guard let range = request["range"], range.hasPrefix("bytes=") else { return nil }
@@ -92,7 +88,7 @@ struct StreamPlaybackTests {
         }
         #expect(starts.first.map { $0 <= moov && $0 > moov - (64 << 10) } == true, "range requests from \(starts)")
         server.release("/tail.mp4")
-        player.close()
+        stream.player.close()
     }
 
     /// Where the top-level `moov` box starts (32-bit box sizes, as mp4mux writes small files).
