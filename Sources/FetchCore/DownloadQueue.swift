@@ -232,11 +232,15 @@ public final class DownloadQueue: Sendable {
         }
     }
 
-    /// What the cache holds for `url`; a player reading it before (or without) a download reads
-    /// what is on disk, so its board is seeded with that.
+    /// What the cache holds for `url`. A partial seeds the board, for a player reading it before
+    /// (or without) a download; a finished video plays from its file, and a board already holding
+    /// it before the entry says it is complete would pass for a download still arriving.
     private static func read(_ cache: Cache, _ url: String, into board: DownloadBoard) -> LibraryItem? {
-        if let disk = cache.bytesOnDisk(for: url) { board.seed(path: disk.path, ranges: disk.ranges, total: disk.total) }
-        return cache.entry(for: url)
+        let held = cache.entry(for: url)
+        if held?.isComplete != true, let disk = cache.bytesOnDisk(for: url) {
+            board.seed(path: disk.path, ranges: disk.ranges, total: disk.total)
+        }
+        return held
     }
 
     /// What the cache holds for `url` is known: its progress, and a finished video completes
