@@ -33,8 +33,9 @@ public final class HLSDownload: Sendable {
         var finished: DispatchSemaphore?
         /// The segment downloads running now, so a pause reaches them.
         var running: [ObjectIdentifier: DownloadTask] = [:]
-        /// What the feeds wait for, so a pause releases them.
+        /// What the feeds wait for, and the remux they fill, so a pause releases them.
         var arrivals: HLSArrivals?
+        var stream: (any HLSRemuxStream)?
     }
 
     /// Attempts per segment before the presentation fails (each one with the engine's retries).
@@ -119,12 +120,16 @@ public final class HLSDownload: Sendable {
 
     /// Stops every segment within a second; the finished ones stay, the partial ones too.
     public func pause() {
-        let (tasks, arrivals) = shared.withLock { shared -> ([DownloadTask], HLSArrivals?) in
+        let (tasks, arrivals, stream) = shared.withLock { shared in
             stop.raise()
-            return (Array(shared.running.values), shared.arrivals)
+            return (Array(shared.running.values), shared.arrivals, shared.stream)
         }
         tasks.forEach { $0.pause() }
         arrivals?.close()
+        // A feed may wait in the remux for another one that stopped: the remux stops too, on a
+        // thread of its own (stopping GStreamer waits for its threads; the caller may be the
+        // window's).
+        if let stream { Thread { stream.cancel() }.start() }
     }
 
     public func cancel() { pause() }
@@ -253,7 +258,7 @@ public final class HLSDownload: Sendable {
         let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
         let plan = HLSRemuxPlan(output: output, inputs: inputs)
         shared.withLock { $0.arrivals = arrivals }
-        defer { shared.withLock { $0.arrivals = nil } }
+        defer { shared.withLock { $0.arrivals = nil; $0.stream = nil } }
         // A pause that came before the arrivals were there to close.
         if stop.isRaised { arrivals.close() }
 
@@ -268,6 +273,12 @@ public final class HLSDownload: Sendable {
             do throws(DownloadError) {
                 let stream = try openStream(plan)
                 opened.withLock { $0 = stream }
+                let stopped = shared.withLock { shared in
+                    shared.stream = stream
+                    return stop.isRaised
+                }
+                // A pause that came before the remux was there to stop.
+                if stopped { stream.cancel() }
                 try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals)
             } catch {
                 guard !stop.isRaised else { return }
