@@ -104,6 +104,8 @@ final class DownloadPageController {
         let controls = self.controls
         if controls.canPlay { return playSelected() }
         if controls.canContinue { session.start() } else if controls.showsRetry { return startFromEntry() }
+        // Loaded and never started (an HLS link whose choice of variant was cancelled): Enter starts it.
+        else if session.state == .idle, !session.hasPartial, !session.isWaiting { return startFromEntry() }
         refresh()
         focusPrimaryControl()
     }

@@ -1,5 +1,6 @@
 import FetchCore
 import FetchPlayer
+import Foundation
 import GLibSupport
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.
@@ -34,7 +35,14 @@ public final class DownloadSession {
     /// Calls `body` after every change, for the session's lifetime.
     public func observe(_ body: @escaping @MainActor (Change) -> Void) { observers.add(body) }
 
+    /// Asks a person which variant of a new HLS link to save (the window's chooser), calling
+    /// `done` with it, or with nil to start nothing. Unset: the best variant, unasked.
+    public var chooseVariant: (@MainActor (_ url: String, _ variants: [HLSVariant],
+                                           _ done: @escaping @MainActor (HLSVariant?) -> Void) -> Void)?
+
     private var whenStopped: [@MainActor () -> Void] = []
+    /// HLS links whose master is being read, or whose variant is being chosen.
+    private var choosing: Set<String> = []
     /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
     private var presentations: [String: HLSDownload] = [:]
     private let relay: LatestValueRelay<Bool>
@@ -69,8 +77,8 @@ public final class DownloadSession {
     /// - Throws: `.invalidURL` / `.unsupportedScheme` when the text is not an http(s) URL.
     public func load(_ text: String) throws(DownloadError) {
         var entry = try queue.add(text, start: false)
-        // An HLS presentation begun before (this run or an earlier one) shows its segments.
-        if let presentation = presentation(entry.url) {
+        // An HLS link this run knows shows its own state.
+        if let presentation = presentations[entry.url], presentation.state != .idle {
             entry = DownloadQueue.Entry(url: entry.url, state: presentation.state, progress: presentation.progress,
                                         isWaiting: false)
         }
@@ -124,38 +132,64 @@ public final class DownloadSession {
 
     /// Starts or continues `url` (joining the queue if new).
     public func start(url: String) {
-        if presentation(url) != nil { return startPresentation(url) }
+        // A link known as a playlist only by its answer goes to the queue first, which hands it
+        // over when the answer says so (update()).
+        if presentations[url] != nil || HLSDownload.isPlaylistLink(url) { return startPresentation(url) }
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         queue.start(url)
         update()
     }
 
-    /// The HLS download of `url` (made, not started, the first time): a link to a playlist, or
-    /// one whose unfinished presentation is in the cache. Nil for any other link.
-    private func presentation(_ url: String) -> HLSDownload? {
-        if let task = presentations[url] { return task }
-        guard HLSDownload.isPlaylistLink(url) || cache.hasPresentation(for: url) else { return nil }
-        return makePresentation(url)
-    }
-
-    private func makePresentation(_ url: String) -> HLSDownload? {
+    private func makePresentation(_ url: String, variant: HLSVariant? = nil) -> HLSDownload? {
         let relay = relay
-        guard let task = try? HLSDownload(url: url, cache: cache, options: options, remux: Remuxer.hls,
-                                         onEvent: { _ in relay.publish(true) })
+        guard let task = try? HLSDownload(url: url, cache: cache, options: options, variant: variant, remux: Remuxer.hls,
+                                          onEvent: { _ in relay.publish(true) })
         else { return nil }
         presentations[url] = task
         return task
     }
 
     /// Starts or continues an HLS link: its segments, remuxed by GStreamer into one MP4 as they arrive.
-    private func startPresentation(_ url: String) {
-        guard let task = presentations[url] ?? makePresentation(url) else { return }
+    ///
+    /// - Parameter ask: whether a new link's variants are offered first (nothing is kept until
+    ///   one is chosen); false once they were read.
+    private func startPresentation(_ url: String, variant: HLSVariant? = nil, ask: Bool = true) {
         // In the queue's order like any download (a library row's Continue may come first).
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
+        if ask, presentations[url] == nil, variant == nil, chooseVariant != nil { return offerVariants(url) }
+        guard let task = presentations[url] ?? makePresentation(url, variant: variant) else { return }
         task.start()
         // GStreamer's remux plug-ins load off the main thread while the segments arrive.
         Remuxer.prepareInBackground()
         update()
+    }
+
+    /// Reads `url`'s master playlist off the main thread and, when it has several variants, asks
+    /// which to save; a media playlist, or one the network could not read, starts at once (its
+    /// errors then come the download's way). A link begun before (its presentation in the
+    /// cache) or already saved continues unasked.
+    private func offerVariants(_ url: String) {
+        guard choosing.insert(url).inserted else { return }
+        let cache = cache
+        let thread = Thread {
+            let begun = cache.hasPresentation(for: url) || cache.entry(for: url)?.isComplete == true
+            let variants = begun ? [] : (try? HLSDownload.variants(at: url)) ?? []
+            MainContext.post { [weak self] in self?.variantsRead(variants, url: url) }
+        }
+        thread.name = "fetchplay variants"
+        thread.start()
+    }
+
+    private func variantsRead(_ variants: [HLSVariant], url: String) {
+        guard variants.count > 1, let chooseVariant else {
+            choosing.remove(url)
+            return startPresentation(url, variant: variants.first, ask: false)
+        }
+        chooseVariant(url, variants) { [weak self] chosen in
+            self?.choosing.remove(url)
+            guard let chosen else { return }
+            self?.startPresentation(url, variant: chosen, ask: false)
+        }
     }
 
     /// Pauses `url` if it runs or waits, else continues it: a library row's button.

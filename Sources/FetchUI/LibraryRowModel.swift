@@ -64,7 +64,9 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
             return finished(url: url, title: title, path: item.path, size: item.bytesDone,
                             duration: item.duration, date: item.date, now: now)
         }
-        let progress = entry?.progress ?? item?.progress ?? DownloadProgress(bytesDone: 0, total: nil)
+        // An entry not started yet knows the bytes only; the item knows an HLS partial's segments too.
+        let notStarted = entry.map { $0.state == .idle && $0.progress.segments == nil } ?? true
+        let progress = (notStarted ? item?.progress : nil) ?? entry?.progress ?? DownloadProgress(bytesDone: 0, total: nil)
         let activity: Activity = switch entry?.state {
         case .downloading?: .downloading
         case .failed?: .failed

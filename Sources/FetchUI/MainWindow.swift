@@ -39,6 +39,8 @@ public final class MainWindow {
     var preferencesWindow: PreferencesWindow?
     /// Tells people about downloads that end while they look elsewhere.
     var notifier: DownloadNotifier?
+    /// The window asking which variant of an HLS link to save, while it shows.
+    var variantChooser: VariantChooser?
 
     /// - Parameters:
     ///   - geometryFile: where the size is remembered between runs (nil: nowhere).
@@ -81,6 +83,7 @@ public final class MainWindow {
         installLayout()
         installPreferences()
         installNotifications()
+        installVariantChooser()
         downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
         downloadPage.watch = { [weak self] board, title in self?.watch(board: board, title: title) }
         downloadPage.updateActions = { [weak self] in self?.updateActions() }

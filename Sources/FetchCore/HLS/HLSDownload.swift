@@ -20,6 +20,7 @@ public final class HLSDownload: Sendable {
     private let cache: Cache
     private let options: DownloadOptions
     private let quality: String?
+    private let variant: HLSVariant?
     private let connections: Int
     private let remux: HLSRemux?
     private let onEvent: @Sendable (DownloadEvent) -> Void
@@ -32,8 +33,9 @@ public final class HLSDownload: Sendable {
         var finished: DispatchSemaphore?
         /// The segment downloads running now, so a pause reaches them.
         var running: [ObjectIdentifier: DownloadTask] = [:]
-        /// What the feeds wait for, so a pause releases them.
+        /// What the feeds wait for, and the remux they fill, so a pause releases them.
         var arrivals: HLSArrivals?
+        var stream: (any HLSRemuxStream)?
     }
 
     /// Attempts per segment before the presentation fails (each one with the engine's retries).
@@ -41,22 +43,43 @@ public final class HLSDownload: Sendable {
 
     /// - Parameters:
     ///   - quality: "720p" picks the tallest variant no taller than that; nil, the best.
+    ///   - variant: the variant a person chose from `variants(at:)`: its playlist is read
+    ///     directly (the master is not read again; its links may carry one-time tokens).
     ///   - connections: segments fetched at once.
     ///   - remux: the segments → one playable file; nil keeps the joined segments as they are.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), quality: String? = nil,
-                connections: Int = 4, remux: HLSRemux?,
+                variant: HLSVariant? = nil, connections: Int = 4, remux: HLSRemux?,
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
         requestURL = try WebAddress.validate(text)
         url = try WebAddress.identity(requestURL)
         self.cache = cache
         self.options = options
         self.quality = quality
+        self.variant = variant
         self.connections = max(1, connections)
         self.remux = remux
         self.onEvent = onEvent
         // Nothing read here: the window makes one on its main thread, which does no disk I/O.
         // What the cache holds shows once started (a finished video completes at once).
         shared = Locked(Shared(state: .idle, progress: DownloadProgress(bytesDone: 0, total: nil)))
+    }
+
+    /// The variants of the master playlist at `text`, best first (tallest, then highest
+    /// `BANDWIDTH`), for a person to choose from; empty when the link is a media playlist
+    /// (there is nothing to choose). Blocks: never on the main thread.
+    ///
+    /// - Throws: the link's or the network's error, `.refusedStream` for a playlist that is not valid.
+    public static func variants(at text: String, options: DownloadOptions = .init()) throws(DownloadError) -> [HLSVariant] {
+        let url = try WebAddress.validate(text)
+        let answer = try HLSFetch(options: options, stop: StopSignal()).get(url)
+        let parsed: HLSPlaylist
+        do throws(HLSRefusal) {
+            parsed = try HLSPlaylistParser.parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+        } catch {
+            throw .refusedStream(error)
+        }
+        guard case .master(let variants) = parsed else { return [] }
+        return variants.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
     }
 
     /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
@@ -97,12 +120,16 @@ public final class HLSDownload: Sendable {
 
     /// Stops every segment within a second; the finished ones stay, the partial ones too.
     public func pause() {
-        let (tasks, arrivals) = shared.withLock { shared -> ([DownloadTask], HLSArrivals?) in
+        let (tasks, arrivals, stream) = shared.withLock { shared in
             stop.raise()
-            return (Array(shared.running.values), shared.arrivals)
+            return (Array(shared.running.values), shared.arrivals, shared.stream)
         }
         tasks.forEach { $0.pause() }
         arrivals?.close()
+        // A feed may wait in the remux for another one that stopped: the remux stops too, on a
+        // thread of its own (stopping GStreamer waits for its threads; the caller may be the
+        // window's).
+        if let stream { Thread { stream.cancel() }.start() }
     }
 
     public func cancel() { pause() }
@@ -164,17 +191,18 @@ public final class HLSDownload: Sendable {
     private func choosePlaylist(into presentation: HLSPresentation) throws(DownloadError) -> HLSPresentation.Record {
         let fetch = HLSFetch(options: options, stop: stop)
         do throws(DownloadError) {
-            var answer = try fetch.get(requestURL)
-            var variant: HLSVariant?
-            if case .master(let variants) = try parse(answer) {
-                guard let chosen = variants.choose(quality: quality) else { throw .refusedStream(.invalid("it has no variants")) }
-                variant = chosen
-                answer = try fetch.get(chosen.url)
+            // A variant chosen from the master before: its playlist straight away.
+            var answer = try fetch.get(variant?.url ?? requestURL)
+            var chosen = variant
+            if chosen == nil, case .master(let variants) = try parse(answer) {
+                guard let best = variants.choose(quality: quality) else { throw .refusedStream(.invalid("it has no variants")) }
+                chosen = best
+                answer = try fetch.get(best.url)
             }
             _ = try mediaPlaylist(answer)
             var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
-                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: variant?.label)
-            if let audio = variant?.audioToFetch, let audioURL = audio.url {
+                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: chosen?.label)
+            if let audio = chosen?.audioToFetch, let audioURL = audio.url {
                 let audioAnswer = try fetch.get(audioURL)
                 _ = try mediaPlaylist(audioAnswer)
                 record.audioURL = audioAnswer.finalURL
@@ -230,7 +258,7 @@ public final class HLSDownload: Sendable {
         let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
         let plan = HLSRemuxPlan(output: output, inputs: inputs)
         shared.withLock { $0.arrivals = arrivals }
-        defer { shared.withLock { $0.arrivals = nil } }
+        defer { shared.withLock { $0.arrivals = nil; $0.stream = nil } }
         // A pause that came before the arrivals were there to close.
         if stop.isRaised { arrivals.close() }
 
@@ -245,6 +273,12 @@ public final class HLSDownload: Sendable {
             do throws(DownloadError) {
                 let stream = try openStream(plan)
                 opened.withLock { $0 = stream }
+                let stopped = shared.withLock { shared in
+                    shared.stream = stream
+                    return stop.isRaised
+                }
+                // A pause that came before the remux was there to stop.
+                if stopped { stream.cancel() }
                 try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals)
             } catch {
                 guard !stop.isRaised else { return }
