@@ -80,7 +80,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Machine: $(machine_line)"
-    echo "- Command: \`$command_line\` (fetchplay built with \`swift build -c release --scratch-path .build-bench\`)"
+    echo "- Command: \`$command_line\` (fetchplay built with \`$BENCH_BUILD_COMMAND\`)"
     echo "- Server: nginx $(nginx -v 2>&1 | sed 's|.*/||') on 127.0.0.1 with \`limit_rate $RATE\` (each connection"
     echo "  at most 4 MiB/s after nginx's first burst), one ${MIB} MiB file of random bytes."
     echo "- Clients: fetchplay \`--connections 4\`; $(aria2c --version | head -n 1) \`-x4 -s4 -k2M\`;"

@@ -17,6 +17,30 @@ final class CurlEasy {
 
     deinit { curl_easy_cleanup(handle) }
 
+    /// The rules every request of the engine follows, whatever it fetches: http and https only,
+    /// also for redirects and never down from https to http, TLS verified, no compressed
+    /// encoding (a compressed body would not match a file's byte offsets), a connect timeout and
+    /// a stall limit.
+    func applyEngineRules(url: String, options: DownloadOptions,
+                          errorBuffer: UnsafeMutablePointer<CChar>) throws(DownloadError) {
+        try set(CURLOPT_URL, url)
+        try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, url.lowercased().hasPrefix("https:") ? "https" : "http,https")
+        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_MAXREDIRS, options.maxRedirects)
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        try set(CURLOPT_USERAGENT, "Fetchplay/\(AppInfo.version)")
+        try set(CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
+    }
+
+    /// Runs the request to its end on the calling thread (the easy interface).
+    func perform() -> CURLcode { curl_easy_perform(handle) }
+
     func set(_ option: CURLoption, _ value: Int) throws(DownloadError) {
         try check(fp_curl_setopt_long(handle, option, value), option)
     }

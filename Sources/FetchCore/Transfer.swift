@@ -113,21 +113,7 @@ final class Transfer {
 
     private func configure(_ options: DownloadOptions) throws(DownloadError) {
         let this = Unmanaged.passUnretained(self).toOpaque()
-        try easy.set(CURLOPT_URL, url)
-        try easy.set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
-        try easy.set(CURLOPT_NOSIGNAL, 1)
-        // Only http and https, also for redirects, and never down from https to http.
-        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, url.lowercased().hasPrefix("https:") ? "https" : "http,https")
-        try easy.set(CURLOPT_FOLLOWLOCATION, 1)
-        try easy.set(CURLOPT_MAXREDIRS, options.maxRedirects)
-        try easy.set(CURLOPT_SSL_VERIFYPEER, 1)
-        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
-        // No CURLOPT_ACCEPT_ENCODING: a compressed body would not match the file's byte offsets.
-        try easy.set(CURLOPT_USERAGENT, "Fetchplay/\(AppInfo.version)")
-        try easy.set(CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
-        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
+        try easy.applyEngineRules(url: url, options: options, errorBuffer: errorBuffer)
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         // Under a speed limit, reads of one piece (16 KiB) instead of 256 KiB: Linux sizes a
         // socket's receive buffer by what each round trip's reads take, and after large reads

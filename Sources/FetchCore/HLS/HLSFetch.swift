@@ -44,31 +44,38 @@ struct HLSFetch {
         init(stop: StopSignal) { self.stop = stop }
     }
 
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
     private func once(_ url: String) -> Result<Answer, DownloadError> {
-        _ = Self.globalInit
-        guard let handle = curl_easy_init() else { return .failure(.other("libcurl could not start")) }
-        defer { curl_easy_cleanup(handle) }
         let body = Body(stop: stop)
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
         errorBuffer[0] = 0
+        let easy: CurlEasy
+        do {
+            easy = try CurlEasy()
+            try configure(easy, url: url, body: body, errorBuffer: errorBuffer)
+        } catch {
+            return .failure(error)
+        }
+        let code = withExtendedLifetime(body) { easy.perform() }
+        if stop.isRaised { return .failure(.other("stopped")) }
+        if body.tooLarge { return .failure(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB")) }
+        guard code == CURLE_OK else {
+            return .failure(CurlError.error(code, url: WebAddress.redacted(url), detail: String(cString: errorBuffer)))
+        }
+        guard body.head.status == 200 else {
+            return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
+        }
+        return .success(Answer(body: body.bytes, finalURL: easy.effectiveURL ?? url,
+                               contentType: body.head["content-type"]))
+    }
+
+    /// The engine's rules, and a body kept in memory; libcurl calls back into `body`, which
+    /// outlives the request, so the callbacks get it unretained.
+    private func configure(_ easy: CurlEasy, url: String, body: Body,
+                           errorBuffer: UnsafeMutablePointer<CChar>) throws(DownloadError) {
         let this = Unmanaged.passUnretained(body).toOpaque()
-        fp_curl_setopt_string(handle, CURLOPT_URL, url)
-        fp_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        fp_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        fp_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        fp_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, url.lowercased().hasPrefix("https:") ? "https" : "http,https")
-        fp_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        fp_curl_setopt_long(handle, CURLOPT_MAXREDIRS, options.maxRedirects)
-        fp_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        fp_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        fp_curl_setopt_string(handle, CURLOPT_USERAGENT, "Fetchplay/0.1")
-        fp_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
-        fp_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        fp_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
-        fp_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+        try easy.applyEngineRules(url: url, options: options, errorBuffer: errorBuffer)
+        try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
             let line = UnsafeRawBufferPointer(start: data, count: size * count)
             // A new status line (after a redirect) starts the body over: only the last one counts.
@@ -76,8 +83,8 @@ struct HLSFetch {
             body.head.consume(line: line)
             return size * count
         }
-        fp_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, this)
-        fp_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+        try easy.set(CURLOPT_HEADERDATA, pointer: this)
+        try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
             guard body.bytes.count + length <= HLSFetch.limit, !body.stop.isRaised else {
@@ -87,19 +94,6 @@ struct HLSFetch {
             body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
             return length
         }
-        fp_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, this)
-        let code = curl_easy_perform(handle)
-        if stop.isRaised { return .failure(.other("stopped")) }
-        if body.tooLarge { return .failure(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB")) }
-        guard code == CURLE_OK else {
-            return .failure(CurlError.error(code, url: WebAddress.redacted(url), detail: String(cString: errorBuffer)))
-        }
-        guard body.head.status == 200 else {
-            return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
-        }
-        var final: UnsafeMutablePointer<CChar>?
-        fp_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &final)
-        return .success(Answer(body: body.bytes, finalURL: final.map { String(cString: $0) } ?? url,
-                               contentType: body.head["content-type"]))
+        try easy.set(CURLOPT_WRITEDATA, pointer: this)
     }
 }
