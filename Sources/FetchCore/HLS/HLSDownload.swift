@@ -1,7 +1,6 @@
 import CLinux
 import Foundation
 import Locking
-import Synchronization
 
 /// One HLS link saved as one video: start, pause, continue and cancel, from any thread, like
 /// `DownloadTask`.
@@ -26,6 +25,9 @@ public final class HLSDownload: Sendable {
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let stop = StopSignal()
     private let shared: Locked<Shared>
+    /// How many segments the last progress report counted. Segments finish on several threads,
+    /// and a report computed before another's could otherwise reach the listener after it.
+    private let reported = Locked(-1)
 
     private struct Shared {
         var state: DownloadState
@@ -362,11 +364,13 @@ public final class HLSDownload: Sendable {
     /// segment's failure (the rest are paused, every byte kept).
     private func fetchSegments(_ resources: [String], pending: [String], of playlists: [HLSMediaPlaylist],
                                into presentation: HLSPresentation, arrivals: HLSArrivals) throws(DownloadError) -> DownloadState? {
-        let queue = Locked((next: 0, failure: DownloadError?.none, done: Set(resources).subtracting(pending)))
+        let done = Set(resources).subtracting(pending)
         var bytes: Int64 = 0
-        for url in queue.withLock({ $0.done }) { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
-        let finishedBytes = Atomic<Int64>(bytes)
-        reportSegments(playlists, done: queue.withLock { $0.done }, bytes: bytes)
+        for url in done { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
+        // The finished segments and their bytes change together, so a report never counts a
+        // segment without its bytes.
+        let queue = Locked((next: 0, failure: DownloadError?.none, done: done, bytes: bytes))
+        reportSegments(playlists, done: done, bytes: bytes)
         let group = DispatchGroup()
         for index in 0..<min(connections, pending.count) {
             group.enter()
@@ -382,8 +386,11 @@ public final class HLSDownload: Sendable {
                     case .completed(let path):
                         arrivals.arrived(resource)
                         let size = FileIO.size(of: path) ?? 0
-                        let bytes = finishedBytes.add(size, ordering: .relaxed).newValue
-                        let done = queue.withLock { state in state.done.insert(resource); return state.done }
+                        let (done, bytes) = queue.withLock { state in
+                            state.done.insert(resource)
+                            state.bytes += size
+                            return (state.done, state.bytes)
+                        }
                         reportSegments(playlists, done: done, bytes: bytes)
                     case .failed(let error):
                         queue.withLock { if $0.failure == nil { $0.failure = error } }
@@ -446,8 +453,13 @@ public final class HLSDownload: Sendable {
     private func reportSegments(_ playlists: [HLSMediaPlaylist], done: Set<String>, bytes: Int64) {
         let progress = DownloadProgress(bytesDone: bytes, total: nil,
                                         segments: HLSPresentation.progress(of: playlists, done: done))
-        shared.withLock { $0.progress = progress }
-        onEvent(.progress(progress))
+        // Held while the listener hears it, so reports reach it in the order they count.
+        reported.withLock { last in
+            guard done.count > last else { return }
+            last = done.count
+            shared.withLock { $0.progress = progress }
+            onEvent(.progress(progress))
+        }
     }
 
     // MARK: The video
