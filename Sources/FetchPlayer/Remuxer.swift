@@ -64,9 +64,15 @@ public final class Remuxer: @unchecked Sendable {
         }
     }
 
-    /// `prepare()` on a thread of its own; returns at once.
+    /// `prepare()` on a thread of its own; returns at once. Counted as background work, so the
+    /// process never exits while it is inside GObject's type system (a refused HLS link ends
+    /// before it; seen under ThreadSanitizer as GObject aborting during exit).
     public static func prepareInBackground() {
-        let thread = Thread { prepare() }
+        guard let job = BackgroundWork.begin(.skippable) else { return }
+        let thread = Thread {
+            defer { job.end() }
+            prepare()
+        }
         thread.name = "fetchplay remux prepare"
         thread.start()
     }

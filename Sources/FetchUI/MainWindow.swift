@@ -158,7 +158,7 @@ public final class MainWindow {
     func refresh() { downloadPage.refresh() }
 
     func play(path: String, title: String) {
-        gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
+        showVideoPage()
         playback.open(path: path, title: title)
         // The video's name is the window's while it plays (the task switcher, the title bar).
         gtk_window_set_title(widget.as(GtkWindow.self), title)
@@ -171,11 +171,20 @@ public final class MainWindow {
 
     /// Plays a video that is still downloading, from the bytes on disk as they arrive.
     func watch(board: DownloadBoard, title: String) {
-        gtk_stack_set_visible_child_name(ui.stack.opaque, "video")
+        showVideoPage()
         playback.open(stream: board, title: title)
         gtk_window_set_title(widget.as(GtkWindow.self), title)
         playback.view.focus()
         refresh()
+    }
+
+    /// The video page; with a crossfade from the page before, unless the window has drawn
+    /// nothing yet (`fetchplay FILE`): then there is nothing to fade from, and under a software
+    /// GL renderer the fade's frames would take the CPU the decoder needs for the first frame.
+    private func showVideoPage() {
+        let drawn = gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) > 0 } ?? false
+        gtk_stack_set_visible_child_full(ui.stack.opaque, "video",
+                                         drawn ? gtk_stack_get_transition_type(ui.stack.opaque) : GTK_STACK_TRANSITION_TYPE_NONE)
     }
 
     func showDownloadPage() {

@@ -165,12 +165,28 @@ final class VideoControls {
     /// The subtitle track the drop-down selects: `.some(nil)` for Off, nil when nothing is.
     var selectedSubtitle: Int?? { Self.selection(of: subtitles).map { $0 == 0 ? nil : $0 - 1 } }
 
+    /// A model is replaced only when its names change. The player tells of a new track from
+    /// inside the drop-down's own "selected" notification (a choice made there), and a model
+    /// replaced then frees the selection GTK is still notifying from.
     private static func fill(_ dropDown: Widget, with names: [String], selected: Int?) {
-        let list = gtk_string_list_new(nil)!
-        for name in names { gtk_string_list_append(list, name) }
-        gtk_drop_down_set_model(dropDown.opaque, list.opaque)
-        g_object_unref(list.rawObject)
-        if let selected { gtk_drop_down_set_selected(dropDown.opaque, UInt32(selected)) }
+        if names != self.names(in: dropDown) {
+            let list = gtk_string_list_new(nil)!
+            for name in names { gtk_string_list_append(list, name) }
+            gtk_drop_down_set_model(dropDown.opaque, list.opaque)
+            g_object_unref(list.rawObject)
+        }
+        if let selected, gtk_drop_down_get_selected(dropDown.opaque) != UInt32(selected) {
+            gtk_drop_down_set_selected(dropDown.opaque, UInt32(selected))
+        }
+    }
+
+    /// The strings of a drop-down's string list; empty for no model.
+    private static func names(in dropDown: Widget) -> [String] {
+        guard let model = gtk_drop_down_get_model(dropDown.opaque) else { return [] }
+        let list: OpaquePointer = model.opaque
+        return (0..<g_list_model_get_n_items(model)).map { index in
+            gtk_string_list_get_string(list, index).map { String(cString: $0) } ?? ""
+        }
     }
 
     private static func selection(of dropDown: Widget) -> Int? {

@@ -51,6 +51,12 @@ public final class VideoView {
 
     private var hideSource: UInt32?
     private var bannerSource: UInt32?
+    /// Shows the spinner once loading has lasted `spinnerDelay`.
+    private var spinnerSource: UInt32?
+    /// A file that opens at once shows no spinner: one that flashes for a fifth of a second
+    /// reads as a flicker, and under a software GL renderer its animation takes the CPU the
+    /// decoder needs for the first frame.
+    static let spinnerDelay: UInt32 = 400
     private var lastPointer: (x: Double, y: Double)?
 
     init() {
@@ -150,8 +156,25 @@ public final class VideoView {
     // MARK: States
 
     func showLoading(_ loading: Bool) {
-        Widgets.setVisible(spinner, loading)
-        if loading { gtk_spinner_start(spinner.opaque) } else { gtk_spinner_stop(spinner.opaque) }
+        guard loading else {
+            cancelSpinner()
+            Widgets.setVisible(spinner, false)
+            gtk_spinner_stop(spinner.opaque)
+            return
+        }
+        guard spinnerSource == nil, gtk_widget_get_visible(spinner) == 0 else { return }
+        spinnerSource = MainContext.every(milliseconds: Self.spinnerDelay) { [weak self] in
+            guard let self else { return false }
+            self.spinnerSource = nil
+            Widgets.setVisible(self.spinner, true)
+            gtk_spinner_start(self.spinner.opaque)
+            return false
+        }
+    }
+
+    private func cancelSpinner() {
+        if let spinnerSource { g_source_remove(spinnerSource) }
+        spinnerSource = nil
     }
 
     /// The player's sentence when the file cannot play; nil hides it.
@@ -269,6 +292,7 @@ public final class VideoView {
     /// Stops the timers (the view is going away or hidden).
     func stopTimers() {
         cancelHide()
+        cancelSpinner()
         showBanner(nil)
     }
 
