@@ -108,14 +108,6 @@ final class RangeDownload {
                 if let end = judge(outcome, of: transfer, primary: primary) { return end }
                 if case .failed = outcome { pendingFailure = outcome }
             }
-            // What the others received in this turn goes to the file before anything below
-            // looks at the partial's ranges; a connection whose write failed ends on that.
-            for transfer in active where !transfer.flush() {
-                finish(transfer, on: multi)
-                let outcome = transfer.outcome(CURLE_WRITE_ERROR)
-                if let end = judge(outcome, of: transfer, primary: primary) { return end }
-                if case .failed = outcome { pendingFailure = outcome }
-            }
             if !headChecked { checkHead(on: multi, primary: primary) }
             if let offset = partial.board.takeWantedOffset() { fetchFirst(offset, on: multi, primary: primary) }
             // Ranges given back (a refused or dropped slice, a reader's seek) go to free connections.
@@ -222,8 +214,6 @@ final class RangeDownload {
     }
 
     private func finish(_ transfer: Transfer, on multi: CurlMulti) {
-        // Its last bytes are kept, also when the download stops; a failed write is its outcome.
-        transfer.flush()
         multi.remove(transfer.easy)
         active.removeAll { $0 === transfer }
         HostSlots.shared.release(host)

@@ -70,14 +70,6 @@ final class Transfer {
     private var reachedEnd = false
     /// The write callback refused a piece; it refuses all that follow.
     private var refused = false
-    /// Bytes received and not yet written, from `bufferedAt` on. libcurl hands a body over in
-    /// pieces of 16 KiB; a write per piece cost a system call, a range insert and a board update
-    /// each (32,000 writes for 512 MiB). `RangeDownload` writes them out once per turn of its
-    /// loop (`flush()`), so `partial.written` is exact whenever the loop looks at it.
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Transfer.bufferSize, alignment: 16)
-    private var buffered = 0
-    private var bufferedAt: Int64 = 0
-    static let bufferSize = 1 << 20
 
     /// - Parameters:
     ///   - range: the first byte and, for a slice, the last byte asked for; nil: no `Range`.
@@ -114,7 +106,6 @@ final class Transfer {
     deinit {
         curl_slist_free_all(headers)
         errorBuffer.deallocate()
-        buffer.deallocate()
     }
 
     /// Bytes this connection still has to write, when its end is known.
@@ -262,14 +253,15 @@ final class Transfer {
             callbackError = .badResponse(String(format: tr("more bytes than the announced %1$lld"), total))
             return false
         }
-        if buffered + count > buffer.count, !flush() { return false }
-        // libcurl's pieces are at most CURL_MAX_WRITE_SIZE (16 KiB), far below the buffer.
-        precondition(count <= buffer.count, "a piece larger than the write buffer")
-        if buffered == 0 { bufferedAt = next }
-        if count > 0 { buffer.baseAddress!.advanced(by: buffered).copyMemory(from: bytes.baseAddress!, byteCount: count) }
-        buffered += count
+        do {
+            try partial.write(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: next)
+        } catch {
+            callbackError = error
+            return false
+        }
         next += Int64(count)
         gotBytes = gotBytes || count > 0
+        onWrite()
         if let end, next >= end {
             // The rest of this body belongs to another connection (or is already written).
             reachedEnd = true
@@ -278,28 +270,9 @@ final class Transfer {
         return !stop.isRaised
     }
 
-    /// Writes the bytes received since the last call into the partial. False when the write
-    /// failed: the error is this connection's outcome, and it takes no more bytes.
-    @discardableResult
-    func flush() -> Bool {
-        guard buffered > 0 else { return true }
-        let count = buffered
-        buffered = 0
-        do {
-            try partial.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]), at: bufferedAt)
-        } catch {
-            callbackError = callbackError ?? error
-            refused = true
-            return false
-        }
-        onWrite()
-        return true
-    }
-
     /// What the request came to, once libcurl is done with it (`code`).
     func outcome(_ code: CURLcode) -> TransferOutcome {
-        flush()
-        if reachedEnd, callbackError == nil { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
+        if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }
         let detail = String(cString: errorBuffer)
