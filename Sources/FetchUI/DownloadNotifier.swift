@@ -10,37 +10,31 @@ import Localization
 /// (`app.play-link` with the link as its target), and a click on it bringing the window back
 /// on that download (`app.show-link`).
 ///
-/// Only an end seen to happen counts: a download the window saw running that is now complete or
-/// failed. A video that was already complete when it was selected says nothing, and nothing is
-/// said while the window has the focus (the ring and the row already say it).
+/// Only an end seen to happen counts (`DownloadSession.Change.ended`): a download started or
+/// continued in this window that is now complete or failed. A video that was already complete
+/// when it was selected says nothing, and nothing is said while the window has the focus (the
+/// ring and the row already say it).
 @MainActor
 final class DownloadNotifier {
     private let window: UnsafeMutablePointer<GtkWidget>
     private let session: DownloadSession
-    /// The state of each download at the last update.
-    private var last: [String: DownloadState] = [:]
-
     /// What was sent, newest last (tests read it beside what the notification server received).
     private(set) var sent: [(id: String, title: String, body: String)] = []
 
     init(window: UnsafeMutablePointer<GtkWidget>, session: DownloadSession) {
         self.window = window
         self.session = session
-        session.observe { [weak self] change in self?.entriesChanged(change.urls) }
+        session.observe { [weak self] change in self?.entriesChanged(change.ended) }
     }
 
     /// The notification's id for `url`: a later one for the same link replaces it.
     static func id(for url: String) -> String { "download:" + url }
 
-    private func entriesChanged(_ urls: Set<String>) {
-        for url in urls {
-            let now = session.entries[url]?.state
-            defer { last[url] = now }
-            guard last[url] == .downloading, let now, now != .downloading else { continue }
-            switch now {
+    /// `ended`: downloads that finished or failed since they were started or continued here.
+    private func entriesChanged(_ ended: Set<String>) {
+        for url in ended {
+            switch session.entries[url]?.state {
             case .completed(let path): notifyFinished(url: url, path: path)
-            // A link that turned out to be a playlist goes on as HLS: not an end.
-            case .failed(.notAVideo(.playlist)): break
             case .failed(let error): notifyFailed(url: url, error: error)
             default: break
             }

@@ -28,7 +28,15 @@ public final class DownloadSession {
         public var urls: Set<String>
         /// The selected download changed, or another one was selected.
         public var selection: Bool
+        /// Downloads that finished or failed since they were started or continued here. A
+        /// failure can come so soon after Start (a 404) that no update showed them downloading.
+        public var ended: Set<String> = []
     }
+
+    /// Asked to start or continue here and not ended since; true once it was seen downloading.
+    /// A failure counts as an end either way; a finished video only if it downloaded (one found
+    /// complete in the cache, after waiting for the cache's read, never ran).
+    private var awaitingEnd: [String: Bool] = [:]
 
     private let observers = Observers<Change>()
 
@@ -158,6 +166,8 @@ public final class DownloadSession {
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         if ask, presentations[url] == nil, variant == nil, chooseVariant != nil { return offerVariants(url) }
         guard let task = presentations[url] ?? makePresentation(url, variant: variant) else { return }
+        // An HLS link's worker may fail before any update shows it downloading.
+        awaitingEnd[url] = awaitingEnd[url] ?? false
         task.start()
         // GStreamer's remux plug-ins load off the main thread while the segments arrive.
         Remuxer.prepareInBackground()
@@ -237,10 +247,29 @@ public final class DownloadSession {
             }
         }
         var changed = Set<String>()
+        var ended = Set<String>()
         var next: [String: DownloadQueue.Entry] = [:]
         for entry in current {
             next[entry.url] = entry
             if entries[entry.url] != entry { changed.insert(entry.url) }
+            if entry.isWaiting {
+                // Its state is still the one before (a failure being retried): not an end.
+                awaitingEnd[entry.url] = awaitingEnd[entry.url] ?? false
+                continue
+            }
+            switch entry.state {
+            case .downloading:
+                awaitingEnd[entry.url] = true
+            // A link that turned out to be a playlist goes on as HLS: not an end.
+            case .failed(.notAVideo(.playlist)):
+                break
+            case .failed:
+                if awaitingEnd.removeValue(forKey: entry.url) != nil { ended.insert(entry.url) }
+            case .completed:
+                if awaitingEnd.removeValue(forKey: entry.url) == true { ended.insert(entry.url) }
+            case .idle, .paused:
+                break
+            }
         }
         changed.formUnion(Set(entries.keys).subtracting(next.keys))
         entries = next
@@ -250,7 +279,9 @@ public final class DownloadSession {
             whenStopped = []
             waiting.forEach { $0() }
         }
-        if !changed.isEmpty { observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false)) }
+        if !changed.isEmpty {
+            observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended))
+        }
     }
 }
 

@@ -210,7 +210,9 @@ struct PreferencesWindowTests {
         let count = peers.calls("Inhibit").count
         window.urlText = server.url("/asleep.webm")
         window.activate(.start)
-        #expect(window.session?.state == .downloading && !inhibitor.isActive)
+        // A new link waits for the cache's read before it runs.
+        #expect(GtkHarness.iterate(until: { window.session?.state == .downloading }, timeout: 10))
+        #expect(!inhibitor.isActive)
         window.preferences.change { $0.keepAwake = true }
         #expect(inhibitor.isActive && inhibitor.cookie != 0)
         #expect(peers.calls("Inhibit").count == count + 1)
