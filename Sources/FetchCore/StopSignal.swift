@@ -3,13 +3,15 @@ import Synchronization
 
 /// A request to stop, readable from libcurl's callbacks without locking and able to wake a
 /// worker that waits between retries.
-final class StopSignal: Sendable {
+public final class StopSignal: Sendable {
     private let raised = Atomic<Bool>(false)
     private let condition = NSCondition()
 
-    var isRaised: Bool { raised.load(ordering: .acquiring) }
+    public init() {}
 
-    func raise() {
+    public var isRaised: Bool { raised.load(ordering: .acquiring) }
+
+    public func raise() {
         condition.lock()
         raised.store(true, ordering: .releasing)
         condition.broadcast()

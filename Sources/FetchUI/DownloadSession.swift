@@ -2,6 +2,7 @@ import FetchCore
 import FetchPlayer
 import Foundation
 import GLibSupport
+import Locking
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.
 ///
@@ -51,6 +52,8 @@ public final class DownloadSession {
     private var whenStopped: [@MainActor () -> Void] = []
     /// HLS links whose master is being read, or whose variant is being chosen.
     private var choosing: Set<String> = []
+    /// Raised when the session stops: a master still being read ends there.
+    private let variantReads = StopSignal()
     /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
     private var presentations: [String: HLSDownload] = [:]
     private let relay: LatestValueRelay<Bool>
@@ -180,10 +183,15 @@ public final class DownloadSession {
     /// cache) or already saved continues unasked.
     private func offerVariants(_ url: String) {
         guard choosing.insert(url).inserted else { return }
-        let cache = cache
+        // Counted, so quitting waits for it instead of exiting under it; stopping the session
+        // ends the read.
+        guard let job = BackgroundWork.begin(.skippable) else { return }
+        let cache = cache, stop = variantReads
         let thread = Thread {
+            defer { job.end() }
             let begun = cache.hasPresentation(for: url) || cache.entry(for: url)?.isComplete == true
-            let variants = begun ? [] : (try? HLSDownload.variants(at: url)) ?? []
+            let variants = begun ? [] : (try? HLSDownload.variants(at: url, stop: stop)) ?? []
+            guard !stop.isRaised else { return }
             MainContext.post { [weak self] in self?.variantsRead(variants, url: url) }
         }
         thread.name = "fetchplay variants"
@@ -231,6 +239,7 @@ public final class DownloadSession {
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
     /// the partials stay, ready to continue next time.
     public func stop(then done: @escaping @MainActor () -> Void) {
+        variantReads.raise()
         guard isAnyRunning else { return done() }
         whenStopped.append(done)
         presentations.values.forEach { $0.cancel() }
@@ -264,7 +273,7 @@ public final class DownloadSession {
             case .failed(.notAVideo(.playlist)):
                 break
             case .failed:
-                if awaitingEnd.removeValue(forKey: entry.url) != nil { ended.insert(entry.url) }
+                if awaitingEnd.removeValue(forKey: entry.url) == true { ended.insert(entry.url) }
             case .completed:
                 if awaitingEnd.removeValue(forKey: entry.url) == true { ended.insert(entry.url) }
             case .idle, .paused:

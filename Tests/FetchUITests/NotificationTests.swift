@@ -118,6 +118,29 @@ struct NotificationTests {
         window.playback.player?.close()
     }
 
+    /// Start on a link already in the library only shows it: nothing ended, nothing to say,
+    /// also with another window in front.
+    @Test func aVideoAlreadyDownloadedSaysNothing() throws {
+        let url = try serveClip("/kept.webm")
+        let first = try RealInput.window(cacheRoot: cache.path)
+        first.urlText = url
+        first.activate(.start)
+        #expect(GtkHarness.iterate(until: { first.session?.state.isCompleted == true }, timeout: 20))
+        GtkHarness.close(first)
+
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let away = try otherApp(away: window)
+        defer { gtk_window_destroy(away.as(GtkWindow.self)) }
+        let before = notifyCount()
+        window.urlText = url
+        window.activate(.start)
+        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 10))
+        GtkHarness.iterate(for: 0.5)
+        #expect(notifyCount() == before, "a notification for a video that was already there")
+        #expect(window.notifier?.sent.isEmpty == true)
+    }
+
     @Test func aFailureUnseenSaysWhyAndNothingIsSaidWhileTheWindowHasTheFocus() throws {
         server.serve("/gone.webm", body: TestData.bytes(count: 100, seed: 3), faults: [.status(404)])
         let seen = try serveClip("/seen.webm")

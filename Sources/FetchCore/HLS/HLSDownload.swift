@@ -71,9 +71,11 @@ public final class HLSDownload: Sendable {
     /// (there is nothing to choose). Blocks: never on the main thread.
     ///
     /// - Throws: the link's or the network's error, `.refusedStream` for a playlist that is not valid.
-    public static func variants(at text: String, options: DownloadOptions = .init()) throws(DownloadError) -> [HLSVariant] {
+    /// - Parameter stop: raised, ends the read (and its retries) with an error.
+    public static func variants(at text: String, options: DownloadOptions = .init(),
+                                stop: StopSignal = StopSignal()) throws(DownloadError) -> [HLSVariant] {
         let url = try WebAddress.validate(text)
-        let answer = try HLSFetch(options: options, stop: StopSignal()).get(url)
+        let answer = try HLSFetch(options: options, stop: stop).get(url)
         let parsed: HLSPlaylist
         do throws(HLSRefusal) {
             parsed = try HLSPlaylistParser.parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
