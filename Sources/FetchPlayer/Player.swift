@@ -138,6 +138,12 @@ public final class Player {
     private(set) var seekTarget: Double?
     /// The pipeline was built again while it played: it plays once the seek back is done.
     private var playAfterSeek = false
+    /// An audio track chosen while a seek waited or ran: playbin switches to it once no seek is
+    /// left. Switching streams while a flushing seek goes through the pipeline can deadlock
+    /// GStreamer 1.22 (the seek waits for a queue's thread, which waits for a pad lock held by
+    /// the stream switched from); a file reopened with a remembered speed and track did both at
+    /// once, at its first frame.
+    private var pendingAudioTrack: Int?
     private var observers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextObserverID = 0
 
@@ -277,12 +283,21 @@ public final class Player {
         refresh()
     }
 
-    /// Plays audio track `index` of `audioTracks` from now on (playbin switches without a seek).
+    /// Plays audio track `index` of `audioTracks` from now on (playbin switches without a seek;
+    /// while a seek runs, once it is done).
     public func selectAudioTrack(_ index: Int) {
-        guard let pipeline, audioTracks.indices.contains(index), index != audioTrack else { return }
-        GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index)))
+        guard pipeline != nil, audioTracks.indices.contains(index), index != audioTrack else { return }
         audioTrack = index
+        pendingAudioTrack = index
+        switchPendingAudioTrack()
         notify(.audioTracks)
+    }
+
+    /// Switches to the chosen audio track if no seek waits or runs.
+    private func switchPendingAudioTrack() {
+        guard let index = pendingAudioTrack, let pipeline, prerolled, seekTarget == nil, pendingSeek == nil else { return }
+        pendingAudioTrack = nil
+        GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index)))
     }
 
     /// Frames arrive no larger than `width` x `height` pixels (aspect ratio kept, never enlarged);
@@ -343,6 +358,7 @@ public final class Player {
                 seekTarget = nil // a seek (or a pause) finished
                 if duration == nil { updateDuration() }
                 startPendingSeek()
+                switchPendingAudioTrack()
                 if playAfterSeek, seekTarget == nil {
                     playAfterSeek = false
                     pipeline.request(GST_STATE_PLAYING)
@@ -410,7 +426,7 @@ public final class Player {
             defer { g_free(code) }
             return String(cString: code)
         }
-        let current = Int(fetchplay_object_get_int(pipeline.playbin, "current-audio"))
+        let current = pendingAudioTrack ?? Int(fetchplay_object_get_int(pipeline.playbin, "current-audio"))
         let playing = tracks.indices.contains(current) ? current : nil
         guard tracks != audioTracks || playing != audioTrack else { return }
         audioTracks = tracks
@@ -477,6 +493,7 @@ public final class Player {
         pendingSeek = nil
         seekTarget = nil
         playAfterSeek = false
+        pendingAudioTrack = nil
     }
 
     /// Drops the pipeline and everything known about the file; does not notify.
