@@ -166,6 +166,7 @@ public final class FetchplayApplication {
         gtk_window_set_default_icon_name(Self.id)
         installActions()
         AudioOutput.probeInBackground()
+        DecoderPreload.startInBackground()
         startupObservers.notify(self)
     }
 
