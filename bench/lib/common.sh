@@ -57,6 +57,10 @@ bench_tmp() {
     # nginx serves from here through unprivileged workers: the folder must be world-readable
     # (mktemp makes it 0700), and so must its parents.
     chmod 755 "$BENCH_TMP"
+    # Fetchplay keeps its window size and preferences in XDG_CONFIG_HOME: a bench starts from
+    # the defaults, whatever size the last window on this machine was left at.
+    export XDG_CONFIG_HOME="$BENCH_TMP/config"
+    mkdir -p "$XDG_CONFIG_HOME"
     local dir=$BENCH_TMP
     while [[ $dir != / ]]; do
         dir=$(dirname "$dir")
