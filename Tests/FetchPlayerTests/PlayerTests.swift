@@ -316,4 +316,22 @@ struct PlayerTests {
         player.selectAudioTrack(5) // no such track: nothing changes
         #expect(player.audioTrack == 1 && changes == 2)
     }
+
+    /// A track chosen while a seek runs shows as chosen at once, and playbin switches to it only
+    /// once the seek is done (switching streams during a flushing seek can deadlock GStreamer).
+    @Test func aTrackChosenDuringASeekIsSwitchedToWhenTheSeekEnds() throws {
+        let player = opened(try Clips.twoAudioTracks(seconds: 6))
+        #expect(runMainLoop { player.state == .paused && player.audioTracks.count == 2 })
+        let pipeline = try #require(player.pipeline)
+        player.seek(to: 3, accurate: true)
+        #expect(player.isSeeking)
+        player.selectAudioTrack(1)
+        #expect(player.audioTrack == 1)
+        #expect(fetchplay_object_get_int(pipeline.playbin, "current-audio") == 0, "switched during the seek")
+        #expect(runMainLoop { !player.isSeeking })
+        #expect(fetchplay_object_get_int(pipeline.playbin, "current-audio") == 1)
+        player.play()
+        #expect(runMainLoop { player.state == .playing })
+        #expect(player.audioTrack == 1)
+    }
 }
