@@ -6,6 +6,8 @@
 //     │                      only in PlayerError+GStreamer.swift
 //     ├── SubtitleTrack      a subtitle stream in the file or a subtitle file beside it, named
 //     │                      for a menu; chosen in Player+Subtitles.swift
+//     ├── Player+AudioTracks the file's audio streams; a switch waits for any seek to finish
+//     ├── DecoderPreload     the usual demuxers' and decoders' plug-ins, loaded at start-up
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context, its
 //     │                      state changes (NULL too) on a queue of their own
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
@@ -63,9 +65,9 @@ public final class Player {
 
     /// The file's audio tracks, in playbin's order: each one's language code when the file
     /// names it ("en", "fra"). Known once the first frame is ready.
-    public private(set) var audioTracks: [String?] = []
+    public internal(set) var audioTracks: [String?] = []
     /// The audio track playing, an index into `audioTracks`; nil without tracks.
-    public private(set) var audioTrack: Int?
+    public internal(set) var audioTrack: Int?
 
     /// The video's subtitle tracks, the file's own and a subtitle file's (`addSubtitle(file:)`,
     /// or one named like the video beside it). Known once the first frame is ready.
@@ -133,17 +135,13 @@ public final class Player {
     private(set) var failure: PlayerError?
     private var missingPlugin: String?
     /// A seek waiting for the preroll or for the seek in flight to finish.
-    private var pendingSeek: (seconds: Double, accurate: Bool)?
+    var pendingSeek: (seconds: Double, accurate: Bool)?
     /// The target of the seek in flight.
     private(set) var seekTarget: Double?
     /// The pipeline was built again while it played: it plays once the seek back is done.
     private var playAfterSeek = false
-    /// An audio track chosen while a seek waited or ran: playbin switches to it once no seek is
-    /// left. Switching streams while a flushing seek goes through the pipeline can deadlock
-    /// GStreamer 1.22 (the seek waits for a queue's thread, which waits for a pad lock held by
-    /// the stream switched from); a file reopened with a remembered speed and track did both at
-    /// once, at its first frame.
-    private var pendingAudioTrack: Int?
+    /// An audio track chosen while a seek waited or ran (see `selectAudioTrack`).
+    var pendingAudioTrack: Int?
     private var observers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextObserverID = 0
 
@@ -283,23 +281,6 @@ public final class Player {
         refresh()
     }
 
-    /// Plays audio track `index` of `audioTracks` from now on (playbin switches without a seek;
-    /// while a seek runs, once it is done).
-    public func selectAudioTrack(_ index: Int) {
-        guard pipeline != nil, audioTracks.indices.contains(index), index != audioTrack else { return }
-        audioTrack = index
-        pendingAudioTrack = index
-        switchPendingAudioTrack()
-        notify(.audioTracks)
-    }
-
-    /// Switches to the chosen audio track if no seek waits or runs.
-    private func switchPendingAudioTrack() {
-        guard let index = pendingAudioTrack, let pipeline, prerolled, seekTarget == nil, pendingSeek == nil else { return }
-        pendingAudioTrack = nil
-        GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index)))
-    }
-
     /// Frames arrive no larger than `width` x `height` pixels (aspect ratio kept, never enlarged);
     /// nil for the video's own size. Set it to the size the view shows, in device pixels.
     public func limitFrameSize(width: Int?, height: Int?) {
@@ -417,22 +398,6 @@ public final class Player {
     /// Seconds the pipeline has played (running time: its clock, pauses left out), for tests
     /// that compare it with the position.
     var runningTime: Double? { pipeline.flatMap { GStreamer.runningTime(of: $0.playbin) } }
-
-    private func readAudioTracks() {
-        guard let pipeline else { return }
-        let count = Int(fetchplay_object_get_int(pipeline.playbin, "n-audio"))
-        let tracks: [String?] = (0..<count).map { index in
-            guard let code = fetchplay_playbin_audio_language(pipeline.playbin, Int32(index)) else { return nil }
-            defer { g_free(code) }
-            return String(cString: code)
-        }
-        let current = pendingAudioTrack ?? Int(fetchplay_object_get_int(pipeline.playbin, "current-audio"))
-        let playing = tracks.indices.contains(current) ? current : nil
-        guard tracks != audioTracks || playing != audioTrack else { return }
-        audioTracks = tracks
-        audioTrack = playing
-        notify(.audioTracks)
-    }
 
     private func updateDuration() {
         // Whole milliseconds: a length refined by a fraction of one (1.0 then 1.000333 s) is no
