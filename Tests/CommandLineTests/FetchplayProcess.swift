@@ -19,14 +19,30 @@ struct FetchplayProcess {
 
     /// The environment without any display, so a window could not open even by mistake, and in
     /// English whatever the developer's language (a test can set LANGUAGE on top).
+    ///
+    /// Its `XDG_CONFIG_HOME` is a folder of the test run's own (a test can give another): the
+    /// developer's preferences (a speed limit, say) never change a test, and the windows the
+    /// tests open never change the size the developer's own window opens at.
     static var headlessEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in ["DISPLAY", "WAYLAND_DISPLAY", "FETCHPLAY_CACHE_DIR", "LANGUAGE", "LC_ALL", "LC_MESSAGES"] {
             environment[name] = nil
         }
         environment["LANG"] = "C.UTF-8"
+        environment["XDG_CONFIG_HOME"] = configurationFolder
         return environment
     }
+
+    /// The configuration folder of this test run's processes.
+    static var configurationFolder: String { configuration.path }
+
+    private static let configuration: TemporaryDirectory = {
+        do {
+            return try TemporaryDirectory(prefix: "fetchplay-tests-config")
+        } catch {
+            preconditionFailure("no temporary folder for the configuration: \(error)")
+        }
+    }()
 
     let process = Process()
     let stdoutPath: String

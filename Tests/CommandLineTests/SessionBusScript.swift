@@ -43,6 +43,10 @@ enum SessionBusScript {
         environment["NO_AT_BRIDGE"] = "1"
         environment["GTK_A11Y"] = "none"
         environment["FETCHPLAY_CACHE_DIR"] = nil
+        // The test run's own configuration folder, unless the test gives one (as headless runs).
+        if environment["XDG_CONFIG_HOME"] == ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] {
+            environment["XDG_CONFIG_HOME"] = FetchplayProcess.configurationFolder
+        }
         process.environment = environment.merging(variables) { $1 }
         // Files, not pipes: the bus daemons inherit the descriptors and outlive the script.
         process.standardOutput = FileHandle.nullDevice

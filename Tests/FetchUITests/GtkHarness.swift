@@ -22,8 +22,10 @@ enum GtkHarness {
         // No accessibility bus to start on the private bus (NO_AT_BRIDGE is GTK 3's switch).
         setenv("GTK_A11Y", "none", 0)
         let app = FetchplayApplication(nonUnique: true)
-        // Windows made by tests keep their settings in memory unless a test gives a store.
+        // Windows made by tests keep their settings in memory unless a test gives a store, and
+        // remember no size: a test run never changes the size the developer's own window opens at.
         app.settingsStore = nil
+        app.geometryFile = nil
         if let bus, peers != nil { setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1) }
         defer { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
         var error: UnsafeMutablePointer<GError>?
