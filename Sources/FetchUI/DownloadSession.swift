@@ -147,8 +147,14 @@ public final class DownloadSession {
         // over when the answer says so (update()).
         if presentations[url] != nil || HLSDownload.isPlaylistLink(url) { return startPresentation(url) }
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
+        awaitEnd(of: url)
         queue.start(url)
         update()
+    }
+
+    /// `url` was asked to start or continue here: its next failure or download's end is news.
+    private func awaitEnd(of url: String) {
+        awaitingEnd[url] = awaitingEnd[url] ?? false
     }
 
     private func makePresentation(_ url: String, variant: HLSVariant? = nil) -> HLSDownload? {
@@ -169,8 +175,7 @@ public final class DownloadSession {
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         if ask, presentations[url] == nil, variant == nil, chooseVariant != nil { return offerVariants(url) }
         guard let task = presentations[url] ?? makePresentation(url, variant: variant) else { return }
-        // An HLS link's worker may fail before any update shows it downloading.
-        awaitingEnd[url] = awaitingEnd[url] ?? false
+        awaitEnd(of: url)
         task.start()
         // GStreamer's remux plug-ins load off the main thread while the segments arrive.
         Remuxer.prepareInBackground()
@@ -263,7 +268,7 @@ public final class DownloadSession {
             if entries[entry.url] != entry { changed.insert(entry.url) }
             if entry.isWaiting {
                 // Its state is still the one before (a failure being retried): not an end.
-                awaitingEnd[entry.url] = awaitingEnd[entry.url] ?? false
+                awaitEnd(of: entry.url)
                 continue
             }
             switch entry.state {
@@ -273,7 +278,8 @@ public final class DownloadSession {
             case .failed(.notAVideo(.playlist)):
                 break
             case .failed:
-                if awaitingEnd.removeValue(forKey: entry.url) == true { ended.insert(entry.url) }
+                // Also one that failed before any update showed it downloading (a 404 at once).
+                if awaitingEnd.removeValue(forKey: entry.url) != nil { ended.insert(entry.url) }
             case .completed:
                 if awaitingEnd.removeValue(forKey: entry.url) == true { ended.insert(entry.url) }
             case .idle, .paused:
