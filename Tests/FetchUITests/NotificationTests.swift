@@ -52,6 +52,13 @@ struct NotificationTests {
 
     func notifyCount() -> Int { GtkHarness.peers?.calls("Notify").count ?? 0 }
 
+    /// Puts `url` in `window`'s link field, starts it and waits until the video is complete.
+    func download(_ url: String, in window: MainWindow) -> Bool {
+        window.urlText = url
+        window.activate(.start)
+        return GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20)
+    }
+
     @Test func aDownloadThatFinishesUnseenIsNotifiedAndAClickBringsItBack() throws {
         let peers = try #require(GtkHarness.peers), bus = try #require(GtkHarness.bus)
         let url = try serveClip("/holiday.webm")
@@ -62,9 +69,7 @@ struct NotificationTests {
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
 
         let before = notifyCount()
-        window.urlText = url
-        window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20))
+        #expect(download(url, in: window))
         #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 10), "no Notify call")
         let (id, notify) = try #require(try notifications(after: before).first)
         // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout)
@@ -123,9 +128,7 @@ struct NotificationTests {
     @Test func aVideoAlreadyDownloadedSaysNothing() throws {
         let url = try serveClip("/kept.webm")
         let first = try RealInput.window(cacheRoot: cache.path)
-        first.urlText = url
-        first.activate(.start)
-        #expect(GtkHarness.iterate(until: { first.session?.state.isCompleted == true }, timeout: 20))
+        #expect(download(url, in: first))
         GtkHarness.close(first)
 
         let window = try RealInput.window(cacheRoot: cache.path)
@@ -133,9 +136,7 @@ struct NotificationTests {
         let away = try otherApp(away: window)
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
         let before = notifyCount()
-        window.urlText = url
-        window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 10))
+        #expect(download(url, in: window))
         GtkHarness.iterate(for: 0.5)
         #expect(notifyCount() == before, "a notification for a video that was already there")
         #expect(window.notifier?.sent.isEmpty == true)
@@ -149,9 +150,7 @@ struct NotificationTests {
 
         // In front of the person: the ring says it, no notification.
         let before = notifyCount()
-        window.urlText = seen
-        window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20))
+        #expect(download(seen, in: window))
         GtkHarness.iterate(for: 0.5)
         #expect(notifyCount() == before, "a notification while the window had the focus")
         #expect(window.notifier?.sent.isEmpty == true)
