@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
-        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk"]),
+        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk", "Locking"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),
     ],

@@ -21,23 +21,27 @@ public final class DownloadQueue: Sendable {
         public var url: String
         public var phase: DownloadPhase
         public var progress: DownloadProgress
+        /// How many times a worker started on it in this queue. A finished video whose count
+        /// grew since Start downloaded here; one found complete in the cache never ran.
+        public var runs: Int
 
         /// What people see: `.downloading` from the moment it takes a slot until its worker ends.
         public var state: DownloadState { phase.state }
         /// Waiting for a free slot (its state is then `.idle`, `.paused` or `.failed`).
         public var isWaiting: Bool { phase.isWaiting }
 
-        public init(url: String, phase: DownloadPhase, progress: DownloadProgress) {
+        public init(url: String, phase: DownloadPhase, progress: DownloadProgress, runs: Int = 0) {
             self.url = url
             self.phase = phase
             self.progress = progress
+            self.runs = runs
         }
 
         /// An entry as people see it (for tests and previews): the phase that shows `state`.
-        public init(url: String, state: DownloadState, progress: DownloadProgress, isWaiting: Bool) {
+        public init(url: String, state: DownloadState, progress: DownloadProgress, isWaiting: Bool, runs: Int = 0) {
             let phase = DownloadPhase(ended: state)
             self.init(url: url, phase: isWaiting ? phase.resting.map { .waiting(resting: $0) } ?? phase : phase,
-                      progress: progress)
+                      progress: progress, runs: runs)
         }
     }
 
@@ -303,6 +307,7 @@ public final class DownloadQueue: Sendable {
                 state.line.removeAll { $0 == url }
                 actions.coming.append((item.worker.board, false))
             case .startWorker:
+                state.items[url]?.entry.runs += 1
                 actions.start.append(item.worker)
             case .stopWorker:
                 actions.stop.append(item.worker)

@@ -34,10 +34,12 @@ public final class DownloadSession {
         public var ended: Set<String> = []
     }
 
-    /// Asked to start or continue here and not ended since; true once it was seen downloading.
-    /// A failure counts as an end either way; a finished video only if it downloaded (one found
-    /// complete in the cache, after waiting for the cache's read, never ran).
-    private var awaitingEnd: [String: Bool] = [:]
+    /// Asked to start or continue here and not ended since, with its `runs` when asked. A failure
+    /// counts as an end either way (a 404 can fail before any update shows it downloading); a
+    /// finished video only if a run started since (one found complete in the cache, after the
+    /// cache's read, never ran). Updates are coalesced: a small file can go from Start to
+    /// finished between two, so what was seen on the way proves nothing.
+    private var awaitingEnd: [String: Int] = [:]
 
     private let observers = Observers<Change>()
 
@@ -90,8 +92,7 @@ public final class DownloadSession {
         var entry = try queue.add(text, start: false)
         // An HLS link this run knows shows its own state.
         if let presentation = presentations[entry.url], presentation.state != .idle {
-            entry = DownloadQueue.Entry(url: entry.url, state: presentation.state, progress: presentation.progress,
-                                        isWaiting: false)
+            entry = Self.entry(entry.url, of: presentation)
         }
         entries[entry.url] = entry
         select(entry)
@@ -154,7 +155,8 @@ public final class DownloadSession {
 
     /// `url` was asked to start or continue here: its next failure or download's end is news.
     private func awaitEnd(of url: String) {
-        awaitingEnd[url] = awaitingEnd[url] ?? false
+        guard awaitingEnd[url] == nil else { return }
+        awaitingEnd[url] = presentations[url]?.runs ?? queue.entry(url)?.runs ?? 0
     }
 
     private func makePresentation(_ url: String, variant: HLSVariant? = nil) -> HLSDownload? {
@@ -234,11 +236,13 @@ public final class DownloadSession {
 
     /// Every download in the queue's order, HLS links showing their own state and progress.
     public var orderedEntries: [DownloadQueue.Entry] {
-        queue.entries.map { entry in
-            guard let presentation = presentations[entry.url] else { return entry }
-            return DownloadQueue.Entry(url: entry.url, state: presentation.state, progress: presentation.progress,
-                                       isWaiting: false)
-        }
+        queue.entries.map { entry in presentations[entry.url].map { Self.entry(entry.url, of: $0) } ?? entry }
+    }
+
+    /// An HLS link's entry: its presentation's state, in the queue's place.
+    private static func entry(_ url: String, of presentation: HLSDownload) -> DownloadQueue.Entry {
+        DownloadQueue.Entry(url: url, state: presentation.state, progress: presentation.progress, isWaiting: false,
+                            runs: presentation.runs)
     }
 
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
@@ -272,8 +276,6 @@ public final class DownloadSession {
                 continue
             }
             switch entry.state {
-            case .downloading:
-                awaitingEnd[entry.url] = true
             // A link that turned out to be a playlist goes on as HLS: not an end.
             case .failed(.notAVideo(.playlist)):
                 break
@@ -281,8 +283,8 @@ public final class DownloadSession {
                 // Also one that failed before any update showed it downloading (a 404 at once).
                 if awaitingEnd.removeValue(forKey: entry.url) != nil { ended.insert(entry.url) }
             case .completed:
-                if awaitingEnd.removeValue(forKey: entry.url) == true { ended.insert(entry.url) }
-            case .idle, .paused:
+                if let asked = awaitingEnd.removeValue(forKey: entry.url), entry.runs > asked { ended.insert(entry.url) }
+            case .idle, .paused, .downloading:
                 break
             }
         }

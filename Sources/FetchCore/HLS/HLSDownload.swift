@@ -32,6 +32,8 @@ public final class HLSDownload: Sendable {
     private struct Shared {
         var state: DownloadState
         var progress: DownloadProgress
+        /// Runs that downloaded (one that found the video complete in the cache does not count).
+        var runs = 0
         var finished: DispatchSemaphore?
         /// The segment downloads running now, so a pause reaches them.
         var running: [ObjectIdentifier: DownloadTask] = [:]
@@ -95,6 +97,8 @@ public final class HLSDownload: Sendable {
 
     public var state: DownloadState { shared.withLock { $0.state } }
     public var progress: DownloadProgress { shared.withLock { $0.progress } }
+    /// How many times it started downloading, as `DownloadQueue.Entry.runs` counts a worker's starts.
+    public var runs: Int { shared.withLock { $0.runs } }
 
     /// Starts or continues; does nothing while it runs.
     public func start() {
@@ -160,6 +164,7 @@ public final class HLSDownload: Sendable {
         do {
             let lock = try PartialLock(cache: cache, key: key)
             defer { withExtendedLifetime(lock) {} }
+            shared.withLock { $0.runs += 1 }
             publish(.downloading)
             let presentation = try HLSPresentation(cache: cache, key: key)
             var record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)

@@ -1,0 +1,63 @@
+import FetchCore
+import Foundation
+import Locking
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// Which downloads the session reports as ended (what notifications follow). Its updates are
+/// coalesced on the main loop, so a small file can go from Start to finished between two: the
+/// tests hold the main loop until the engine has finished, as a busy or a fast machine does.
+@Suite(.serialized) @MainActor
+struct DownloadSessionTests {
+    let server: FaultServer
+    let folder: TemporaryDirectory
+
+    init() throws {
+        server = try FaultServer()
+        folder = try TemporaryDirectory(prefix: "fetchplay-session")
+        let clip = try Clips.webm(seconds: 1, audio: false)
+        server.serve("/small.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"small\"")
+    }
+
+    /// A session on the folder's cache, with every URL it reported ended kept in `ended`.
+    func session(_ ended: Locked<Set<String>>) throws -> DownloadSession {
+        let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
+        session.observe { change in ended.withLock { $0.formUnion(change.ended) } }
+        return session
+    }
+
+    /// Starts `url` and keeps the main loop still until the engine has finished it.
+    func startUnseen(_ url: String, in session: DownloadSession) throws {
+        try session.load(url)
+        session.start()
+        try #require(waitUntil(timeout: .seconds(20)) { session.queue.entry(url)?.state.isCompleted == true },
+                     "the engine did not finish: \(String(describing: session.queue.entry(url)?.state))")
+    }
+
+    @Test func aDownloadThatFinishedBetweenTwoUpdatesHasEnded() throws {
+        let url = server.url("/small.webm")
+        let ended = Locked<Set<String>>([])
+        let session = try session(ended)
+        try startUnseen(url, in: session)
+        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 5))
+        #expect(ended.withLock { $0 } == [url], "no update showed it downloading, and its end was lost")
+    }
+
+    @Test func startOnAVideoAlreadyInTheCacheIsNoEnd() throws {
+        let url = server.url("/small.webm")
+        let first = Locked<Set<String>>([])
+        let before = try session(first)
+        try startUnseen(url, in: before)
+        #expect(GtkHarness.iterate(until: { first.withLock { $0 } == [url] }, timeout: 5))
+
+        // A new run: the cache is read in the background, and Start only shows the video.
+        let ended = Locked<Set<String>>([])
+        let session = try session(ended)
+        try startUnseen(url, in: session)
+        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 5))
+        GtkHarness.iterate(for: 0.2) // any further update would come within a tick
+        #expect(ended.withLock { $0 }.isEmpty, "a video found complete was reported as a download's end")
+        #expect(server.requests(to: "/small.webm").count == 1, "the second Start downloaded again")
+    }
+}
