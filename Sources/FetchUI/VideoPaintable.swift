@@ -41,6 +41,12 @@ public final class VideoPaintable {
     private(set) var frame: VideoFrame?
     /// Device pixels per widget unit of the picture (its scale factor).
     var deviceScale: Double = 1
+    /// Kept free above and below the frame, in widget units, painted black like the bars beside
+    /// it: the room of the video page's bars at rest. The picture's own black, not a margin
+    /// showing the window's background, and no layer more under the frame.
+    var reserved: Double = 0 {
+        didSet { if reserved != oldValue { gdk_paintable_invalidate_contents(paintable) } }
+    }
     /// The current frame as a `GdkTexture *` (owned) or a cairo surface, made at its first paint.
     nonisolated(unsafe) private var texture: OpaquePointer?
     private var surface: FrameSurface?
@@ -75,8 +81,7 @@ public final class VideoPaintable {
     /// The paintable's snapshot: black bars around the frame, the frame in the middle.
     fileprivate func snapshot(_ snapshot: OpaquePointer, width: Double, height: Double) {
         guard let frame else { return Self.fill(snapshot, x: 0, y: 0, width: width, height: height) }
-        let place = FramePlacement(frame: (frame.width, frame.height), width: width, height: height,
-                                   deviceScale: deviceScale)
+        let place = placement(of: frame, width: width, height: height)
         let frameWidth = Double(frame.width) * place.scale, frameHeight = Double(frame.height) * place.scale
         // Only the bars are filled, so the frame's pixels are written once.
         Self.fill(snapshot, x: 0, y: 0, width: width, height: place.y)
@@ -95,6 +100,14 @@ public final class VideoPaintable {
             surface.paint(on: cr, at: place)
             cairo_destroy(cr)
         }
+    }
+
+    /// Where `frame` lands in a `width` x `height` picture: contain, between the reserved room.
+    func placement(of frame: VideoFrame, width: Double, height: Double) -> FramePlacement {
+        var place = FramePlacement(frame: (frame.width, frame.height), width: width,
+                                   height: max(0, height - 2 * reserved), deviceScale: deviceScale)
+        place.y += reserved
+        return place
     }
 
     private func makeTexture(_ frame: VideoFrame) -> OpaquePointer? {

@@ -35,9 +35,6 @@ extension VideoView {
           border-radius: 12px;
           background-color: rgba(0, 0, 0, 0.7);
         }
-        /* In a window the picture sits between the bars, so bars at rest never cover it; in
-           fullscreen it takes the whole screen and the bars hide while nothing moves. */
-        .video-view:not(.fullscreen) .video-picture { margin: 52px 0; }
         .video-view spinner { color: white; }
         window.solid-csd, window.solid-csd:backdrop { box-shadow: none; border: solid 2px @borders; padding: 3px; }
         """

@@ -71,6 +71,7 @@ public final class VideoView {
         // The picture holds the keyboard focus on the video page, so the page's keys reach it.
         gtk_widget_set_focusable(picture, 1)
         gtk_widget_add_css_class(picture, "video-picture")
+        paintable.reserved = Self.barRoom
 
         spinner = gtk_spinner_new()!
         gtk_widget_set_size_request(spinner, 48, 48)
@@ -122,6 +123,14 @@ public final class VideoView {
         onFrameShown?()
     }
 
+    /// Where the current frame is drawn, in the picture's coordinates (nil: none shown).
+    var frameBounds: (x: Double, y: Double, width: Double, height: Double)? {
+        guard let frame = paintable.frame else { return nil }
+        let place = paintable.placement(of: frame, width: Double(gtk_widget_get_width(picture)),
+                                        height: Double(gtk_widget_get_height(picture)))
+        return (place.x, place.y, Double(frame.width) * place.scale, Double(frame.height) * place.scale)
+    }
+
     /// The size in device pixels a frame can fill: the picture's, or before it is laid out
     /// (the page just appeared) its nearest laid-out ancestor's, or before the window's first
     /// layout (a file opened at start-up) the window's default size.
@@ -129,10 +138,7 @@ public final class VideoView {
         var widget: Widget? = picture
         while let current = widget {
             let width = gtk_widget_get_width(current), height = gtk_widget_get_height(current)
-            if width > 0, height > 0 {
-                let scale = gtk_widget_get_scale_factor(current)
-                return (Int(width * scale), Int(height * scale))
-            }
+            if width > 0, height > 0 { return frameRoom(width, height, scale: gtk_widget_get_scale_factor(current)) }
             widget = gtk_widget_get_parent(current)
         }
         // Without it the first frame would be converted at the video's own size (1080p: 8 MB)
@@ -141,8 +147,13 @@ public final class VideoView {
         var width: Int32 = 0, height: Int32 = 0
         gtk_window_get_default_size(window.as(GtkWindow.self), &width, &height)
         guard width > 0, height > 0 else { return nil }
-        let scale = gtk_widget_get_scale_factor(window)
-        return (Int(width * scale), Int(height * scale))
+        return frameRoom(width, height, scale: gtk_widget_get_scale_factor(window))
+    }
+
+    /// The device pixels a frame fills in a `width` x `height` picture: without the bars' room.
+    private func frameRoom(_ width: Int32, _ height: Int32, scale: Int32) -> (width: Int, height: Int) {
+        let free = max(1, Double(height) - 2 * paintable.reserved)
+        return (Int(width * scale), Int(free * Double(scale)))
     }
 
     /// Empties the picture (another file is loading).
@@ -213,9 +224,15 @@ public final class VideoView {
         gtk_widget_grab_focus(picture)
     }
 
+    /// In a window the frame sits between the bars, so bars at rest never cover it: the picture
+    /// keeps this much free above and below it (black). In fullscreen the frame takes the whole
+    /// screen and the bars hide while nothing moves.
+    static let barRoom = 52.0
+
     /// Fullscreen: the picture goes edge to edge.
     func setFullscreen(_ fullscreen: Bool) {
         if fullscreen { gtk_widget_add_css_class(widget, "fullscreen") } else { gtk_widget_remove_css_class(widget, "fullscreen") }
+        paintable.reserved = fullscreen ? 0 : Self.barRoom
     }
 
     // MARK: Showing and hiding the bars

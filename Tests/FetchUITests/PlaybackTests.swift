@@ -50,10 +50,11 @@ struct PlaybackTests {
         screenshot(window, "playback-playing")
         let pixels = try #require(GtkHarness.screenshot(picture, "playback-picture"))
 
-        // Where a 320x240 frame lands in the picture with content-fit contain.
-        let scale = min(Double(pixels.width) / 320, Double(pixels.height) / 240)
+        // Where a 320x240 frame lands in the picture: contain, between the bars' room above and below.
+        let room = VideoView.barRoom, free = Double(pixels.height) - 2 * room
+        let scale = min(Double(pixels.width) / 320, free / 240)
         let width = 320 * scale, height = 240 * scale
-        let left = (Double(pixels.width) - width) / 2, top = (Double(pixels.height) - height) / 2
+        let left = (Double(pixels.width) - width) / 2, top = room + (free - height) / 2
         let bars = [RGBAColor(red: 1, green: 1, blue: 1), RGBAColor(red: 1, green: 1, blue: 0),
                     RGBAColor(red: 0, green: 1, blue: 1), RGBAColor(red: 0, green: 1, blue: 0),
                     RGBAColor(red: 1, green: 0, blue: 1), RGBAColor(red: 1, green: 0, blue: 0),
@@ -63,9 +64,12 @@ struct PlaybackTests {
             let seen = try #require(pixels[x, y])
             #expect(seen.isClose(to: expected, tolerance: 0.2), "bar \(index) at \(x),\(y): \(seen)")
         }
-        // Letterbox: the clip is 4:3 in a taller picture, so black above and below.
-        if top >= 4 {
-            #expect(pixels[Double(pixels.width) / 2, top / 2]?.isClose(to: RGBAColor(red: 0, green: 0, blue: 0)) == true)
+        // The bars' room, and the letterbox of a 4:3 clip in a wider picture, are the picture's
+        // own black: not the window's background.
+        let black = RGBAColor(red: 0, green: 0, blue: 0)
+        for (x, y) in [(Double(pixels.width) / 2, room / 2), (Double(pixels.width) / 2, Double(pixels.height) - room / 2),
+                       (left / 2, Double(pixels.height) / 2)] {
+            #expect(pixels[x, y]?.isClose(to: black) == true, "at \(x),\(y): \(String(describing: pixels[x, y]))")
         }
         #expect(window.playback.view.frameSize?.width == 320)
     }

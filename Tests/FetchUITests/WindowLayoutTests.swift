@@ -90,16 +90,27 @@ struct WindowLayoutTests {
         #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 }, timeout: 10))
         #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))).hasSuffix(".webm"),
                 "the title does not name the video")
-        // In the window, the bars at rest sit beside the picture, not over it.
+        // In the window, the bars at rest sit above and below the frame, not over it, on the
+        // picture's black (not the window's background).
         GtkHarness.iterate(for: 0.3)
-        let controls = window.playback.view.controls
+        let view = window.playback.view, controls = view.controls
         var picture = graphene_rect_t(), top = graphene_rect_t(), bottom = graphene_rect_t()
-        #expect(gtk_widget_compute_bounds(window.playback.view.picture, window.widget, &picture) != 0)
-        #expect(gtk_widget_compute_bounds(controls.top, window.widget, &top) != 0)
-        #expect(gtk_widget_compute_bounds(controls.bottom, window.widget, &bottom) != 0)
-        #expect(picture.origin.y >= top.origin.y + top.size.height, "the top bar covers the picture")
-        #expect(picture.origin.y + picture.size.height <= bottom.origin.y, "the bottom bar covers the picture")
+        #expect(gtk_widget_compute_bounds(view.picture, view.widget, &picture) != 0)
+        #expect(gtk_widget_compute_bounds(controls.top, view.widget, &top) != 0)
+        #expect(gtk_widget_compute_bounds(controls.bottom, view.widget, &bottom) != 0)
+        let frame = try #require(view.frameBounds)
+        let frameTop = Double(picture.origin.y) + frame.y, frameBottom = frameTop + frame.height
+        #expect(frameTop >= Double(top.origin.y + top.size.height), "the top bar covers the frame")
+        #expect(frameBottom <= Double(bottom.origin.y), "the bottom bar covers the frame")
         GtkHarness.screenshot(window.widget, "layout-video-window")
+        // Beside the bars' rounded ends (their margin), above and below the frame: opaque black.
+        let pixels = try #require(GtkHarness.screenshot(view.widget, "layout-video-view"))
+        let side = Double(picture.origin.x) + 3
+        for y in [Double(top.origin.y) + 3, Double(bottom.origin.y + bottom.size.height) - 3] {
+            let seen = pixels[side, y]
+            #expect(seen?.alpha == 1 && seen?.isClose(to: RGBAColor(red: 0, green: 0, blue: 0)) == true,
+                    "at \(side),\(y): \(String(describing: seen))")
+        }
 
         try RealInput.key("f")
         #expect(GtkHarness.iterate(until: { window.playback.isFullscreen }, timeout: 5))
@@ -111,6 +122,9 @@ struct WindowLayoutTests {
         #expect(gtk_widget_compute_bounds(window.playback.view.widget, window.widget, &bounds) != 0)
         #expect(bounds.origin.x == 0 && bounds.origin.y == 0, "the video starts at \(bounds.origin)")
         #expect(Int(bounds.size.width) == 1280 && Int(bounds.size.height) == 800, "the video is \(bounds.size)")
+        // No room kept for the bars: the 4:3 frame is as tall as the screen.
+        #expect(GtkHarness.iterate(until: { view.frameBounds.map { Int($0.height.rounded()) } == 800 }, timeout: 5),
+                "the frame is \(String(describing: view.frameBounds))")
         GtkHarness.screenshot(window.widget, "layout-fullscreen")
         try RealInput.key("Escape")
         #expect(GtkHarness.iterate(until: { !window.playback.isFullscreen }, timeout: 5))
