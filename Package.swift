@@ -39,7 +39,7 @@ let package = Package(
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
-        .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport"]),
+        .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "Locking"]),
         .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk", "Locking"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),

@@ -11,7 +11,7 @@
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context, its
 //     │                      state changes (NULL too) on a queue of their own
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
-//     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; latest one relayed to main
+//     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; relayed to main in order
 //     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
 //     │   └── scaletempo     the audio filter: other speeds (`rate`) keep the sound's pitch
 //     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
@@ -20,7 +20,7 @@
 // Threads: `Player` lives on the main thread (the GLib main context). State changes are asked
 // for there and carried out on one serial queue (`set_state` can wait for streaming threads);
 // bus messages arrive through `gst_bus_add_watch`, on the main context. Frames are produced on a streaming thread
-// and reach the main thread through a `LatestValueRelay`: only the newest frame, at most one
+// and reach the main thread through an `OrderedRelay`: in order, at most two waiting, at most one
 // pending main-loop callback. The player only turns messages into state in `handle(_:)`; the
 // visible state is derived from that in one function, `refresh()`, and observers hear only
 // real changes.
@@ -203,7 +203,9 @@ public final class Player {
     /// Builds the pipeline for `uri` (with the subtitle file, if any) and prepares its first frame.
     private func load(uri: String, feed: StreamFeed?) {
         let generation = self.generation
-        let relay = LatestValueRelay<VideoFrame> { [weak self] frame in
+        // Two frames may wait for the main loop: one that was busy a little longer than a frame
+        // still shows every frame, a little late (the view paces them, one per paint).
+        let relay = OrderedRelay<VideoFrame>(depth: 2) { [weak self] frame in
             self?.deliver(frame, generation: generation)
         }
         let subtitles = subtitleFile.flatMap(GStreamer.uri(forPath:))
@@ -378,6 +380,8 @@ public final class Player {
     func startSeek(to seconds: Double, accurate: Bool) {
         guard let pipeline else { return }
         ended = false
+        // Frames still on their way are from before the seek; the seek's own come after.
+        pipeline.frames.discardWaiting()
         if GStreamer.seek(pipeline.playbin, to: seconds, accurate: accurate, rate: rate) {
             seekTarget = seconds
             lastPosition = seconds

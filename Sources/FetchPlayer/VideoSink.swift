@@ -3,20 +3,24 @@ import CGStreamer
 import GLibSupport
 import Synchronization
 
-/// Receives frames on a GStreamer streaming thread and hands the newest to the main thread.
+/// Receives frames on a GStreamer streaming thread and hands them to the main thread in order
+/// (`OrderedRelay`: two may wait; an older one is dropped past that).
 final class FrameOutput: Sendable {
-    private let relay: LatestValueRelay<VideoFrame>
-    /// Frames that reached the sink and were published (some are replaced before delivery).
+    private let relay: OrderedRelay<VideoFrame>
+    /// Frames that reached the sink and were published (some are dropped before delivery).
     let published = Atomic<Int>(0)
 
-    init(relay: LatestValueRelay<VideoFrame>) { self.relay = relay }
+    init(relay: OrderedRelay<VideoFrame>) { self.relay = relay }
 
-    /// Wraps the sample's buffer (no copy) and publishes it, replacing any undelivered frame.
+    /// Wraps the sample's buffer (no copy) and publishes it.
     func receive(_ sample: OpaquePointer) {
         guard let frame = VideoFrame.wrapping(sample) else { return }
         published.add(1, ordering: .relaxed)
         relay.publish(frame)
     }
+
+    /// Forgets the frames not delivered yet (a flushing seek: they are from before it).
+    func discardWaiting() { relay.discardWaiting() }
 }
 
 /// The video sink of the player and the thumbnailer: `videoconvertscale ! appsink` (or

@@ -42,6 +42,8 @@ public final class VideoView {
 
     /// Frames handed to the picture since the view was made.
     public private(set) var framesShown = 0
+    /// Hands frames to the picture one per paint (made once the picture exists).
+    private(set) var pacer: FramePacer!
     /// The size of the last frame shown.
     public var frameSize: (width: Int, height: Int)? { currentFrame.map { ($0.width, $0.height) } }
     /// Called after each frame is handed to the picture (bench statistics).
@@ -110,14 +112,19 @@ public final class VideoView {
         ownedWidget = OwnedWidget(widget)
         installFramePath()
         installPointerHandling()
+        pacer = FramePacer(widget: picture) { [weak self] frame in self?.present(frame) }
     }
 
 
     // MARK: Frames
 
-    /// Shows `frame`: the picture repaints from the frame's own bytes (no copy), replacing the
-    /// previous one.
+    /// Shows `frame` at the window's next paint that has not painted a frame yet (`FramePacer`).
     func show(_ frame: VideoFrame) {
+        pacer.offer(frame)
+    }
+
+    /// The picture repaints from the frame's own bytes (no copy), replacing the previous one.
+    private func present(_ frame: VideoFrame) {
         paintable.show(frame)
         framesShown += 1
         onFrameShown?()
@@ -158,6 +165,7 @@ public final class VideoView {
 
     /// Empties the picture (another file is loading).
     func clear(title: String) {
+        pacer.reset()
         paintable.show(nil)
         Widgets.setText(controls.title, title)
         showError(nil)

@@ -109,7 +109,8 @@ struct PlaybackTests {
         let window = try playing(try Clips.webm(seconds: 4, audio: false))
         defer { GtkHarness.close(window) }
         window.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        // Paused, and the last frame that came is on screen (one may wait for the next paint).
+        #expect(GtkHarness.iterate(until: { state(window) == .paused && !window.playback.view.pacer.isHolding }, timeout: 5))
         let shown = window.playback.view.framesShown
         let delivered = window.playback.player?.framesDelivered
         let frame = window.playback.view.currentFrame
