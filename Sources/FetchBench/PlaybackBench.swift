@@ -24,6 +24,8 @@ final class PlaybackBench {
     private var paintHandler: (clock: OpaquePointer, id: UInt)?
     /// How the view painted the frames (texture or cairo), from the renderer it runs on.
     private var framePath: VideoPaintable.FramePath?
+    /// Frames the view replaced while they waited for a paint.
+    private var replaced = 0
 
     static var isRequested: Bool { ProcessInfo.processInfo.environment["FETCHPLAY_BENCH"] == "1" }
 
@@ -59,6 +61,7 @@ final class PlaybackBench {
         newFrame = true
         if firstShown == nil { firstShown = Self.now() }
         framePath = view.framePath
+        replaced = view.framesReplaced
         guard paintHandler == nil, let clock = gtk_widget_get_frame_clock(view.picture) else { return }
         let id = clock.connect("after-paint") { [weak self] in self?.painted() }
         paintHandler = (clock, id)
@@ -89,6 +92,7 @@ final class PlaybackBench {
             ("sink_dropped_late", "\(stats?.droppedLate ?? 0)"),
             ("published", "\(stats?.published ?? 0)"),
             ("delivered", "\(stats?.delivered ?? 0)"),
+            ("replaced_waiting_for_paint", "\(replaced)"),
             // So the reference player can use a window of the same size.
             ("window", "\(gtk_widget_get_width(window))x\(gtk_widget_get_height(window))"),
             // So the floor can convert to the same size.

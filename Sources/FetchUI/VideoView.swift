@@ -44,6 +44,8 @@ public final class VideoView {
     public private(set) var framesShown = 0
     /// Hands frames to the picture one per paint (made once the picture exists).
     private(set) var pacer: FramePacer!
+    /// Frames replaced while they waited for a paint, since the view was made (bench statistics).
+    public var framesReplaced: Int { pacer.replaced }
     /// The size of the last frame shown.
     public var frameSize: (width: Int, height: Int)? { currentFrame.map { ($0.width, $0.height) } }
     /// Called after each frame is handed to the picture (bench statistics).
