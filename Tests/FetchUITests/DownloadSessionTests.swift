@@ -44,6 +44,31 @@ struct DownloadSessionTests {
         #expect(ended.withLock { $0 } == [url], "no update showed it downloading, and its end was lost")
     }
 
+    /// Try Again on a failed HLS link: the failure before is not this run's end (the window would
+    /// notify it at once, and then miss the retry's real end).
+    @Test func aRetriedHLSLinkEndsWithTheRetryNotWithTheFailureBefore() throws {
+        let clip = try Clips.hls()
+        clip.serve(on: server)
+        let playlist = "v360/index.m3u8", body = try #require(clip.files[playlist])
+        server.serve("/" + playlist, body: body, faults: [.status(404)])
+        let url = server.url("/" + playlist)
+        let ends = Locked<[Set<String>]>([])
+        let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
+        session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
+        try session.load(url)
+        session.start()
+        #expect(GtkHarness.iterate(until: { session.state.isFailed }, timeout: 20), "\(session.state)")
+        #expect(ends.withLock { $0 } == [[url]])
+
+        server.serve("/" + playlist, body: body, etag: "\"index\"")
+        session.start()
+        // Downloading from Start on, whenever its thread gets going: not the failure before.
+        #expect(session.state == .downloading, "\(session.state)")
+        #expect(ends.withLock { $0 }.count == 1, "the last run's failure was taken for the retry's end")
+        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 30), "\(session.state)")
+        #expect(ends.withLock { $0 } == [[url], [url]])
+    }
+
     @Test func startOnAVideoAlreadyInTheCacheIsNoEnd() throws {
         let url = server.url("/small.webm")
         let first = Locked<Set<String>>([])

@@ -107,6 +107,10 @@ public final class HLSDownload: Sendable {
             stop.lower()
             let done = DispatchSemaphore(value: 0)
             shared.finished = done
+            // Downloading from here on, not once its thread runs: a retry read at once must not
+            // still say the last run's failure (the window would take it for this run's end),
+            // and stopping everything must wait for it.
+            shared.state = .downloading
             return done
         }
         guard let done else { return }
