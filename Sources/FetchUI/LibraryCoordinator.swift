@@ -18,7 +18,8 @@ public final class LibraryCoordinator {
     public let view: LibraryView
     let session: DownloadSession
 
-    /// Plays the selected finished video (the window activates `win.play`).
+    /// Plays the selected video now, or as soon as it can: a row just selected in a window that
+    /// has not read its record yet (it is read in the background) plays once it is known.
     var playSelected: (@MainActor () -> Void)?
     /// The video open in the player, if any: never deleted nor evicted.
     var playingPath: (@MainActor () -> String?)?
@@ -74,9 +75,14 @@ public final class LibraryCoordinator {
         view.select(url: session.url)
     }
 
-    private func activate(_ url: String) {
+    func activate(_ url: String) {
         session.select(url: url)
-        if session.state.isCompleted { playSelected?() } else { session.toggle(url: url) }
+        // The store has read every record; the session may not have read this one yet.
+        if session.state.isCompleted || store.item(url: url)?.isComplete == true {
+            playSelected?()
+        } else {
+            session.toggle(url: url)
+        }
     }
 
     /// A row's menu: Play, Pause or Continue, Show in Files, Copy Link, Delete, for that row's URL.
@@ -84,7 +90,7 @@ public final class LibraryCoordinator {
         switch command {
         case .play:
             session.select(url: url)
-            if session.state.isCompleted { playSelected?() }
+            playSelected?()
         case .pause, .continue:
             session.toggle(url: url)
         case .showInFiles:

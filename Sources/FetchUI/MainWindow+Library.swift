@@ -8,7 +8,7 @@ extension MainWindow {
     /// Connects the library to the session and the window's actions.
     func installLibrary() {
         guard let library else { return }
-        library.playSelected = { [weak self] in self?.activate(.play) }
+        library.playSelected = { [weak self] in self?.downloadPage.playWhenReady(self?.session?.url) }
         library.playingPath = { [weak self] in self?.playback.player?.path }
         library.parentWindow = { [weak self] in self?.widget.as(GtkWindow.self) }
         library.showMessage = { [weak self] message in self?.showURLMessage(message) }

@@ -21,9 +21,10 @@ extension MainWindow {
     }
 
     /// Play on a notification (or `app.play-link` over D-Bus): plays the video when it is
-    /// complete; else shows the download, ready for what it needs.
+    /// complete; else shows the download, ready for what it needs. In a window just started for
+    /// it (D-Bus activation) the video's record is read in the background: it plays once read.
     public func playLink(_ url: String) {
         showLink(url)
-        if controls.canPlay { playSelected() }
+        downloadPage.playWhenReady(session?.url)
     }
 }

@@ -111,4 +111,26 @@ struct LibraryMenuTests {
         #expect(window.library?.view.isUndoVisible == true)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    /// In a window just opened, the library lists the video (its store has read every record)
+    /// before the session has read this one: a row's Play, and activating the row, play it once
+    /// that read is done, instead of doing nothing (Play) or starting it again (activation).
+    @Test func aRowPlaysInAWindowThatHasNotReadItsRecordYet() throws {
+        let (first, _, url) = try windowWithVideo()
+        GtkHarness.close(first)
+        let requests = server.requests(to: "/menu.webm").count
+
+        for activation in [false, true] {
+            let window = try RealInput.window(cacheRoot: cache.path)
+            defer { GtkHarness.close(window) }
+            let library = try #require(window.library)
+            #expect(GtkHarness.iterate(until: { library.store.item(url: url)?.isComplete == true }, timeout: 10))
+            if activation { library.activate(url) } else { library.perform(.play, url: url) }
+            #expect(GtkHarness.iterate(until: {
+                window.visiblePage == "video" && window.playback.player?.state == .playing
+            }, timeout: 10), "activated: \(activation); \(String(describing: window.session?.state))")
+            window.playback.player?.close()
+        }
+        #expect(server.requests(to: "/menu.webm").count == requests, "a finished video was downloaded again")
+    }
 }

@@ -123,6 +123,24 @@ struct NotificationTests {
         window.playback.player?.close()
     }
 
+    /// A notification's Play reaching a window just opened for it (as D-Bus activation starts
+    /// the app): the video's record is read in the background, and it plays once read.
+    @Test func playFromANotificationInAWindowJustOpenedPlays() throws {
+        let url = try serveClip("/later.webm")
+        let first = try RealInput.window(cacheRoot: cache.path)
+        #expect(download(url, in: first))
+        GtkHarness.close(first)
+
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.playLink(url)
+        #expect(GtkHarness.iterate(until: {
+            window.visiblePage == "video" && window.playback.player?.state == .playing
+        }, timeout: 10), "Play did not play: \(String(describing: window.session?.state))")
+        #expect(window.playback.player?.path == window.session?.state.completedPath)
+        window.playback.player?.close()
+    }
+
     /// Start on a link already in the library only shows it: nothing ended, nothing to say,
     /// also with another window in front.
     @Test func aVideoAlreadyDownloadedSaysNothing() throws {
