@@ -59,6 +59,16 @@ struct NotificationTests {
         return GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20)
     }
 
+    /// Serves a clip at `path` and downloads it in a window that is then closed; returns a new
+    /// window on the same cache (as the next start of the app), and the clip's link.
+    func newWindowAfterDownloading(_ path: String) throws -> (MainWindow, String) {
+        let url = try serveClip(path)
+        let first = try RealInput.window(cacheRoot: cache.path)
+        #expect(download(url, in: first))
+        GtkHarness.close(first)
+        return (try RealInput.window(cacheRoot: cache.path), url)
+    }
+
     @Test func aDownloadThatFinishesUnseenIsNotifiedAndAClickBringsItBack() throws {
         let peers = try #require(GtkHarness.peers), bus = try #require(GtkHarness.bus)
         let url = try serveClip("/holiday.webm")
@@ -126,12 +136,7 @@ struct NotificationTests {
     /// A notification's Play reaching a window just opened for it (as D-Bus activation starts
     /// the app): the video's record is read in the background, and it plays once read.
     @Test func playFromANotificationInAWindowJustOpenedPlays() throws {
-        let url = try serveClip("/later.webm")
-        let first = try RealInput.window(cacheRoot: cache.path)
-        #expect(download(url, in: first))
-        GtkHarness.close(first)
-
-        let window = try RealInput.window(cacheRoot: cache.path)
+        let (window, url) = try newWindowAfterDownloading("/later.webm")
         defer { GtkHarness.close(window) }
         window.playLink(url)
         #expect(GtkHarness.iterate(until: {
@@ -144,12 +149,7 @@ struct NotificationTests {
     /// Start on a link already in the library only shows it: nothing ended, nothing to say,
     /// also with another window in front.
     @Test func aVideoAlreadyDownloadedSaysNothing() throws {
-        let url = try serveClip("/kept.webm")
-        let first = try RealInput.window(cacheRoot: cache.path)
-        #expect(download(url, in: first))
-        GtkHarness.close(first)
-
-        let window = try RealInput.window(cacheRoot: cache.path)
+        let (window, url) = try newWindowAfterDownloading("/kept.webm")
         defer { GtkHarness.close(window) }
         let away = try otherApp(away: window)
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
