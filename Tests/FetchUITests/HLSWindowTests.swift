@@ -25,6 +25,11 @@ struct HLSWindowTests {
             server.serve("/" + segment, body: clip.files[segment]!, etag: "\"s\(index)\"",
                          faults: [.throttle(bytesPerSecond: 80_000)], faultyRequests: 1)
         }
+        // Four segments come at a time: the last one's second half waits until the pause is
+        // seen, so the presentation cannot end first.
+        let last = try #require(segments.last)
+        let lastSize = clip.files[last]!.count
+        server.hold("/" + last, offsets: lastSize / 2..<lastSize)
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         window.urlText = server.url("/v360/index.m3u8")
@@ -38,6 +43,7 @@ struct HLSWindowTests {
         window.activate(.pause)
         #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
         #expect(window.isEnabled(.continue))
+        server.release("/" + last)
         window.activate(.continue)
         #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { true } else { false } },
                                    timeout: 60), "the presentation did not complete")
@@ -57,6 +63,10 @@ struct HLSWindowTests {
             server.serve("/" + segment, body: clip.files[segment]!, etag: "\"s\(index)\"",
                          faults: [.throttle(bytesPerSecond: 40_000)], faultyRequests: 1)
         }
+        // The last segment's second half waits until the pause is done: it cannot finish first.
+        let last = try #require(segments.last)
+        let lastSize = clip.files[last]!.count
+        server.hold("/" + last, offsets: lastSize / 2..<lastSize)
         let url = server.url("/v360/index.m3u8")
         // Paused half-way by another run (the command line, or a window that quit).
         let earlier = try HLSDownload(url: url, cache: Cache(root: cache.path), remux: nil) { _ in }
@@ -64,6 +74,7 @@ struct HLSWindowTests {
         #expect(waitUntil(timeout: .seconds(20)) { (earlier.progress.segments?.done ?? 0) >= 2 })
         earlier.pause()
         #expect(earlier.wait() == .paused)
+        server.release("/" + last)
 
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
