@@ -76,11 +76,12 @@ struct StreamPlaybackTests {
         let moov = try #require(Self.moovOffset(body))
         #expect(moov > Int64(body.count) * 9 / 10, "the clip's index is not at its end")
         // As for the WebM above: the middle waits until the first frame, which must come from
-        // the start and the index alone.
-        let held = Int(Double(body.count) * 0.3)..<Int(Double(body.count) * 0.9)
+        // the start and the index alone. The first 20% and the last 10% may arrive before it,
+        // however slow the player is: never more than 30%.
+        let held = Int(Double(body.count) * 0.2)..<(body.count - body.count / 10)
         let stream = try firstFrame(of: body, at: "/tail.mp4", holding: held)
         let server = stream.server
-        #expect(stream.fraction < 0.3, "the first frame came after \(Int(stream.fraction * 100))% of the bytes")
+        #expect(stream.fraction <= 0.3, "the first frame came after \(Int(stream.fraction * 100))% of the bytes")
         // The first range asked for is the index's, within a 64 KiB page of it.
         let starts = server.requests(to: "/tail.mp4").compactMap { request -> Int64? in
             guard let range = request["range"], range.hasPrefix("bytes=") else { return nil }
