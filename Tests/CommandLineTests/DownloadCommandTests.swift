@@ -85,10 +85,13 @@ struct DownloadCommandTests {
 
     @Test func twoProcessesOnOneURLNeverShareThePartial() throws {
         server.serve("/clip.webm", body: Self.body, etag: "\"a\"", faults: [.throttle(bytesPerSecond: 300_000)])
+        // The first cannot finish before the second has tried, however late that starts.
+        server.hold("/clip.webm", offsets: Self.body.count / 2..<Self.body.count)
         let url = server.url("/clip.webm")
         let first = try FetchplayProcess(["--download", url, "--cache-dir", cacheDir], folder: folder, name: "first")
         #expect(waitUntil(timeout: .seconds(20)) { server.requests(to: "/clip.webm").count == 1 })
         let second = try download(url, name: "second")
+        server.release("/clip.webm")
         #expect(second.status == 6)
         #expect(second.standardError.contains("already being downloaded"))
         #expect(first.waitForExit(timeout: .seconds(30)))
