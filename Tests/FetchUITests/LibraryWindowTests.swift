@@ -19,10 +19,14 @@ struct LibraryWindowTests {
     }
 
     /// Serves a real video (so thumbnails and durations work) slowly enough to overlap.
-    func serveClip(_ path: String, seconds: Double, bytesPerSecond: Int) throws -> String {
+    ///
+    /// - Parameter holdingTail: its last KiB waits for `server.release(path)`, so it cannot
+    ///   finish before the test has seen what it waits for.
+    func serveClip(_ path: String, seconds: Double, bytesPerSecond: Int, holdingTail: Bool = false) throws -> String {
         let clip = try Clips.webm(seconds: seconds, width: 320, height: 240, audio: false)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
         server.serve(path, body: bytes, etag: "\"\(path)\"", faults: [.throttle(bytesPerSecond: bytesPerSecond)])
+        if holdingTail { server.hold(path, offsets: bytes.count - 1024..<bytes.count) }
         return server.url(path)
     }
 
@@ -44,8 +48,9 @@ struct LibraryWindowTests {
     }
 
     @Test func twoAtOnceThenPlayDeleteUndoAndRestart() throws {
-        let first = try serveClip("/first.webm", seconds: 3, bytesPerSecond: 60_000)
-        let second = try serveClip("/second.webm", seconds: 2, bytesPerSecond: 60_000)
+        // Neither can finish before both rows were seen downloading.
+        let first = try serveClip("/first.webm", seconds: 3, bytesPerSecond: 60_000, holdingTail: true)
+        let second = try serveClip("/second.webm", seconds: 2, bytesPerSecond: 60_000, holdingTail: true)
         let window = try GtkHarness.window(cacheRoot: cache.path)
         let lib = try library(window)
 
@@ -62,6 +67,8 @@ struct LibraryWindowTests {
             rowActivity(window, first) == .downloading && rowActivity(window, second) == .downloading
         }, timeout: 5), "both rows should show their own progress")
         shot(window, "library-two-downloads")
+        server.release("/first.webm")
+        server.release("/second.webm")
 
         #expect(GtkHarness.iterate(until: { finishedOnDisk(window) == [first, second] }, timeout: 60),
                 "both downloads did not finish and get listed")
