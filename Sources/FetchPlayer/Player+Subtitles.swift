@@ -5,7 +5,9 @@ import CGStreamer
 // gstreamer1.0-x) before they reach the video sink, so every path that paints frames shows them.
 // Turning them off clears playbin's text flag; choosing a track sets `current-text`. A subtitle
 // file becomes playbin's `suburi`, which it reads only when it opens a file: adding one builds
-// the pipeline again at the same position.
+// the pipeline again at the same position. Like an audio track, a text stream chosen while a
+// seek waits or runs is switched to once that seek is done (switching streams during a flushing
+// seek can deadlock GStreamer 1.22; see Player+AudioTracks.swift).
 
 /// Which subtitle track to show once the tracks are known.
 enum SubtitleChoice: Equatable {
@@ -32,9 +34,18 @@ extension Player {
             return
         }
         guard index != subtitleTrack else { return }
-        apply(index)
         subtitleTrack = index
+        pendingSubtitle = .some(index)
+        switchPendingSubtitle()
         notify(.subtitles)
+    }
+
+    /// Shows the chosen subtitle track if no seek waits or runs; a paused video draws its frame
+    /// again with it.
+    func switchPendingSubtitle() {
+        guard let choice = pendingSubtitle, prerolled, seekTarget == nil, pendingSeek == nil else { return }
+        pendingSubtitle = nil
+        apply(choice)
         redrawIfPaused()
     }
 
@@ -89,7 +100,10 @@ extension Player {
             shown = currentSubtitleTrack(of: tracks)
         }
         wantedSubtitle = nil
-        if shown != currentSubtitleTrack(of: tracks) { apply(shown) }
+        // The first frame's seek (a remembered position or speed) may be next: switched after it.
+        if shown != currentSubtitleTrack(of: tracks) {
+            if pendingSeek != nil || seekTarget != nil { pendingSubtitle = .some(shown) } else { apply(shown) }
+        }
         guard tracks != subtitleTracks || shown != subtitleTrack || problem != subtitleProblem else { return }
         subtitleTracks = tracks
         subtitleTrack = shown

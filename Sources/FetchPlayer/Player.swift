@@ -142,6 +142,8 @@ public final class Player {
     private var playAfterSeek = false
     /// An audio track chosen while a seek waited or ran (see `selectAudioTrack`).
     var pendingAudioTrack: Int?
+    /// A subtitle track (nil: none) chosen while a seek waited or ran (see `selectSubtitleTrack`).
+    var pendingSubtitle: Int??
     private var observers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextObserverID = 0
 
@@ -342,6 +344,7 @@ public final class Player {
                 if duration == nil { updateDuration() }
                 startPendingSeek()
                 switchPendingAudioTrack()
+                switchPendingSubtitle()
                 if playAfterSeek, seekTarget == nil {
                     playAfterSeek = false
                     pipeline.request(GST_STATE_PLAYING)
@@ -463,6 +466,7 @@ public final class Player {
         seekTarget = nil
         playAfterSeek = false
         pendingAudioTrack = nil
+        pendingSubtitle = nil
     }
 
     /// Drops the pipeline and everything known about the file; does not notify.

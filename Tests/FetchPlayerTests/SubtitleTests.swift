@@ -1,3 +1,5 @@
+import CGLib
+import CGStreamer
 import Testing
 import TestSupport
 @testable import FetchPlayer
@@ -77,6 +79,25 @@ struct SubtitleTests {
         player.selectSubtitleTrack(0)
         player.play()
         #expect(framesShowText(player, true))
+    }
+
+    /// Off chosen while a seek runs shows as chosen at once; playbin's text flag changes only
+    /// once the seek is done (switching streams during a flushing seek can deadlock GStreamer),
+    /// and the paused frame is then drawn again without the text.
+    @Test func aTrackChosenDuringASeekIsSwitchedWhenTheSeekEnds() throws {
+        let player = Player(audio: .none)
+        player.open(path: try Clips.embeddedSubtitles(seconds: 6))
+        #expect(runMainLoop { player.state == .paused && player.currentFrame != nil })
+        let pipeline = try #require(player.pipeline)
+        let textOn = { fetchplay_object_get_flags(pipeline.playbin, "flags") & Player.textFlag != 0 }
+        player.seek(to: 2, accurate: true)
+        #expect(player.isSeeking)
+        player.selectSubtitleTrack(nil)
+        #expect(player.subtitleTrack == nil)
+        #expect(textOn(), "switched during the seek")
+        #expect(runMainLoop { !textOn() }, "not switched once the seek was done")
+        #expect(runMainLoop { !player.isSeeking && textNow(player) == false }, "the paused frame still shows the text")
+        #expect(player.state == .paused)
     }
 
     @Test func aSubRipFileBesideTheVideoIsPickedUpAndShown() throws {
