@@ -176,7 +176,11 @@ public final class DownloadSession {
         // In the queue's order like any download (a library row's Continue may come first).
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         if ask, presentations[url] == nil, variant == nil, chooseVariant != nil { return offerVariants(url) }
+        let isNew = presentations[url] == nil
         guard let task = presentations[url] ?? makePresentation(url, variant: variant) else { return }
+        // A link the queue handed over (a playlist known by its answer) was awaited with the
+        // queue's count of runs: from here on the presentation's counts.
+        if isNew, awaitingEnd[url] != nil { awaitingEnd[url] = task.runs }
         awaitEnd(of: url)
         task.start()
         // GStreamer's remux plug-ins load off the main thread while the segments arrive.

@@ -69,6 +69,26 @@ struct DownloadSessionTests {
         #expect(ends.withLock { $0 } == [[url], [url]])
     }
 
+    /// A link known as a playlist only by its answer goes on as HLS: its end is the
+    /// presentation's, reported once.
+    @Test func aPlaylistKnownByItsAnswerEndsOnce() throws {
+        let clip = try Clips.hls()
+        clip.serve(on: server)
+        let body = try #require(clip.files["v360/index.m3u8"])
+        // Its segments' links are relative to the playlist's folder.
+        server.serve("/v360/stream", body: body, etag: "\"stream\"")
+        let url = server.url("/v360/stream")
+        let ends = Locked<[Set<String>]>([])
+        let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
+        session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
+        try session.load(url)
+        session.start()
+        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 30), "\(session.state)")
+        #expect(session.state.completedPath?.hasSuffix(".mp4") == true, "saved as HLS: \(session.state)")
+        #expect(GtkHarness.iterate(until: { !ends.withLock { $0 }.isEmpty }, timeout: 5))
+        #expect(ends.withLock { $0 } == [[url]])
+    }
+
     @Test func startOnAVideoAlreadyInTheCacheIsNoEnd() throws {
         let url = server.url("/small.webm")
         let first = Locked<Set<String>>([])
