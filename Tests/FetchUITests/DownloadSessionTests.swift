@@ -20,10 +20,10 @@ struct DownloadSessionTests {
         server.serve("/small.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"small\"")
     }
 
-    /// A session on the folder's cache, with every URL it reported ended kept in `ended`.
-    func session(_ ended: Locked<Set<String>>) throws -> DownloadSession {
+    /// A session on the folder's cache; every update's ended downloads go into `ends`, in order.
+    func session(_ ends: Locked<[Set<String>]>) throws -> DownloadSession {
         let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
-        session.observe { change in ended.withLock { $0.formUnion(change.ended) } }
+        session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
         return session
     }
 
@@ -37,11 +37,11 @@ struct DownloadSessionTests {
 
     @Test func aDownloadThatFinishedBetweenTwoUpdatesHasEnded() throws {
         let url = server.url("/small.webm")
-        let ended = Locked<Set<String>>([])
+        let ended = Locked<[Set<String>]>([])
         let session = try session(ended)
         try startUnseen(url, in: session)
         #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 5))
-        #expect(ended.withLock { $0 } == [url], "no update showed it downloading, and its end was lost")
+        #expect(ended.withLock { $0 } == [[url]], "no update showed it downloading, and its end was lost")
     }
 
     /// Try Again on a failed HLS link: the failure before is not this run's end (the window would
@@ -53,8 +53,7 @@ struct DownloadSessionTests {
         server.serve("/" + playlist, body: body, faults: [.status(404)])
         let url = server.url("/" + playlist)
         let ends = Locked<[Set<String>]>([])
-        let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
-        session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
+        let session = try session(ends)
         try session.load(url)
         session.start()
         #expect(GtkHarness.iterate(until: { session.state.isFailed }, timeout: 20), "\(session.state)")
@@ -79,8 +78,7 @@ struct DownloadSessionTests {
         server.serve("/v360/stream", body: body, etag: "\"stream\"")
         let url = server.url("/v360/stream")
         let ends = Locked<[Set<String>]>([])
-        let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
-        session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
+        let session = try session(ends)
         try session.load(url)
         session.start()
         #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 30), "\(session.state)")
@@ -91,13 +89,13 @@ struct DownloadSessionTests {
 
     @Test func startOnAVideoAlreadyInTheCacheIsNoEnd() throws {
         let url = server.url("/small.webm")
-        let first = Locked<Set<String>>([])
+        let first = Locked<[Set<String>]>([])
         let before = try session(first)
         try startUnseen(url, in: before)
-        #expect(GtkHarness.iterate(until: { first.withLock { $0 } == [url] }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { first.withLock { $0 } == [[url]] }, timeout: 5))
 
         // A new run: the cache is read in the background, and Start only shows the video.
-        let ended = Locked<Set<String>>([])
+        let ended = Locked<[Set<String>]>([])
         let session = try session(ended)
         try startUnseen(url, in: session)
         #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 5))
