@@ -35,7 +35,14 @@ final class FramePacer {
     /// Shows `frame` now, or after the next paint if the one shown was not painted yet. An
     /// unmapped picture is never painted: its frames are handed over at once.
     func offer(_ frame: VideoFrame) {
-        guard unpainted, clock != nil, gtk_widget_get_mapped(widget) != 0 else { return show(frame) }
+        guard unpainted, clock != nil, gtk_widget_get_mapped(widget) != 0 else {
+            // One that waited from before the picture was unmapped is older: never shown after this.
+            if waiting != nil {
+                waiting = nil
+                replaced += 1
+            }
+            return show(frame)
+        }
         if waiting != nil { replaced += 1 }
         waiting = frame
     }

@@ -47,6 +47,34 @@ struct FramePacerTests {
         #expect(shown.count == 3)
     }
 
+    /// A frame waiting when the picture is hidden is older than the next one, shown at once:
+    /// the next paint must not bring the older one back.
+    @Test func aFrameWaitingWhenThePictureIsHiddenNeverComesBack() throws {
+        let window = gtk_window_new()!
+        defer { gtk_window_destroy(window.as(GtkWindow.self)) }
+        let picture = gtk_picture_new()!
+        gtk_window_set_child(window.as(GtkWindow.self), picture)
+        gtk_window_set_default_size(window.as(GtkWindow.self), 200, 150)
+        var shown: [VideoFrame] = []
+        let pacer = FramePacer(widget: picture) { frame in
+            shown.append(frame)
+            gtk_widget_queue_draw(picture)
+        }
+        gtk_window_present(window.as(GtkWindow.self))
+        try #require(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 }, timeout: 5))
+
+        let first = frame(10), older = frame(20), newer = frame(30)
+        pacer.offer(first)
+        pacer.offer(older)
+        #expect(pacer.isHolding)
+        gtk_widget_set_visible(picture, 0)
+        pacer.offer(newer)
+        #expect(shown.last === newer && !pacer.isHolding && pacer.replaced == 1)
+        gtk_widget_set_visible(picture, 1)
+        #expect(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 && pacer.offerWouldShow }, timeout: 5))
+        #expect(shown.last === newer, "the older frame came back")
+    }
+
     @Test func anUnmappedPictureGetsEveryFrameAtOnce() throws {
         let picture = gtk_picture_new()!
         g_object_ref_sink(picture.rawObject)
