@@ -154,9 +154,9 @@ public final class DownloadSession {
     }
 
     /// `url` was asked to start or continue here: its next failure or download's end is news.
-    private func awaitEnd(of url: String) {
+    private func awaitEnd(of url: String, runs: Int? = nil) {
         guard awaitingEnd[url] == nil else { return }
-        awaitingEnd[url] = presentations[url]?.runs ?? queue.entry(url)?.runs ?? 0
+        awaitingEnd[url] = runs ?? presentations[url]?.runs ?? queue.entry(url)?.runs ?? 0
     }
 
     private func makePresentation(_ url: String, variant: HLSVariant? = nil) -> HLSDownload? {
@@ -276,7 +276,7 @@ public final class DownloadSession {
             if entries[entry.url] != entry { changed.insert(entry.url) }
             if entry.isWaiting {
                 // Its state is still the one before (a failure being retried): not an end.
-                awaitEnd(of: entry.url)
+                awaitEnd(of: entry.url, runs: entry.runs)
                 continue
             }
             switch entry.state {
@@ -293,6 +293,8 @@ public final class DownloadSession {
             }
         }
         changed.formUnion(Set(entries.keys).subtracting(next.keys))
+        // A link deleted from the queue starts its count of runs again if it comes back.
+        awaitingEnd = awaitingEnd.filter { next[$0.key] != nil }
         entries = next
         if let url, let entry = next[url] { show(entry) }
         if !whenStopped.isEmpty, !isAnyRunning {

@@ -87,6 +87,34 @@ struct DownloadSessionTests {
         #expect(ends.withLock { $0 } == [[url]])
     }
 
+    /// A link deleted and added again starts its count of runs again: its finish after that is
+    /// still news, whatever its runs were before.
+    @Test func aLinkDeletedAndAddedAgainEndsWhenItFinishes() throws {
+        let clip = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Clips.webm(seconds: 2, audio: false))))
+        server.serve("/again.webm", body: clip, etag: "\"again\"", faults: [.status(404)], faultyRequests: 1)
+        server.hold("/again.webm", offsets: clip.count / 2..<clip.count)
+        let url = server.url("/again.webm")
+        let ends = Locked<[Set<String>]>([])
+        let session = try session(ends)
+        try session.load(url)
+        session.start()
+        #expect(GtkHarness.iterate(until: { session.state.isFailed }, timeout: 20), "\(session.state)")
+        // Try Again (a second run), paused on the hold, then deleted.
+        session.start()
+        #expect(GtkHarness.iterate(until: { session.state == .downloading && session.progress?.bytesDone ?? 0 > 0 },
+                                   timeout: 20))
+        session.pause()
+        #expect(GtkHarness.iterate(until: { session.state == .paused }, timeout: 10))
+        #expect(session.queue.remove(url))
+        #expect(GtkHarness.iterate(until: { session.entries[url] == nil }, timeout: 5))
+
+        server.release("/again.webm")
+        try session.load(url)
+        session.start()
+        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 20), "\(session.state)")
+        #expect(GtkHarness.iterate(until: { ends.withLock { $0 }.count == 2 }, timeout: 5), "\(ends.withLock { $0 })")
+    }
+
     @Test func startOnAVideoAlreadyInTheCacheIsNoEnd() throws {
         let url = server.url("/small.webm")
         let first = Locked<[Set<String>]>([])
