@@ -403,11 +403,12 @@ public final class PlaybackController {
         view.showLoading(player.state == .loading || player.isBuffering)
     }
 
-    /// Where playback really stopped, if that is well before the stated length: the last
-    /// picture's time, else the last position seen while playing.
+    /// Where playback really stopped, if that is well before the stated length: the newest
+    /// frame's time (delivered, painted or not: a window that stopped painting still played
+    /// it), else the last position seen while playing.
     private func earlyEnd() -> Double? {
         guard let duration = player?.duration, duration > 0,
-              let last = view.currentFrame?.timestamp ?? lastPlayingPosition else { return nil }
+              let last = player?.currentFrame?.timestamp ?? lastPlayingPosition else { return nil }
         return duration - last > Self.earlyEndMargin ? last : nil
     }
 
