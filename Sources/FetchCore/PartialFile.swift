@@ -192,14 +192,19 @@ final class PartialFile: @unchecked Sendable {
         return got > 0 ? Array(bytes.prefix(got)) : []
     }
 
-    /// Writes `bytes` at `offset` of the data file; starts a checkpoint when one is due and none
-    /// is running.
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
-        if let error = guarded.withLock({ $0.checkpointError }) { throw error }
+    /// Writes `bytes` at `offset` of the data file, without counting them as written yet:
+    /// `commit` does, for many pieces at once.
+    func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
         try FileIO.writeAll(descriptor, bytes, at: offset, path: writingName)
-        written.insert(offset..<offset + Int64(bytes.count))
+    }
+
+    /// Counts `range`, stored before, as written: readers may read it, and the next checkpoint
+    /// makes it durable; starts a checkpoint when one is due and none is running.
+    func commit(_ range: Range<Int64>) throws(DownloadError) {
+        if let error = guarded.withLock({ $0.checkpointError }) { throw error }
+        written.insert(range)
         board.publish(path: cache.partialDirectory + "/" + writingName, ranges: written, total: identity.total)
-        unsubmitted += Int64(bytes.count)
+        unsubmitted += range.upperBound - range.lowerBound
         if unsubmitted >= writebackStep {
             // Hand the kernel each few megabytes as they arrive, so a checkpoint's fdatasync
             // waits only for the tail instead of a whole second of a fast download at once.

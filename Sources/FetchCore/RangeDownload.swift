@@ -101,7 +101,14 @@ final class RangeDownload {
                 return .failed(error, gotBytes: partial.length > 0)
             }
             let done = multi.finished()
-            for (handle, code) in done + resumePaused(except: Set(done.map(\.handle))) {
+            let ends = done + resumePaused(except: Set(done.map(\.handle)))
+            // What this turn brought is written before anything looks at the partial.
+            do {
+                for transfer in active { try transfer.flush() }
+            } catch {
+                return .failed(error, gotBytes: partial.length > 0)
+            }
+            for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
                 let outcome = transfer.outcome(code)
