@@ -2,13 +2,16 @@
 // Fetchplay: download a video, watch it fill a ring, play it.
 //
 // Layers never reach up: FetchCore (downloads, cache) and FetchPlayer (playbin) import no GTK;
-// FetchUI wires them to widgets; the `fetchplay` executable only parses the command line.
+// FetchUI wires them to widgets; FetchCommandLine holds the options and the headless modes.
+// Two programs: `fetchplay` runs the headless modes and links no GTK; for everything else it
+// becomes `fetchplay-window` (exec), the window.
 import PackageDescription
 
 let package = Package(
     name: "Fetchplay",
     products: [
         .executable(name: "fetchplay", targets: ["fetchplay"]),
+        .executable(name: "fetchplay-window", targets: ["fetchplay-window"]),
     ],
     targets: [
         // C libraries, each behind one module map and one shim header.
@@ -30,11 +33,15 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "Locking", "Localization"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "Localization", "Locking"]),
+        // Where the engine and the player meet: GStreamer's remux for HLS downloads.
+        .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),
-        .executableTarget(name: "fetchplay", dependencies: ["FetchUI", "FetchBench", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
+        .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "HLSRemuxer", "CGLib", "Localization", "Locking"]),
+        .executableTarget(name: "fetchplay", dependencies: ["FetchCommandLine", "CGLib", "GLibSupport", "Localization", "Locking"]),
+        .executableTarget(name: "fetchplay-window", dependencies: ["FetchUI", "FetchBench", "FetchCommandLine", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),

@@ -16,6 +16,7 @@ out="data/screenshots"
 mkdir -p "$out"
 
 swift build --scratch-path "${SCRATCH_PATH:-.build}" --product fetchplay >/dev/null
+swift build --scratch-path "${SCRATCH_PATH:-.build}" --product fetchplay-window >/dev/null
 bin="$(swift build --scratch-path "${SCRATCH_PATH:-.build}" --show-bin-path)/fetchplay"
 
 work="$(mktemp -d /tmp/fetchplay-shots-XXXXXX)"

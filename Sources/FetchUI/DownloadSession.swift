@@ -2,6 +2,7 @@ import FetchCore
 import FetchPlayer
 import Foundation
 import GLibSupport
+import HLSRemuxer
 import Locking
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.

@@ -142,17 +142,9 @@ public final class FetchplayApplication {
         return window
     }
 
-    /// Seconds quitting waits for background work (a pipeline going down, the last record write).
-    nonisolated static let shutdownTimeout = 10.0
-
-    /// The last thing before the process exits: every worker, checkpoint, record write, thumbnail
-    /// and pipeline teardown ends first, so none runs inside GLib or GStreamer during `exit`.
-    /// The window stopped the downloads when it closed.
-    public nonisolated static func joinBackgroundWork() {
-        if !BackgroundWork.finish(timeout: shutdownTimeout) {
-            FileHandle.standardError.write(Data("fetchplay: warning: quitting with background work still running\n".utf8))
-        }
-    }
+    /// The last thing before the process exits (`BackgroundWork.finishBeforeExit`). The window
+    /// stopped the downloads when it closed.
+    public nonisolated static func joinBackgroundWork() { BackgroundWork.finishBeforeExit() }
 
     private func startup() {
         if let data = dataDirectory, let display = gdk_display_get_default() {

@@ -49,6 +49,15 @@ public enum BackgroundWork {
     @discardableResult
     public static func finish(timeout: Double) -> Bool { tracker.drain(timeout: timeout) }
 
+    /// The last thing before a process exits: every job ends first, so none runs inside GLib or
+    /// GStreamer during `exit`; after 10 s (a stuck pipeline) it says so and lets the exit go on.
+    public static func finishBeforeExit() {
+        if !finish(timeout: 10) {
+            let line = "fetchplay: warning: quitting with background work still running\n"
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        }
+    }
+
     /// Jobs counted now.
     public static var running: Int { tracker.count }
 

@@ -21,6 +21,7 @@ struct InstallTests {
 
     static let expectedFiles = [
         "bin/fetchplay",
+        "libexec/fetchplay-window",
         "share/applications/\(appID).desktop",
         "share/metainfo/\(appID).metainfo.xml",
         "share/icons/hicolor/scalable/apps/\(appID).svg",
@@ -44,6 +45,7 @@ struct InstallTests {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "missing \(file)")
         }
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/fetchplay"))
+        #expect(FileManager.default.isExecutableFile(atPath: prefix + "/libexec/fetchplay-window"))
 
         let desktop = prefix + "/share/applications/\(Self.appID).desktop"
         let desktopCheck = try Command.run("/usr/bin/desktop-file-validate", [desktop])
@@ -78,7 +80,8 @@ struct InstallTests {
             .map { String(component[$0].dropFirst("<release version=\"".count).dropLast()) }
         #expect(version.output == "fetchplay \(newest ?? "?")\n", "--version says \(version.output)")
 
-        // The installed binary finds PREFIX/share/locale and needs no display for --list.
+        // The installed binaries find PREFIX/share/locale (--help is the window's program's, found
+        // in PREFIX/libexec), and --list needs no display.
         let environment = ["LANG": "C.UTF-8", "LANGUAGE": "zh_CN", "PATH": "/usr/bin:/bin"]
         let help = try Command.run("/usr/bin/env", ["-i"] + environment.map { "\($0)=\($1)" }
                                    + [prefix + "/bin/fetchplay", "--help"])

@@ -1,7 +1,7 @@
 import FetchCore
 import FetchPlayer
 
-// FetchCore never imports GStreamer: the HLS download gets its remux from here, where both
+// FetchCore never imports GStreamer: the HLS download gets its remux from this module, where both
 // modules meet (the window and the command line use the same one).
 extension Remuxer: HLSRemuxStream {}
 

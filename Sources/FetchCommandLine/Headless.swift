@@ -1,6 +1,7 @@
 import Dispatch
 import FetchCore
 import FetchPlayer
+import HLSRemuxer
 import Foundation
 import Glibc
 import Localization

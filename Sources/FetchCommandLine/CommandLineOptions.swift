@@ -1,0 +1,154 @@
+import CGLib
+import FetchCore
+import Foundation
+import Localization
+
+/// The options of `fetchplay`, shared by its two programs: `fetchplay`, which runs the headless
+/// modes itself, and `fetchplay-window`, the window, which it hands every other command line
+/// to. Both parse them the GLib way on a `GApplication`, so `--help` is the same from either.
+public enum CommandLineOptions {
+    /// One command-line option: GLib stores its value in the `GVariantDict` under `name`.
+    struct Option {
+        let name: String
+        let argument: GOptionArg
+        let description: String
+        let argumentName: String?
+    }
+
+    /// The options that make `fetchplay` run without a window (and without loading GTK).
+    static let headlessNames = ["download", "list", "version"]
+
+    static var all: [Option] {
+        [
+            Option(name: "download", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep URL as it is: it stands for the option's argument.
+                   description: tr("Download URL into the cache without opening a window, then exit"),
+                   argumentName: "URL"),
+            Option(name: "play", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep URL as it is: it stands for the option's argument.
+                   description: tr("Open the window, download URL and play it as soon as it can (in the running window, if there is one)"),
+                   argumentName: "URL"),
+            Option(name: "list", argument: G_OPTION_ARG_NONE,
+                   description: tr("List the videos in the cache, finished and partial, then exit"), argumentName: nil),
+            Option(name: "version", argument: G_OPTION_ARG_NONE,
+                   description: tr("Print the version, then exit"), argumentName: nil),
+            Option(name: "connections", argument: G_OPTION_ARG_INT,
+                   // TRANSLATORS: keep N and --download as they are.
+                   description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
+            Option(name: "speed-limit", argument: G_OPTION_ARG_INT,
+                   // TRANSLATORS: keep KIB and --download as they are; KiB is 1024 bytes.
+                   description: tr("With --download: at most KIB KiB a second, all connections together (default 0: no limit)"),
+                   argumentName: "KIB"),
+            Option(name: "quality", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --download and HEIGHT as they are.
+                   description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
+                   argumentName: "HEIGHT"),
+            Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
+                   // TRANSLATORS: keep DIR and ~/Videos/Fetchplay as they are.
+                   description: tr("Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)"),
+                   argumentName: "DIR"),
+            Option(name: "cache-dir", argument: G_OPTION_ARG_FILENAME,
+                   // TRANSLATORS: keep DIR, $FETCHPLAY_CACHE_DIR and $XDG_CACHE_HOME/fetchplay as they are.
+                   description: tr("Keep downloads in DIR (default: $FETCHPLAY_CACHE_DIR or $XDG_CACHE_HOME/fetchplay)"),
+                   argumentName: "DIR"),
+        ]
+    }
+
+    /// Adds the options, the usage line and the summary to `application`'s `--help`.
+    public static func install(on application: UnsafeMutablePointer<GApplication>) {
+        g_application_add_main_option_entries(application, entries(all))
+        // Placeholders (URL, DIR, FILE) stay as they are in every language, like the option names.
+        g_application_set_option_context_parameter_string(application, "[URL|FILE…]")
+        g_application_set_option_context_summary(application,
+            tr("Download a video with a progress ring, pause and continue it, then play it."))
+    }
+
+    /// The `GOptionEntry` array for `options`, zero-terminated. GLib copies the array but not its
+    /// strings, so the strings are strdup'd and live as long as the process.
+    private static func entries(_ options: [Option]) -> UnsafeMutablePointer<GOptionEntry> {
+        let entries = UnsafeMutablePointer<GOptionEntry>.allocate(capacity: options.count + 1)
+        for (index, option) in options.enumerated() {
+            entries[index] = GOptionEntry(long_name: strdup(option.name), short_name: 0, flags: 0,
+                                          arg: option.argument, arg_data: nil,
+                                          description: strdup(option.description),
+                                          arg_description: option.argumentName.map { UnsafePointer(strdup($0)) })
+        }
+        entries[options.count] = GOptionEntry()
+        return entries
+    }
+
+    /// Whether `arguments` (argv) ask for a headless mode, judged before GLib parses them: only
+    /// then does `fetchplay` parse them itself rather than start the window's program. Like
+    /// GLib, it stops at `--`, after which everything is a link or a file.
+    public static func asksForHeadless(_ arguments: [String]) -> Bool {
+        for argument in arguments.dropFirst() {
+            if argument == "--" { return false }
+            guard argument.hasPrefix("--") else { continue }
+            let name = argument.dropFirst(2).prefix { $0 != "=" }
+            if headlessNames.contains(String(name)) { return true }
+        }
+        return false
+    }
+
+    /// The folders the options (and the environment, and the settings) name.
+    public struct Folders: Sendable {
+        public let cacheRoot: String
+        /// Where finished videos go; nil: inside the cache folder.
+        public let videos: String?
+    }
+
+    /// Runs the headless mode the parsed options ask for and returns its exit code; nil when
+    /// they ask for the window.
+    public static func runHeadless(_ dict: UnsafeMutablePointer<GVariantDict>?) -> Int32? {
+        let options = ParsedOptions(dict)
+        if options.contains("version") {
+            print("fetchplay \(AppInfo.version)")
+            return 0
+        }
+        if let url = options.string("download") { return download(url, options) }
+        if options.contains("list") {
+            let folders = folders(dict)
+            return Headless.list(cacheRoot: folders.cacheRoot, videos: folders.videos)
+        }
+        return nil
+    }
+
+    /// `--cache-dir`, `--videos-dir`, else their defaults. A cache folder given on the command
+    /// line or in the environment keeps its videos inside it.
+    public static func folders(_ dict: UnsafeMutablePointer<GVariantDict>?) -> Folders {
+        let options = ParsedOptions(dict)
+        let given = options.string("cache-dir")
+        let givenCache = given != nil || !(ProcessInfo.processInfo.environment["FETCHPLAY_CACHE_DIR"] ?? "").isEmpty
+        let videos = options.string("videos-dir")
+            ?? (givenCache ? nil : SettingsStore().load().videosFolder ?? Cache.defaultVideoFolder())
+        return Folders(cacheRoot: given ?? Cache.defaultRoot(), videos: videos)
+    }
+
+    private static func download(_ url: String, _ parsed: ParsedOptions) -> Int32 {
+        var options = DownloadOptions()
+        if let count = parsed.integer("connections") {
+            guard (1...16).contains(count) else {
+                // TRANSLATORS: keep --connections as it is.
+                return usageError(tr("--connections takes a number from 1 to 16."))
+            }
+            options.connections = Int(count)
+        }
+        // GLib leaves an integer option of 0 out of the dictionary: 0 is no limit, like none.
+        if let kibibytes = parsed.integer("speed-limit") {
+            guard kibibytes > 0 else {
+                // TRANSLATORS: keep --speed-limit as it is; KiB is 1024 bytes.
+                return usageError(tr("--speed-limit takes a number of KiB a second, 0 for no limit."))
+            }
+            // One limit for all the download's connections (and all of an HLS link's segments).
+            options.speedLimit = SpeedLimit(bytesPerSecond: Int64(kibibytes) * 1024)
+        }
+        let folders = folders(parsed.dict)
+        return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
+                                 quality: parsed.string("quality"))
+    }
+
+    private static func usageError(_ sentence: String) -> Int32 {
+        FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
+        return 2
+    }
+}

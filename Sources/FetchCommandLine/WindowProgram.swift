@@ -1,0 +1,39 @@
+import Foundation
+import Glibc
+import Localization
+
+/// `fetchplay-window`, the window's program, which `fetchplay` becomes for every command line
+/// that is not a headless mode. Kept apart so that `--download` and `--list` never load GTK:
+/// its hundred-odd libraries took a headless download three times curl's start-up time.
+public enum WindowProgram {
+    static let name = "fetchplay-window"
+
+    /// Where it is, for `fetchplay` at `executable`: beside it (a build folder), else in the
+    /// install's `libexec` (`PREFIX/bin/fetchplay` → `PREFIX/libexec/fetchplay-window`, which
+    /// finds `PREFIX/share` the same way the binary in `bin` does).
+    static func path(besides executable: String) -> String? {
+        let folder = (executable as NSString).deletingLastPathComponent
+        return [folder + "/" + name, folder + "/../libexec/" + name]
+            .first { access($0, X_OK) == 0 }
+    }
+
+    /// Replaces this process with the window's program, with the same arguments (argv[0] stays
+    /// what was typed, so `--help` still says `fetchplay`). Only returns by exiting, with one
+    /// sentence, when the program is missing or cannot start.
+    public static func become() -> Never {
+        let executable = Localization.currentExecutable()
+        if let path = path(besides: executable) {
+            execv(path, CommandLine.unsafeArgv)
+            let reason = String(cString: strerror(errno))
+            // TRANSLATORS: %1$@ is a file's path, %2$@ the system's reason (e.g. "Permission denied").
+            fail(String(format: tr("cannot start the window's program %1$@ (%2$@); install Fetchplay again."), path, reason))
+        }
+        // TRANSLATORS: %1$@ is a program's file name.
+        fail(String(format: tr("the window's program %1$@ is missing; install Fetchplay again."), name))
+    }
+
+    private static func fail(_ sentence: String) -> Never {
+        FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
+        exit(1)
+    }
+}

@@ -1,0 +1,86 @@
+// fetchplay-window: the window's program. `fetchplay` (Sources/fetchplay) starts it for every
+// command line that is not a headless mode, so that those never load GTK or open a display.
+//
+//   fetchplay [URL|FILE…]          the window (a URL downloads at once, a file opens)
+//   fetchplay --play URL           the window, playing URL as soon as it can
+//   (every option: FetchCommandLine's CommandLineOptions; the headless modes run here too when
+//   this program is started by itself)
+//
+// Options are parsed the GLib way on the GtkApplication. The headless modes return from
+// `handle-local-options`, before the application registers or GTK opens a display.
+import CGLib
+import CGtk
+import FetchBench
+import FetchCommandLine
+import FetchCore
+import FetchUI
+import Foundation
+import GLibSupport
+import Localization
+
+// First, before any thread or GTK: the user's locale and Fetchplay's catalogues.
+Localization.setUp()
+
+let app = FetchplayApplication()
+Benchmarks.install(on: app) // nothing unless bench/ asks through the environment
+let gApplication = app.application.as(GApplication.self)
+CommandLineOptions.install(on: gApplication)
+
+gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer?) -> Int32 in
+    let dict = rawDict?.assumingMemoryBound(to: GVariantDict.self)
+    if let status = CommandLineOptions.runHeadless(dict) { return status }
+    let folders = CommandLineOptions.folders(dict)
+    app.cacheRoot = folders.cacheRoot
+    app.videoFolder = folders.videos
+    quitOnSignals()
+    if let link = ParsedOptions(dict).string("play") { return play(link) }
+    return -1
+}
+
+/// `--play URL`: the link goes to the window as an `open` with the play hint, to this process's
+/// window or, when Fetchplay already runs, to that one's (then this process is done).
+@MainActor func play(_ link: String) -> Int32 {
+    let url: String
+    do {
+        url = try WebAddress.validate(link)
+    } catch {
+        FileHandle.standardError.write(Data("fetchplay: \(error.message)\n".utf8))
+        return 2
+    }
+    var failure: UnsafeMutablePointer<GError>?
+    guard g_application_register(gApplication, nil, &failure) != 0 else {
+        let message = failure.map { String(cString: $0.pointee.message) } ?? ""
+        g_clear_error(&failure)
+        FileHandle.standardError.write(Data("fetchplay: \(message)\n".utf8))
+        return 1
+    }
+    var files: [OpaquePointer?] = [g_file_new_for_uri(url)]
+    g_application_open(gApplication, &files, 1, FetchplayApplication.playHint)
+    g_object_unref(files[0].map { UnsafeMutableRawPointer($0) })
+    return g_application_get_is_remote(gApplication) != 0 ? 0 : -1
+}
+
+/// SIGTERM (a session ending, `kill`) and SIGINT (Ctrl+C in a terminal) quit the window the way
+/// its Quit does: downloads stop with their partials durable, every worker ends, then the
+/// process exits 0. GLib watches the signals from its main loop, so the handler is ordinary code.
+func quitOnSignals() {
+    // A process inherits the signal mask of the thread that started it, and some starters block
+    // everything (a test runner's threads do): unblocked here, or GLib's handler never runs.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for number in [SIGTERM, SIGINT] { sigaddset(&signals, number) }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    for number in [SIGTERM, SIGINT] {
+        g_unix_signal_add_full(G_PRIORITY_DEFAULT, number, { _ in
+            g_action_group_activate_action(gApplication.opaque, "quit", nil)
+            return 1 // G_SOURCE_CONTINUE: a second signal asks again
+        }, nil, nil)
+    }
+}
+
+let status = app.run()
+// The headless modes end without the application's shutdown (which joins the window's work):
+// whatever they left running (the remux warm-up of a refused HLS link, a checkpoint) ends first,
+// so no thread is inside GObject while exit() runs.
+FetchplayApplication.joinBackgroundWork()
+exit(status)
