@@ -32,6 +32,15 @@ public enum WindowProgram {
         fail(String(format: tr("the window's program %1$@ is missing; install Fetchplay again."), name))
     }
 
+    /// Gives the window's process the app's name again (`pkill -x fetchplay`, system monitors):
+    /// after the exec the kernel calls it by the file's name, cut to 15 bytes.
+    public static func takeTheAppsName() {
+        let name = "fetchplay"
+        guard let file = fopen("/proc/self/comm", "w") else { return }
+        fputs(name, file)
+        fclose(file)
+    }
+
     private static func fail(_ sentence: String) -> Never {
         FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
         exit(1)

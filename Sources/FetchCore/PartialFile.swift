@@ -8,8 +8,9 @@ import Locking
 /// One URL's partial download on disk: the lock, the data file, and the record that vouches for
 /// byte ranges of it.
 ///
-/// Several connections write into one data file at their own offsets (`write(_:at:)`, all on the
-/// download's worker thread). Every `checkpointInterval` a checkpoint on a queue of its own syncs
+/// Several connections write into one data file at their own offsets (`store(_:at:)`, all on the
+/// download's worker thread), and count what they wrote with `commit(_:)` once per turn of the
+/// download's multi handle. Every `checkpointInterval` a checkpoint on a queue of its own syncs
 /// the file and only then records the ranges written so far, so the record never claims bytes
 /// the disk may not have, and the writers never wait for the disk.
 ///

@@ -102,9 +102,9 @@ final class RangeDownload {
             }
             let done = multi.finished()
             let ends = done + resumePaused(except: Set(done.map(\.handle)))
-            // What this turn brought is written before anything looks at the partial.
+            // What this turn brought is counted as written before anything looks at the partial.
             do {
-                for transfer in active { try transfer.flush() }
+                for transfer in active { try transfer.commitStored() }
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }

@@ -70,17 +70,19 @@ final class Transfer {
     private var reachedEnd = false
     /// The write callback refused a piece; it refuses all that follow.
     private var refused = false
-    /// Bytes before `next` stored in the file but not committed (`flush()`). libcurl hands each
-    /// socket read over in pieces of 16 KiB; a range update, a progress check and a checkpoint
-    /// check for each piece cost fetchplay more CPU than curl on a fast download. So the pieces
-    /// go to the file as they come, and are counted as written together, when the callbacks of
-    /// one turn of the multi handle are over: between turns nothing is left uncounted.
+    /// Bytes before `next` stored in the file but not counted as written (`commitStored()`).
+    /// libcurl hands each socket read over in pieces of 16 KiB; a range update, a progress check
+    /// and a checkpoint check for each piece cost fetchplay more CPU than curl on a fast
+    /// download. So the pieces go to the file as they come, and are counted together when the
+    /// callbacks of one turn of the multi handle are over: between turns nothing is uncounted.
+    /// They are counted into the partial's current data file, which is theirs: it changes only at
+    /// the primary's first answer (`openFresh`), before any other connection exists.
     private var uncommitted: Int64 = 0
 
     /// - Parameters:
     ///   - range: the first byte and, for a slice, the last byte asked for; nil: no `Range`.
     ///   - limits: the speed limits every piece of the body is charged to.
-    ///   - onWrite: called after body bytes are counted as written (`flush()`).
+    ///   - onWrite: called after body bytes are counted as written (`commitStored()`).
     init(url: String, role: Role, range: (first: Int64, last: Int64?)?, end: Int64?, partial: PartialFile,
          options: DownloadOptions, limits: SpeedLimits, stop: StopSignal, onWrite: @escaping () -> Void) throws(DownloadError) {
         self.url = url
@@ -276,8 +278,8 @@ final class Transfer {
         return !stop.isRaised
     }
 
-    /// Counts the bytes stored since the last flush as written (and reports them).
-    func flush() throws(DownloadError) {
+    /// Counts the bytes stored since the last commit as written (and reports them).
+    func commitStored() throws(DownloadError) {
         guard uncommitted > 0 else { return }
         let range = next - uncommitted..<next
         uncommitted = 0
@@ -287,10 +289,10 @@ final class Transfer {
 
     /// What the request came to, once libcurl is done with it (`code`).
     func outcome(_ code: CURLcode) -> TransferOutcome {
-        // The download's loop flushes every connection after each turn; this makes sure no
+        // The download's loop commits every connection after each turn; this makes sure no
         // outcome is judged on bytes left uncounted.
         do {
-            try flush()
+            try commitStored()
         } catch {
             return .failed(callbackError ?? error, gotBytes: gotBytes)
         }

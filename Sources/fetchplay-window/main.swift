@@ -18,7 +18,9 @@ import Foundation
 import GLibSupport
 import Localization
 
-// First, before any thread or GTK: the user's locale and Fetchplay's catalogues.
+// First, before any thread or GTK: the process's name, the user's locale and Fetchplay's
+// catalogues.
+WindowProgram.takeTheAppsName()
 Localization.setUp()
 
 let app = FetchplayApplication()

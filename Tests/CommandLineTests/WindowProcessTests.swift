@@ -58,6 +58,11 @@ struct WindowProcessTests {
         // It opens on a video (the video page at phone size), the second run on the download page.
         let clip = try Clips.webm(seconds: 3, audio: false)
         let (first, window) = try launch([clip], folder: folder, name: "first", config: config, cache: cache)
+        // `fetchplay` became the window's program, and that goes by the app's name.
+        let pid = first.process.processIdentifier
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        #expect(program.hasSuffix("/fetchplay-window"), "\(program)")
+        #expect(try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) == "fetchplay\n")
         let size = try Desktop.geometry(of: window)
         #expect(abs((size["WIDTH"] ?? 0) - 360) <= 12 && abs((size["HEIGHT"] ?? 0) - 640) <= 12, "opened at \(size)")
         // The person makes it bigger, then closes it.
