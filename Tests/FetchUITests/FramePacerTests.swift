@@ -18,18 +18,10 @@ struct FramePacerTests {
     init() { _ = GtkHarness.app } // GTK initialised
 
     @Test func aFrameThatComesBeforeAPaintWaitsForIt() throws {
-        let window = gtk_window_new()!
-        defer { gtk_window_destroy(window.as(GtkWindow.self)) }
-        let picture = gtk_picture_new()!
-        gtk_window_set_child(window.as(GtkWindow.self), picture)
-        gtk_window_set_default_size(window.as(GtkWindow.self), 200, 150)
-        var shown: [VideoFrame] = []
-        let pacer = FramePacer(widget: picture) { frame in
-            shown.append(frame)
-            gtk_widget_queue_draw(picture) // as the paintable's invalidation does
-        }
-        gtk_window_present(window.as(GtkWindow.self))
-        try #require(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 }, timeout: 5))
+        let stage = try PacedPicture()
+        defer { stage.close() }
+        let pacer = stage.pacer!, picture = stage.picture
+        var shown: [VideoFrame] { stage.shown }
 
         let first = frame(10), second = frame(20), third = frame(30)
         pacer.offer(first)
@@ -50,18 +42,10 @@ struct FramePacerTests {
     /// A frame waiting when the picture is hidden is older than the next one, shown at once:
     /// the next paint must not bring the older one back.
     @Test func aFrameWaitingWhenThePictureIsHiddenNeverComesBack() throws {
-        let window = gtk_window_new()!
-        defer { gtk_window_destroy(window.as(GtkWindow.self)) }
-        let picture = gtk_picture_new()!
-        gtk_window_set_child(window.as(GtkWindow.self), picture)
-        gtk_window_set_default_size(window.as(GtkWindow.self), 200, 150)
-        var shown: [VideoFrame] = []
-        let pacer = FramePacer(widget: picture) { frame in
-            shown.append(frame)
-            gtk_widget_queue_draw(picture)
-        }
-        gtk_window_present(window.as(GtkWindow.self))
-        try #require(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 }, timeout: 5))
+        let stage = try PacedPicture()
+        defer { stage.close() }
+        let pacer = stage.pacer!, picture = stage.picture
+        var shown: [VideoFrame] { stage.shown }
 
         let first = frame(10), older = frame(20), newer = frame(30)
         pacer.offer(first)
@@ -84,4 +68,27 @@ struct FramePacerTests {
         for shade in [UInt8(1), 2, 3] { pacer.offer(frame(shade)) }
         #expect(shown == 3 && pacer.replaced == 0 && !pacer.isHolding)
     }
+}
+
+/// A picture mapped in a real window, with a pacer that records the frames it shows.
+@MainActor
+final class PacedPicture {
+    let window = gtk_window_new()!
+    let picture = gtk_picture_new()!
+    private(set) var shown: [VideoFrame] = []
+    private(set) var pacer: FramePacer?
+
+    init() throws {
+        gtk_window_set_child(window.as(GtkWindow.self), picture)
+        gtk_window_set_default_size(window.as(GtkWindow.self), 200, 150)
+        let picture = picture
+        pacer = FramePacer(widget: picture) { [unowned self] frame in
+            shown.append(frame)
+            gtk_widget_queue_draw(picture) // as the paintable's invalidation does
+        }
+        gtk_window_present(window.as(GtkWindow.self))
+        try #require(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 }, timeout: 5))
+    }
+
+    func close() { gtk_window_destroy(window.as(GtkWindow.self)) }
 }
