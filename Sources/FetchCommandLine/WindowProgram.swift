@@ -4,7 +4,7 @@ import Localization
 
 /// `fetchplay-window`, the window's program, which `fetchplay` becomes for every command line
 /// that is not a headless mode. Kept apart so that `--download` and `--list` never load GTK:
-/// its hundred-odd libraries took a headless download three times curl's start-up time.
+/// with its libraries `fetchplay --version` took 36.6 ms of CPU, without them 17.7 ms (curl: 15.3).
 public enum WindowProgram {
     static let name = "fetchplay-window"
 
@@ -35,9 +35,8 @@ public enum WindowProgram {
     /// Gives the window's process the app's name again (`pkill -x fetchplay`, system monitors):
     /// after the exec the kernel calls it by the file's name, cut to 15 bytes.
     public static func takeTheAppsName() {
-        let name = "fetchplay"
         guard let file = fopen("/proc/self/comm", "w") else { return }
-        fputs(name, file)
+        fputs("fetchplay", file)
         fclose(file)
     }
 

@@ -289,13 +289,6 @@ final class Transfer {
 
     /// What the request came to, once libcurl is done with it (`code`).
     func outcome(_ code: CURLcode) -> TransferOutcome {
-        // The download's loop commits every connection after each turn; this makes sure no
-        // outcome is judged on bytes left uncounted.
-        do {
-            try commitStored()
-        } catch {
-            return .failed(callbackError ?? error, gotBytes: gotBytes)
-        }
         if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }

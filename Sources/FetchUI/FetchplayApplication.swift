@@ -84,7 +84,7 @@ public final class FetchplayApplication {
         let app = application.as(GApplication.self)
         app.connect("startup") { [weak self] in self?.startup() }
         app.connect("activate") { [weak self] in self?.presentWindow() }
-        app.connect("shutdown") { Self.joinBackgroundWork() }
+        app.connect("shutdown") { BackgroundWork.finishBeforeExit() }
         connectOpen()
     }
 
@@ -141,10 +141,6 @@ public final class FetchplayApplication {
         windowObservers.notify(window)
         return window
     }
-
-    /// The last thing before the process exits (`BackgroundWork.finishBeforeExit`). The window
-    /// stopped the downloads when it closed.
-    public nonisolated static func joinBackgroundWork() { BackgroundWork.finishBeforeExit() }
 
     private func startup() {
         if let data = dataDirectory, let display = gdk_display_get_default() {

@@ -35,15 +35,12 @@ final class FramePacer {
     /// Shows `frame` now, or after the next paint if the one shown was not painted yet. An
     /// unmapped picture is never painted: its frames are handed over at once.
     func offer(_ frame: VideoFrame) {
+        if waiting != nil { replaced += 1 }
         guard unpainted, clock != nil, gtk_widget_get_mapped(widget) != 0 else {
             // One that waited from before the picture was unmapped is older: never shown after this.
-            if waiting != nil {
-                waiting = nil
-                replaced += 1
-            }
+            waiting = nil
             return show(frame)
         }
-        if waiting != nil { replaced += 1 }
         waiting = frame
     }
 

@@ -17,6 +17,7 @@ import FetchUI
 import Foundation
 import GLibSupport
 import Localization
+import Locking
 
 // First, before any thread or GTK: the process's name, the user's locale and Fetchplay's
 // catalogues.
@@ -84,5 +85,5 @@ let status = app.run()
 // The headless modes end without the application's shutdown (which joins the window's work):
 // whatever they left running (the remux warm-up of a refused HLS link, a checkpoint) ends first,
 // so no thread is inside GObject while exit() runs.
-FetchplayApplication.joinBackgroundWork()
+BackgroundWork.finishBeforeExit()
 exit(status)
