@@ -93,8 +93,13 @@ struct KeyboardFocusTests {
         window.playback.view.revealBars()
         try RealInput.click(controls.seekBar, at: (Double(gtk_widget_get_width(controls.seekBar)) * 0.5,
                                                    Double(gtk_widget_get_height(controls.seekBar)) / 2))
+        let seekBar = controls.seekBar.as(GtkRange.self)
         #expect(GtkHarness.iterate(until: { (window.playback.player?.position ?? 0) > 1.5 }, timeout: 5),
-                "the click did not seek")
+                """
+                the click did not seek: position \(window.playback.player?.position ?? -1), bar at \
+                \(gtk_range_get_value(seekBar)) of \(gtk_adjustment_get_upper(gtk_range_get_adjustment(seekBar))), \
+                state \(String(describing: state(window))), \(RealInput.describeScreen("seek-click"))
+                """)
         try RealInput.key("space")
         #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5),
                 "Space after a click on the seek bar; focus on \(RealInput.describeFocus(window))")

@@ -78,6 +78,9 @@ enum RealInput {
         try #require(GtkHarness.iterate(until: {
             gtk_widget_get_mapped(widget) != 0 && gtk_widget_get_width(widget) > 0 && gtk_widget_get_height(widget) > 0
         }, timeout: 5), "the widget is not on screen")
+        // Nor does a person click what is still fading in: during a stack's crossfade the page
+        // going away still takes the clicks, and a revealer half open is not where it will stay.
+        try #require(GtkHarness.iterate(until: { isSettled(widget) }, timeout: 5), "the widget never stopped moving")
         let native = try #require(gtk_widget_get_native(widget))
         let nativeWidget = native.as(GtkWidget.self)
         var local = graphene_point_t(x: Float(point?.0 ?? Double(gtk_widget_get_width(widget)) / 2),
@@ -90,6 +93,21 @@ enum RealInput {
         let origin = try windowOrigin(xid: gdk_x11_surface_get_xid(surface))
         return (origin.x + Int((Double(inNative.x) + surfaceX).rounded()),
                 origin.y + Int((Double(inNative.y) + surfaceY).rounded()))
+    }
+
+    /// Whether no stack above `widget` runs a transition and no revealer above it is opening or
+    /// closing.
+    static func isSettled(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        var current: UnsafeMutablePointer<GtkWidget>? = widget
+        while let ancestor = current {
+            let type = fp_widget_type(ancestor)
+            if g_type_is_a(type, gtk_stack_get_type()) != 0,
+               gtk_stack_get_transition_running(ancestor.opaque) != 0 { return false }
+            if g_type_is_a(type, gtk_revealer_get_type()) != 0,
+               gtk_revealer_get_child_revealed(ancestor.opaque) != gtk_revealer_get_reveal_child(ancestor.opaque) { return false }
+            current = gtk_widget_get_parent(ancestor)
+        }
+        return true
     }
 
     private static func windowOrigin(xid: UInt) throws -> (x: Int, y: Int) {
