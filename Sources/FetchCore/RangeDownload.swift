@@ -6,7 +6,8 @@ import Locking
 /// One attempt at a download, with one connection or several, on the calling (worker) thread.
 ///
 /// The primary connection asks for the file (or, resuming, for its first missing byte on). When
-/// its answer shows a length, a strong validator and ranges honoured, up to
+/// its answer shows a length, a strong validator and ranges honoured, and the rest of the file
+/// would still take a few seconds at the speed so far (`worthSeconds`), up to
 /// `options.connections` connections fill the file: a free one takes a range nobody has, else
 /// half of the largest range still to come (never a slice under `minimumSlice`). An extra
 /// connection whose answer cannot fill its slice (a 200, a 416, an error status, a misaligned
@@ -41,6 +42,14 @@ final class RangeDownload {
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
     private var partitioned = false
+    /// When the first body bytes of this attempt were counted (monotonic seconds).
+    private var bodyStartedAt: Double?
+    /// The window the primary's speed is being measured over: its start and the partial's
+    /// length then. Windows follow one another, so a server's first burst (nginx sends a
+    /// second's worth at once) leaves the speed after the first one.
+    private var speedWindow: (start: Double, length: Int64)?
+    /// Bytes per second over the last whole window, before the first partition.
+    private var windowSpeed: Double?
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
     /// The connection fetching that index; no slice opens before its answer is in.
@@ -108,6 +117,7 @@ final class RangeDownload {
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
+            if judgingSpeed, primary.gotBytes { watchSpeed() }
             for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
@@ -150,11 +160,14 @@ final class RangeDownload {
     }
 
     /// How long to wait for the network: 100 ms at most, so that a stop (and a raised limit) is
-    /// seen soon, and no longer than until the limits have room for a paused connection.
+    /// seen soon; while the primary's speed is watched, no longer than a speed window (a server
+    /// that sends in bursts leaves the socket quiet between them); and no longer than until the
+    /// limits have room for a paused connection.
     private func pollMilliseconds() -> Int32 {
-        guard active.contains(where: \.isPaused) else { return 100 }
+        let most: Int32 = judgingSpeed && bodyStartedAt != nil ? Int32(Self.speedWatch * 1000) : 100
+        guard active.contains(where: \.isPaused) else { return most }
         let seconds = limits.delay(now: monotonicSeconds())
-        return Int32(min(100, max(1, (seconds * 1000).rounded(.up))))
+        return Int32(min(Double(most), max(1, (seconds * 1000).rounded(.up))))
     }
 
     // MARK: Outcomes
@@ -238,6 +251,9 @@ final class RangeDownload {
         if let indexTransfer, indexTransfer.decision == nil, active.contains(where: { $0 === indexTransfer }) { return }
         guard maxConnections > 1, !slicesRefused, primary.allowsSlices, let total = primary.total,
               monotonicSeconds() >= nextSliceAt else { return }
+        // A primary that runs to the file's end may finish it alone; one that stops at a hole's
+        // end (a resume) leaves the other holes to other connections whatever the speed.
+        if !partitioned, primary.end == nil, !worthMoreConnections(primary: primary, total: total) { return }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true
         while active.count < maxConnections, HostSlots.shared.hasRoom(host, limit: maxConnections),
@@ -313,16 +329,21 @@ final class RangeDownload {
         }
     }
 
-    /// The primary's range from its first byte, in equal parts of at least `minimumSlice` (on
-    /// 64 KiB boundaries), as many as connections can open now (other downloads from the host
-    /// may hold some); the primary is cut to the first, the others are returned.
+    /// The primary's range from its first byte, in parts of at least `minimumSlice` (on 64 KiB
+    /// boundaries), as many as connections can open now (other downloads from the host may
+    /// hold some); the primary is cut to the first, the others are returned.
+    ///
+    /// The primary's part is larger by what it brings at its present speed in the time it ran
+    /// alone: the others start that much later, and so all end together.
     private func partition(_ primary: Transfer, total: Int64) -> [Range<Int64>] {
         let from = primary.start, to = primary.end ?? total
         let free = min(maxConnections - active.count, HostSlots.shared.room(host, limit: maxConnections))
         let count = min(Int64(1 + max(0, free)), (to - from) / Self.minimumSlice)
         guard count > 1 else { return [] }
-        let size = ((to - from) / count) & ~0xFFFF
-        let bounds = (0..<count).map { from + $0 * size } + [to]
+        let alone = bodyStartedAt.map { monotonicSeconds() - $0 } ?? 0
+        let headStart = min(Int64(alone * (windowSpeed ?? 0)), (to - from) / 2)
+        let size = ((to - from - headStart) / count) & ~0xFFFF
+        let bounds = [from] + (1..<count).map { from + headStart + $0 * size } + [to]
         // A primary already past its part (a fast first burst) is split by halves instead.
         guard primary.next < bounds[1] else { return [] }
         primary.end = bounds[1]
@@ -345,6 +366,39 @@ final class RangeDownload {
         return middle..<end
     }
 
+    /// Whether the rest of the file would still take `worthSeconds` at the speed the primary
+    /// has shown for `speedWatch` seconds (false until it has): a download about to end gains
+    /// less from more connections than their requests cost it and the server.
+    private func worthMoreConnections(primary: Transfer, total: Int64) -> Bool {
+        guard let windowSpeed else { return false }
+        let left = Double(total - partial.written.count)
+        return windowSpeed <= 0 || left / windowSpeed >= Self.worthSeconds
+    }
+
+    /// The primary's speed still decides whether more connections open.
+    private var judgingSpeed: Bool { !partitioned && maxConnections > 1 && !slicesRefused }
+
+    /// Closes the speed window once it spans `speedWatch` and opens the next.
+    private func watchSpeed() {
+        let now = monotonicSeconds()
+        if bodyStartedAt == nil { bodyStartedAt = now }
+        guard let window = speedWindow else {
+            speedWindow = (now, partial.length)
+            return
+        }
+        let watched = now - window.start
+        guard watched >= Self.speedWatch else { return }
+        windowSpeed = Double(partial.length - window.length) / watched
+        speedWindow = (now, partial.length)
+    }
+
+    /// Seconds the rest of the file must still take at one connection's speed before more open.
+    static let worthSeconds = 2.0
+    /// Seconds of the primary's body watched before its speed is judged: long enough that a
+    /// turn with no bytes does not read as a stalled link, short enough that connections to a
+    /// server limiting each one open without a delay worth counting. (A server's first burst
+    /// makes the speed look high at first; the judgement waits out that burst by itself.)
+    static let speedWatch = 0.02
     /// Bytes per connection below which another connection costs more than it brings.
     static let minimumSlice: Int64 = 2 << 20
     /// Bytes ahead of a connection that a reader may always want without a connection of its

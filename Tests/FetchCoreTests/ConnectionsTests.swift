@@ -12,8 +12,9 @@ struct ConnectionsTests {
     static let body = TestData.bytes(count: 10 << 20, seed: 31)
     static let newBody = TestData.bytes(count: 10 << 20, seed: 32)
     static let etag = "\"big\""
-    /// Per connection: the whole file would take about 2.5 s on one.
-    static let perConnection = Fault.throttle(bytesPerSecond: 4 << 20)
+    /// Per connection: the whole file would take about 5 s on one, well past
+    /// `RangeDownload.worthSeconds` even when the speed is judged late on a busy machine.
+    static let perConnection = Fault.throttle(bytesPerSecond: 2 << 20)
 
     init() throws {
         server = try FaultServer()
@@ -48,6 +49,13 @@ struct ConnectionsTests {
         #expect(slices.count >= 3, "\(requests.map { $0["range"] ?? "-" })")
         #expect(slices.allSatisfy { $0["if-range"] == Self.etag })
         #expect(Set(requests.map(\.connection)).count >= 4)
+    }
+
+    @Test func aFileThatEndsWithinSecondsOnOneConnectionGetsNoMore() throws {
+        // Unthrottled loopback brings the whole file far sooner than `RangeDownload.worthSeconds`.
+        server.serve("/fast.bin", body: Self.body, etag: Self.etag)
+        try expectExact(try harness.download(server.url("/fast.bin")))
+        #expect(server.requests(to: "/fast.bin").map { $0["range"] } == [nil])
     }
 
     @Test func oneConnectionKeepsTodaysRequests() throws {
