@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Download speed and memory: fetchplay against curl, wget and aria2c on one nginx on loopback.
 #
-#   bench/download.sh            9 rounds, a 512 MiB and an 8 MiB file of random bytes
+#   bench/download.sh            15 rounds, a 512 MiB and an 8 MiB file of random bytes
 #   ROUNDS=3 BIG_MIB=256 bench/download.sh
 #   OUT=tmpfs bench/download.sh  every tool writes into a tmpfs (root: it mounts one), so the disk
 #                                is out of the comparison; results in download-tmpfs.md
@@ -23,7 +23,7 @@ command_line="bench/download.sh"
 for var in SMALL_MIB BIG_MIB ROUNDS OUT; do
     [[ -n ${!var:-} ]] && command_line="$var=${!var} $command_line"
 done
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-15}
 BIG_MIB=${BIG_MIB:-512}
 SMALL_MIB=${SMALL_MIB:-8}
 OUT=${OUT:-disk}
@@ -120,10 +120,15 @@ median_of() {
     awk -F'\t' -v t="$1" -v f="$2" -v c="$3" '$1 == t && $2 == f {
         if (c == "wall") print $4; else if (c == "cpu") print $5 + $6; else print $7 / 1024 }' "$raw" | median
 }
-declare -A med
+# least_cpu TOOL FILE: the smallest CPU time over the rounds (the run the host disturbed least).
+least_cpu() {
+    awk -F'\t' -v t="$1" -v f="$2" '$1 == t && $2 == f { c = $5 + $6; if (m == "" || c < m) m = c } END { print m }' "$raw"
+}
+declare -A med least
 for tool in "${TOOLS[@]}"; do
     for file in big small; do
         for c in wall cpu rss; do med[$tool.$file.$c]=$(median_of "$tool" "$file" "$c"); done
+        least[$tool.$file]=$(least_cpu "$tool" "$file")
     done
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
@@ -136,15 +141,19 @@ cpu_ratio_sync=$(ratio "${med[fetchplay.big.cpu]}" "${med[curl+sync.big.cpu]}")
 rss_diff=$(awk -v a="${med[fetchplay.big.rss]}" -v b="${med[fetchplay.small.rss]}" 'BEGIN { printf "%.1f", a - b }')
 verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit) ? "met" : "**missed**" }'; }
 # On the disk, fetchplay's contract (every finished video synced) is compared with curl paying
-# the same flush; in a tmpfs there is no disk to wait for, so with plain curl.
+# the same flush, wall and CPU alike (the write-back that fsync submits is charged to the process
+# that calls it; curl leaves it to the kernel's flusher threads, whose time no tool's figure
+# shows); in a tmpfs there is no disk to wait for, so with plain curl.
+against=curl wall_against=$wall_ratio cpu_against=$cpu_ratio
 if [[ $OUT == disk ]]; then
-    wall_verdict=$(verdict "$wall_ratio_sync" 1.10)
-    wall_target="within 10% of curl + sync"
-else
-    wall_verdict=$(verdict "$wall_ratio" 1.10)
-    wall_target="within 10% of curl"
+    against="curl + sync" wall_against=$wall_ratio_sync cpu_against=$cpu_ratio_sync
 fi
-cpu_verdict=$(verdict "$cpu_ratio" 1.10)
+wall_verdict=$(verdict "$wall_against" 1.10)
+cpu_verdict=$(verdict "$cpu_against" 1.10)
+wall_target="within 10% of $against"
+cpu_target="within 10% of $against"
+least_ratio=$(ratio "${least[fetchplay.big]}" "${least[curl.big]}")
+least_ratio_sync=$(ratio "${least[fetchplay.big]}" "${least[curl+sync.big]}")
 rss_verdict=$(awk -v d="$rss_diff" 'BEGIN { print (d <= 16 && d >= -16) ? "met" : "**missed**" }')
 throughput() { awk -v mib="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", mib / s; else print "n/a" }'; }
 
@@ -167,12 +176,12 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "  the runs took ${elapsed} s."
     echo "- Every tool's file was checked once per size against the source's SHA-256: all equal."
     echo
-    echo "| tool | size | wall s | CPU s | peak RSS MiB | MiB/s | wall vs curl | CPU vs curl |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|"
+    echo "| tool | size | wall s | CPU s | least CPU s | peak RSS MiB | MiB/s | wall vs curl | CPU vs curl |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
     for file in big small; do
         for tool in "${TOOLS[@]}"; do
             w=${med[$tool.$file.wall]} c=${med[$tool.$file.cpu]} r=${med[$tool.$file.rss]}
-            echo "| $tool | ${mib_of[$file]} MiB | $(fmt "$w") | $(fmt "$c") | $(fmt "$r" 1) | $(throughput "${mib_of[$file]}" "$w") | $(ratio "$w" "${med[curl.$file.wall]}") | $(ratio "$c" "${med[curl.$file.cpu]}") |"
+            echo "| $tool | ${mib_of[$file]} MiB | $(fmt "$w") | $(fmt "$c") | $(fmt "${least[$tool.$file]}") | $(fmt "$r" 1) | $(throughput "${mib_of[$file]}" "$w") | $(ratio "$w" "${med[curl.$file.wall]}") | $(ratio "$c" "${med[curl.$file.cpu]}") |"
         done
     done
     echo
@@ -184,6 +193,13 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "  return with the file still in the page cache."
     echo "- aria2c runs with one connection (\`-x1 -s1\`) and \`--file-allocation=none\` so that it is"
     echo "  compared on the same terms; by default it may split a download over several connections."
+    echo "- **CPU time on this machine is noisy.** It is a virtual machine that hands memory freed in"
+    echo "  it back to its host; the next process to touch such a page waits while the host maps it"
+    echo "  again, and that wait counts as the process's system time. Whoever gets such pages for its"
+    echo "  512 MiB of page cache pays up to seconds (a loop touching 4 GiB of fresh memory took 17.1 s,"
+    echo "  then 5.5 s and 3.7 s run again), so the same tool's CPU time can double from one run to"
+    echo "  the next. Hence many rounds, medians, and beside them the least CPU time of each tool (its"
+    echo "  run the host disturbed least), which no desktop's figures would carry."
     echo "- On the 8 MiB file, process start-up dominates and 1/100 s is GNU time's resolution: its"
     echo "  ratios say little; the targets are judged on the ${BIG_MIB} MiB file."
     echo
@@ -192,7 +208,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "| target | measured | verdict |"
     echo "|---|---|---|"
     echo "| fetchplay wall time $wall_target (${BIG_MIB} MiB) | ${wall_ratio}x curl (${wall_ratio_sync}x curl + sync) | $wall_verdict |"
-    echo "| fetchplay CPU time within 10% of curl (${BIG_MIB} MiB) | ${cpu_ratio}x curl (${cpu_ratio_sync}x curl + sync) | $cpu_verdict |"
+    echo "| fetchplay CPU time $cpu_target (${BIG_MIB} MiB) | ${cpu_ratio}x curl (${cpu_ratio_sync}x curl + sync); least: ${least_ratio}x curl (${least_ratio_sync}x curl + sync) | $cpu_verdict |"
     echo "| fetchplay peak RSS independent of size: ${BIG_MIB} MiB minus ${SMALL_MIB} MiB within 16 MiB | $(fmt "${med[fetchplay.big.rss]}" 1) − $(fmt "${med[fetchplay.small.rss]}" 1) = ${rss_diff} MiB | $rss_verdict |"
     echo
     echo "<details><summary>Every run (wall s, user s, sys s, peak RSS KiB)</summary>"
