@@ -31,9 +31,18 @@ enum MediaSniffer {
             .trimmingCharacters(in: .whitespaces).lowercased()
         // The sniffed type first (it saw the bytes), then what the server said; but plain text
         // is only the sniffer's shrug, so a more precise declared kind (JSON) wins over it.
-        let sniffed = guessed.flatMap(kind), said = declared.flatMap(kind)
+        var sniffed = guessed.flatMap(kind)
+        let said = declared.flatMap(kind)
+        // shared-mime-info names some text types by one leading byte ("%" is MATLAB source), so
+        // binary bytes can be guessed as text: such a guess counts only for bytes that are text.
+        if sniffed == .text, !looksLikeText(firstBytes) { sniffed = nil }
         if sniffed == .text, let said { return said }
         return sniffed ?? said
+    }
+
+    /// No control byte but tabs, line ends, form feeds and escapes in the first 512 bytes.
+    static func looksLikeText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.prefix(512).contains { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains($0) || $0 == 0x7F }
     }
 
     private static func guess(_ bytes: UnsafeRawBufferPointer) -> String? {

@@ -53,6 +53,18 @@ struct NotAVideoTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.webm))
     }
 
+    @Test func binaryBytesThatStartLikeTextAreNoDocument() throws {
+        // GLib guesses anything that starts with "%" as MATLAB source, a text type.
+        let body = Array("%".utf8) + TestData.bytes(count: 50_000, seed: 3)
+        server.serve("/data", body: body, etag: "\"b\"", headers: [HTTPHeader("Content-Type", "application/octet-stream")])
+        let path = try #require(try harness.download(server.url("/data")).completedPath)
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        // Real text that starts the same way is still refused.
+        let text = Array("% A MATLAB script, not a video\nx = 1;\n".utf8)
+        server.serve("/script", body: text, etag: "\"t\"", headers: [HTTPHeader("Content-Type", "application/octet-stream")])
+        #expect(try harness.download(server.url("/script")) == .failed(.notAVideo(.text)))
+    }
+
     @Test func failureWithBytesKeptIsRememberedAndCleared() throws {
         let body = TestData.bytes(count: 200_000, seed: 3)
         server.serve("/v.webm", body: body, etag: "\"f\"", faults: [.dropAfter(bytes: 50_000)], faultyRequests: 1)
