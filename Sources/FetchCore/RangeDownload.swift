@@ -341,7 +341,8 @@ final class RangeDownload {
         let count = min(Int64(1 + max(0, free)), (to - from) / Self.minimumSlice)
         guard count > 1 else { return [] }
         let alone = bodyStartedAt.map { monotonicSeconds() - $0 } ?? 0
-        let headStart = min(Int64(alone * (windowSpeed ?? 0)), (to - from) / 2)
+        // On 64 KiB boundaries, as every part: requests of whole pages.
+        let headStart = min(Int64(alone * (windowSpeed ?? 0)), (to - from) / 2) & ~0xFFFF
         let size = ((to - from - headStart) / count) & ~0xFFFF
         let bounds = [from] + (1..<count).map { from + headStart + $0 * size } + [to]
         // A primary already past its part (a fast first burst) is split by halves instead.
