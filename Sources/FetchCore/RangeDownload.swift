@@ -253,7 +253,7 @@ final class RangeDownload {
               monotonicSeconds() >= nextSliceAt else { return }
         // A primary that runs to the file's end may finish it alone; one that stops at a hole's
         // end (a resume) leaves the other holes to other connections whatever the speed.
-        if !partitioned, primary.end == nil, !worthMoreConnections(primary: primary, total: total) { return }
+        if !partitioned, primary.end == nil, !worthMoreConnections(total: total) { return }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true
         while active.count < maxConnections, HostSlots.shared.hasRoom(host, limit: maxConnections),
@@ -367,10 +367,10 @@ final class RangeDownload {
         return middle..<end
     }
 
-    /// Whether the rest of the file would still take `worthSeconds` at the speed the primary
-    /// has shown for `speedWatch` seconds (false until it has): a download about to end gains
+    /// Whether the rest of the file would still take `worthSeconds` at the primary's speed over
+    /// its last whole window (false before the first one closes): a download about to end gains
     /// less from more connections than their requests cost it and the server.
-    private func worthMoreConnections(primary: Transfer, total: Int64) -> Bool {
+    private func worthMoreConnections(total: Int64) -> Bool {
         guard let windowSpeed else { return false }
         let left = Double(total - partial.written.count)
         return windowSpeed <= 0 || left / windowSpeed >= Self.worthSeconds
@@ -395,10 +395,9 @@ final class RangeDownload {
 
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
-    /// Seconds of the primary's body watched before its speed is judged: long enough that a
-    /// turn with no bytes does not read as a stalled link, short enough that connections to a
-    /// server limiting each one open without a delay worth counting. (A server's first burst
-    /// makes the speed look high at first; the judgement waits out that burst by itself.)
+    /// Seconds each window of the primary's speed spans: on a fast link many socket reads,
+    /// and short enough that connections to a server limiting each one open without a delay
+    /// worth counting. A server's first burst reads as fast, the quiet after it as slow.
     static let speedWatch = 0.02
     /// Bytes per connection below which another connection costs more than it brings.
     static let minimumSlice: Int64 = 2 << 20
