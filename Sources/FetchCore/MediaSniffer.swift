@@ -41,8 +41,8 @@ enum MediaSniffer {
     }
 
     /// No control byte but tabs, line ends, form feeds and escapes in the first 512 bytes.
-    static func looksLikeText(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        !bytes.prefix(512).contains { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains($0) || $0 == 0x7F }
+    private static func looksLikeText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.prefix(512).contains { ($0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains($0)) || $0 == 0x7F }
     }
 
     private static func guess(_ bytes: UnsafeRawBufferPointer) -> String? {
