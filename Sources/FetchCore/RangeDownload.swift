@@ -117,7 +117,7 @@ final class RangeDownload {
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
-            if judgingSpeed, primary.gotBytes { watchSpeed() }
+            if speedDecides(primary), primary.gotBytes { watchSpeed() }
             for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
@@ -133,7 +133,7 @@ final class RangeDownload {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
             do {
-                try multi.poll(milliseconds: pollMilliseconds())
+                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && bodyStartedAt != nil))
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
@@ -163,8 +163,8 @@ final class RangeDownload {
     /// seen soon; while the primary's speed is watched, no longer than a speed window (a server
     /// that sends in bursts leaves the socket quiet between them); and no longer than until the
     /// limits have room for a paused connection.
-    private func pollMilliseconds() -> Int32 {
-        let most: Int32 = judgingSpeed && bodyStartedAt != nil ? Int32(Self.speedWatch * 1000) : 100
+    private func pollMilliseconds(watchingSpeed: Bool) -> Int32 {
+        let most: Int32 = watchingSpeed ? Int32(Self.speedWatch * 1000) : 100
         guard active.contains(where: \.isPaused) else { return most }
         let seconds = limits.delay(now: monotonicSeconds())
         return Int32(min(Double(most), max(1, (seconds * 1000).rounded(.up))))
@@ -376,8 +376,11 @@ final class RangeDownload {
         return windowSpeed <= 0 || left / windowSpeed >= Self.worthSeconds
     }
 
-    /// The primary's speed still decides whether more connections open.
-    private var judgingSpeed: Bool { !partitioned && maxConnections > 1 && !slicesRefused }
+    /// Whether the primary's speed still decides if more connections open: before the first
+    /// partition, for an answer that allows them and a primary that may fill the file alone.
+    private func speedDecides(_ primary: Transfer) -> Bool {
+        !partitioned && maxConnections > 1 && !slicesRefused && primary.end == nil && primary.allowsSlices
+    }
 
     /// Closes the speed window once it spans `speedWatch` and opens the next.
     private func watchSpeed() {
@@ -395,10 +398,12 @@ final class RangeDownload {
 
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
-    /// Seconds each window of the primary's speed spans: on a fast link many socket reads,
-    /// and short enough that connections to a server limiting each one open without a delay
-    /// worth counting. A server's first burst reads as fast, the quiet after it as slow.
-    static let speedWatch = 0.02
+    /// Seconds each window of the primary's speed spans: on a fast link several socket reads,
+    /// and short enough that connections to a server limiting each one open with the first.
+    /// A server's first burst reads as fast, the quiet after it as slow. (nginx releases a
+    /// limited connection's bytes at whole-second ticks: slices that started 20 ms after the
+    /// first one sometimes fell into the next second and ended half a second later.)
+    static let speedWatch = 0.005
     /// Bytes per connection below which another connection costs more than it brings.
     static let minimumSlice: Int64 = 2 << 20
     /// Bytes ahead of a connection that a reader may always want without a connection of its
