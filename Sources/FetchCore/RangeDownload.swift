@@ -42,8 +42,6 @@ final class RangeDownload {
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
     private var partitioned = false
-    /// When the first body bytes of this attempt were counted (monotonic seconds).
-    private var bodyStartedAt: Double?
     /// The window the primary's speed is being measured over: its start and the partial's
     /// length then. Windows follow one another, so a server's first burst (nginx sends a
     /// second's worth at once) leaves the speed after the first one.
@@ -133,7 +131,7 @@ final class RangeDownload {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
             do {
-                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && bodyStartedAt != nil))
+                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && speedWindow != nil))
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
@@ -329,22 +327,16 @@ final class RangeDownload {
         }
     }
 
-    /// The primary's range from its first byte, in parts of at least `minimumSlice` (on 64 KiB
-    /// boundaries), as many as connections can open now (other downloads from the host may
-    /// hold some); the primary is cut to the first, the others are returned.
-    ///
-    /// The primary's part is larger by what it brings at its present speed in the time it ran
-    /// alone: the others start that much later, and so all end together.
+    /// The primary's range from its first byte, in equal parts of at least `minimumSlice` (on
+    /// 64 KiB boundaries), as many as connections can open now (other downloads from the host
+    /// may hold some); the primary is cut to the first, the others are returned.
     private func partition(_ primary: Transfer, total: Int64) -> [Range<Int64>] {
         let from = primary.start, to = primary.end ?? total
         let free = min(maxConnections - active.count, HostSlots.shared.room(host, limit: maxConnections))
         let count = min(Int64(1 + max(0, free)), (to - from) / Self.minimumSlice)
         guard count > 1 else { return [] }
-        let alone = bodyStartedAt.map { monotonicSeconds() - $0 } ?? 0
-        // On 64 KiB boundaries, as every part: requests of whole pages.
-        let headStart = min(Int64(alone * (windowSpeed ?? 0)), (to - from) / 2) & ~0xFFFF
-        let size = ((to - from - headStart) / count) & ~0xFFFF
-        let bounds = [from] + (1..<count).map { from + headStart + $0 * size } + [to]
+        let size = ((to - from) / count) & ~0xFFFF
+        let bounds = (0..<count).map { from + $0 * size } + [to]
         // A primary already past its part (a fast first burst) is split by halves instead.
         guard primary.next < bounds[1] else { return [] }
         primary.end = bounds[1]
@@ -385,7 +377,6 @@ final class RangeDownload {
     /// Closes the speed window once it spans `speedWatch` and opens the next.
     private func watchSpeed() {
         let now = monotonicSeconds()
-        if bodyStartedAt == nil { bodyStartedAt = now }
         guard let window = speedWindow else {
             speedWindow = (now, partial.length)
             return
