@@ -1,0 +1,458 @@
+#!/usr/bin/python3
+"""The whole hand-off in a real Chromium: a page's link, the extension, the native host, Fetchplay.
+
+    browser_handoff.py --fetchplay BIN [--extension DIR] [--rounds N]
+
+BIN is the built `fetchplay`; the browser starts it as its native host through a symlink named
+fetchplay-browser-host, as an install does. Needs a display (Xvfb) and a private session bus
+(dbus-run-session), Debian's chromium, chromium-driver and python3-selenium: scripts/test-browser
+sets all of that up. Everything runs under a temporary HOME with a fresh browser profile.
+
+The page (a stdlib HTTP server of this script's own, on 127.0.0.1) sets an HttpOnly cookie and
+serves its video only to a request that carries that cookie and the page's URL as Referer, so a
+download that arrives proves the context went along. Prints one line per case, then
+"browser: P passed, F failed", and exits 1 when any case failed.
+
+With --rounds N (bench/handoff.sh) it clicks N video links instead and prints each hand-off's
+time: from the click to the first byte of the video sent to Fetchplay's own request.
+"""
+import argparse
+import base64
+import hashlib
+import http.server
+import json
+import os
+import secrets
+import shutil
+import socketserver
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.parse
+import zipfile
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+HOST_NAME = "io.github.fetchplay.fetchplay"
+EXTENSION_ID = "peobkohdifbjbdcfmfmpemobecfkeiif"
+APP_ID = "io.github.fetchplay.Fetchplay"
+CHECKOUT = Path(__file__).resolve().parents[2]
+# Seconds. Generous bounds for waits on a condition (a loaded 2-core machine), never sleeps.
+PATIENCE = 60
+
+
+def wait_for(condition, what, timeout=PATIENCE):
+    """Polls `condition` until it returns something true, which it returns; fails naming `what`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def extension_id(key):
+    """Chromium's id of an extension with this manifest key: the first 32 hex digits of the key's SHA-256, 0-f written a-p."""
+    digest = hashlib.sha256(base64.b64decode(key)).hexdigest()[:32]
+    return "".join(chr(ord("a") + int(digit, 16)) for digit in digest)
+
+
+class Site:
+    """The test page's server: records every request, and when the first byte of each answer left."""
+
+    def __init__(self, video):
+        self.video = video
+        self.archive = self._make_archive()
+        self.cookie = secrets.token_hex(16)
+        self.requests = []  # dicts: path, headers, status, first_byte (time.monotonic())
+        self.lock = threading.Lock()
+        site = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                site.answer(self)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def _make_archive():
+        path = Path(tempfile.mkdtemp()) / "notes.zip"
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("notes.txt", "Not a video: the browser keeps this one.\n" * 100)
+        data = path.read_bytes()
+        shutil.rmtree(path.parent)
+        return data
+
+    def page_url(self, round_number):
+        return f"{self.base}/page.html?round={round_number}"
+
+    def video_path(self, round_number):
+        return f"/media/clip-{round_number}.webm"
+
+    def page(self, round_number):
+        return f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>Round {round_number}</title></head>
+<body><h1>A page with a video behind its cookie</h1>
+<p><a id="video" href="{self.video_path(round_number)}" download="Handed clip {round_number}.webm">The video</a></p>
+<p><a id="archive" href="/files/notes.zip">An archive</a></p>
+<p><video id="shown" src="/media/shown.webm" preload="none" width="160" height="90"></video></p>
+<p><a id="other" href="/media/other.mkv">Another video</a></p>
+</body></html>""".encode()
+
+    def requests_to(self, path):
+        with self.lock:
+            return [r for r in self.requests if r["path"] == path]
+
+    def answer(self, handler):
+        url = urllib.parse.urlsplit(handler.path)
+        record = {"path": url.path, "headers": dict(handler.headers.items()), "status": 0, "first_byte": None}
+        with self.lock:
+            self.requests.append(record)
+        cookies = handler.headers.get("Cookie", "")
+        has_cookie = f"fpsession={self.cookie}" in [c.strip() for c in cookies.split(";")]
+        headers = {}
+        if url.path == "/page.html":
+            round_number = urllib.parse.parse_qs(url.query).get("round", ["0"])[0]
+            status, body, headers = 200, self.page(round_number), {
+                "Content-Type": "text/html; charset=utf-8",
+                "Set-Cookie": f"fpsession={self.cookie}; Path=/; HttpOnly; SameSite=Lax",
+            }
+        elif url.path.startswith("/media/clip-") and url.path.endswith(".webm"):
+            round_number = url.path[len("/media/clip-"):-len(".webm")]
+            if has_cookie and handler.headers.get("Referer") == self.page_url(round_number):
+                status, body = 200, self.video
+                headers = {"Content-Type": "video/webm", "ETag": f'"clip-{round_number}"'}
+            else:
+                status, body = 403, b"Only for the page's visitors.\n"
+                headers = {"Content-Type": "text/plain"}
+        elif url.path == "/files/notes.zip":
+            status, body = 200, self.archive
+            headers = {"Content-Type": "application/zip", "Content-Disposition": 'attachment; filename="notes.zip"'}
+        else:
+            status, body, headers = 404, b"Not here.\n", {"Content-Type": "text/plain"}
+        record["status"] = status
+        try:
+            handler.send_response(status)
+            for name, value in headers.items():
+                handler.send_header(name, value)
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.flush()
+            record["first_byte"] = time.monotonic()
+            handler.wfile.write(body)
+        except OSError:
+            pass  # the browser cancelled its own copy: its connection goes mid-body
+
+
+def is_browser_request(record):
+    """Chromium's own requests carry Fetch metadata; Fetchplay's do not."""
+    return "Sec-Fetch-Mode" in record["headers"]
+
+
+class Run:
+    """One temporary home: the browser profile, its downloads, Fetchplay's folders, the host."""
+
+    def __init__(self, fetchplay, extension):
+        self.root = Path(tempfile.mkdtemp(prefix="fetchplay-browser-"))
+        self.extension = extension
+        self.profile = self.root / "profile"
+        self.browser_downloads = self.root / "browser-downloads"
+        self.cache = self.root / "fetchplay"
+        self.videos = self.cache / "videos"
+        for folder in (self.profile, self.browser_downloads, self.root / "home", self.root / "bin"):
+            folder.mkdir(parents=True)
+        self.host = self.root / "bin" / "fetchplay-browser-host"
+        self.host.symlink_to(Path(fetchplay).resolve())
+        self.host_manifest = self.profile / "NativeMessagingHosts" / f"{HOST_NAME}.json"
+        self.driver = None
+        self.environment = dict(os.environ)
+        self.environment.update({
+            "HOME": str(self.root / "home"),
+            "XDG_CONFIG_HOME": str(self.root / "config"),
+            "XDG_DATA_HOME": str(self.root / "data"),
+            "XDG_CACHE_HOME": str(self.root / "cache"),
+            "FETCHPLAY_CACHE_DIR": str(self.cache),
+            "GSK_RENDERER": "cairo", "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
+        })
+
+    def install_host(self):
+        self.host_manifest.parent.mkdir(parents=True, exist_ok=True)
+        self.host_manifest.write_text(json.dumps({
+            "name": HOST_NAME, "description": "Fetchplay", "path": str(self.host), "type": "stdio",
+            "allowed_origins": [f"chrome-extension://{EXTENSION_ID}/"],
+        }))
+
+    def remove_host(self):
+        self.host_manifest.unlink(missing_ok=True)
+
+    def start_browser(self):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in [f"--user-data-dir={self.profile}", f"--load-extension={self.extension}",
+                         "--disable-features=DisableLoadExtensionCommandLineSwitch",
+                         "--window-size=1000,800", "--no-first-run", "--no-default-browser-check",
+                         "--disable-gpu", "--password-store=basic"]:
+            options.add_argument(argument)
+        if os.geteuid() == 0:
+            options.add_argument("--no-sandbox")
+        options.add_experimental_option("prefs", {
+            "download.default_directory": str(self.browser_downloads),
+            "download.prompt_for_download": False,
+        })
+        service = Service("/usr/bin/chromedriver", env=self.environment,
+                          log_output=str(self.root / "chromedriver.log"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_script_timeout(PATIENCE)
+        # The extension is running once its own page loads and reads its storage.
+        self.open_extension_page("options.html")
+
+    def stop_browser(self):
+        if self.driver:
+            self.driver.quit()
+            self.driver = None
+
+    def open_extension_page(self, page):
+        self.driver.get(f"chrome-extension://{EXTENSION_ID}/{page}")
+        wait_for(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"),
+                 f"the extension's {page}")
+
+    def extension_call(self, script):
+        """Runs `script` (an expression giving a promise) in an extension page; returns its value."""
+        if not self.driver.current_url.startswith(f"chrome-extension://{EXTENSION_ID}/"):
+            self.open_extension_page("options.html")
+        return self.driver.execute_async_script(
+            f"const done = arguments[arguments.length - 1]; Promise.resolve({script}).then(done, e => done({{error: String(e)}}));")
+
+    def browser_downloads_list(self):
+        self.driver.switch_to.window(self.driver.window_handles[0])
+        return self.extension_call("chrome.downloads.search({})")
+
+    def open_page(self, round_number, site):
+        self.driver.switch_to.window(self.driver.window_handles[0])
+        self.driver.get(site.page_url(round_number))
+
+    def videos_named(self, name):
+        path = self.videos / name
+        return path.read_bytes() if path.is_file() else None
+
+    def video_files(self):
+        return sorted(p.name for p in self.videos.iterdir()) if self.videos.is_dir() else []
+
+    def browser_files(self):
+        return sorted(p.name for p in self.browser_downloads.iterdir())
+
+    def quit_fetchplay(self):
+        """Quits the window the host started (its own quit action, as a desktop shell would)."""
+        def owned():
+            answer = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+                                     "--object-path", "/org/freedesktop/DBus", "--method",
+                                     "org.freedesktop.DBus.NameHasOwner", APP_ID],
+                                    capture_output=True, text=True)
+            return "true" in answer.stdout
+        if not owned():
+            return
+        subprocess.run(["gdbus", "call", "--session", "--dest", APP_ID, "--object-path",
+                        "/" + APP_ID.replace(".", "/"), "--method", "org.gtk.Actions.Activate",
+                        "quit", "[]", "{}"], capture_output=True)
+        wait_for(lambda: not owned(), "Fetchplay's window to quit", timeout=20)
+
+
+class Cases:
+    def __init__(self, run, site):
+        self.run = run
+        self.site = site
+        self.handoff_ms = []
+
+    def click_video(self, round_number):
+        """Clicks the page's video link (a real click); returns the click's time (time.monotonic())."""
+        self.run.open_page(round_number, self.site)
+        link = self.run.driver.find_element(By.ID, "video")
+        clicked = time.monotonic()
+        link.click()
+        return clicked
+
+    def wait_for_fetchplay(self, round_number, clicked):
+        """Waits for the exact video in Fetchplay's videos folder; returns the hand-off in milliseconds."""
+        name = f"Handed clip {round_number}.webm"
+        wait_for(lambda: self.run.videos_named(name) == self.site.video,
+                 f"{name} in Fetchplay's videos folder (there: {self.run.video_files()})")
+        path = self.site.video_path(round_number)
+        fetchplay = [r for r in self.site.requests_to(path) if not is_browser_request(r) and r["status"] == 200]
+        assert fetchplay, f"no request of Fetchplay's was served {path}: {self.site.requests_to(path)}"
+        return (fetchplay[0]["first_byte"] - clicked) * 1000, fetchplay[0]
+
+    def test_extension_id_is_fixed(self):
+        manifest = json.loads((self.run.extension / "manifest.json").read_text())
+        assert extension_id(manifest["key"]) == EXTENSION_ID, extension_id(manifest["key"])
+        assert manifest["browser_specific_settings"]["gecko"]["id"] == "fetchplay@fetchplay.github.io"
+
+    def popup(self, round_number):
+        """Opens the popup's page for the tab of the test page; returns its driver on that page."""
+        driver = self.run.driver
+        self.run.open_page(round_number, self.site)
+        # The page's tab id, read by an extension page opened beside it.
+        driver.switch_to.new_window("tab")
+        self.run.open_extension_page("options.html")
+        tab = self.run.extension_call(f"chrome.tabs.query({{url: '{self.site.base}/*'}}).then(t => t[0].id)")
+        self.run.open_extension_page(f"popup.html?tab={tab}")
+        return driver
+
+    def close_popup(self):
+        self.run.driver.close()
+        self.run.driver.switch_to.window(self.run.driver.window_handles[0])
+
+    def test_popup_without_host_says_how_to_install(self):
+        self.run.remove_host()
+        driver = self.popup(0)
+        try:
+            notice = driver.find_element(By.ID, "host-missing")
+            assert notice.is_displayed(), "the host-missing notice is hidden"
+            assert "scripts/install" in notice.text and "Fetchplay" in notice.text, notice.text
+        finally:
+            self.close_popup()
+            self.run.install_host()
+
+    def test_popup_lists_the_pages_media(self):
+        driver = self.popup(0)
+        try:
+            assert not driver.find_element(By.ID, "host-missing").is_displayed(), "the host is there"
+            listed = [b.get_attribute("title") for b in driver.find_elements(By.CSS_SELECTOR, "#media button")]
+            expected = [self.site.base + p for p in (self.site.video_path(0), "/media/shown.webm", "/media/other.mkv")]
+            assert sorted(listed) == sorted(expected), f"listed {listed}"
+        finally:
+            self.close_popup()
+
+    def test_video_link_goes_to_fetchplay(self):
+        clicked = self.click_video(1)
+        user_agent = self.run.driver.execute_script("return navigator.userAgent")
+        milliseconds, request = self.wait_for_fetchplay(1, clicked)
+        self.handoff_ms.append(milliseconds)
+        assert request["headers"].get("User-Agent") == user_agent, request["headers"].get("User-Agent")
+        assert request["headers"].get("Referer") == self.site.page_url(1)
+        wait_for(lambda: self.run.browser_downloads_list() == [], "the browser's list of downloads to be empty")
+        assert self.run.browser_files() == [], f"the browser kept {self.run.browser_files()}"
+        print(f"  hand-off: {milliseconds:.0f} ms from the click to the first byte of Fetchplay's request")
+
+    def test_zip_stays_with_the_browser(self):
+        before = self.run.video_files()
+        self.run.open_page(1, self.site)
+        self.run.driver.find_element(By.ID, "archive").click()
+        done = lambda: [d for d in self.run.browser_downloads_list()
+                        if d.get("state") == "complete" and d.get("filename", "").endswith("notes.zip")]
+        wait_for(done, "notes.zip downloaded by the browser")
+        assert (self.run.browser_downloads / "notes.zip").read_bytes() == self.site.archive
+        requests = self.site.requests_to("/files/notes.zip")
+        assert len(requests) == 1 and is_browser_request(requests[0]), f"notes.zip was asked for {requests}"
+        assert self.run.video_files() == before, f"Fetchplay got {self.run.video_files()}"
+
+    def set_catching(self, on):
+        self.run.driver.switch_to.window(self.run.driver.window_handles[0])
+        self.run.open_extension_page("options.html")
+        box = self.run.driver.find_element(By.ID, "catch")
+        if box.is_selected() != on:
+            box.click()
+        wait_for(lambda: self.run.extension_call("chrome.storage.local.get('catchDownloads')")
+                 .get("catchDownloads", True) == on, "the option to be saved")
+
+    def test_switched_off_then_history_is_not_taken(self):
+        # Switched off, a video download stays with the browser.
+        self.set_catching(False)
+        self.run.open_page(2, self.site)
+        self.run.driver.find_element(By.ID, "video").click()
+        name = "Handed clip 2.webm"
+        wait_for(lambda: (self.run.browser_downloads / name).is_file()
+                 and (self.run.browser_downloads / name).read_bytes() == self.site.video,
+                 f"{name} downloaded by the browser")
+        self.set_catching(True)
+        # A new browser session on the same profile brings that download back from the history;
+        # it must stay there. A new video clicked after it shows the extension is at work.
+        self.run.stop_browser()
+        self.run.start_browser()
+        clicked = self.click_video(3)
+        self.handoff_ms.append(self.wait_for_fetchplay(3, clicked)[0])
+        history = [d for d in self.run.browser_downloads_list() if d.get("filename", "").endswith(name)]
+        assert history and history[0]["state"] == "complete", f"the browser's history lost {name}: {history}"
+        takers = [r for r in self.site.requests_to(self.site.video_path(2)) if not is_browser_request(r)]
+        assert takers == [], f"Fetchplay was handed a download from the history: {takers}"
+        assert name not in self.run.video_files()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--fetchplay", required=True, help="the built fetchplay program")
+    parser.add_argument("--extension", default=str(CHECKOUT / "browser"), help="the unpacked extension")
+    parser.add_argument("--rounds", type=int, default=0, help="measure the hand-off this many times instead")
+    arguments = parser.parse_args()
+    for needed in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
+        if not os.access(needed, os.X_OK):
+            sys.exit(f"browser: {needed} is missing (scripts/install-deps installs chromium and chromium-driver)")
+    if not os.environ.get("DISPLAY") or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        sys.exit("browser: needs a display and a session bus (run it through scripts/test-browser)")
+
+    site = Site((CHECKOUT / "data" / "sample.webm").read_bytes())
+    run = Run(arguments.fetchplay, Path(arguments.extension).resolve())
+    cases = Cases(run, site)
+    passed = failed = 0
+    try:
+        run.install_host()
+        run.start_browser()
+        if arguments.rounds:
+            for round_number in range(100, 100 + arguments.rounds):
+                clicked = cases.click_video(round_number)
+                milliseconds, _ = cases.wait_for_fetchplay(round_number, clicked)
+                print(f"round {round_number - 99}: {milliseconds:.0f} ms")
+                cases.handoff_ms.append(milliseconds)
+            warm = cases.handoff_ms[1:]
+            print(f"hand-off, click to first byte: first {cases.handoff_ms[0]:.0f} ms (window started by the host)"
+                  + (f", then median {statistics.median(warm):.0f} ms over {len(warm)} (window running)" if warm else ""))
+            return 0
+        tests = [getattr(cases, name) for name in dir(cases) if name.startswith("test_")]
+        order = ["test_extension_id_is_fixed", "test_popup_without_host_says_how_to_install",
+                 "test_popup_lists_the_pages_media", "test_video_link_goes_to_fetchplay",
+                 "test_zip_stays_with_the_browser", "test_switched_off_then_history_is_not_taken"]
+        tests.sort(key=lambda test: order.index(test.__name__))
+        for test in tests:
+            try:
+                test()
+                passed += 1
+                print(f"PASS {test.__name__}", flush=True)
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}\n{traceback.format_exc()}", flush=True)
+    finally:
+        try:
+            run.stop_browser()
+            run.quit_fetchplay()
+        except Exception:
+            failed += 1
+            print(f"FAIL cleanup\n{traceback.format_exc()}", flush=True)
+        if failed == 0:
+            shutil.rmtree(run.root, ignore_errors=True)
+        else:
+            print(f"browser: the run's files are kept in {run.root}")
+    print(f"browser: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

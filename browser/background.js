@@ -1,0 +1,209 @@
+// The extension's background: the context menu, the video downloads it takes over from the
+// browser, and the media each tab loaded (for the popup).
+//
+// A Chromium service worker or a Firefox event page: it may be stopped between events, so what
+// must outlive it sits in storage.session (this browser session) or storage.local (options).
+import { api, baseName, describe, handOff, kindOfLink, kindOfName, kindOfType, webURL } from "./media.js";
+
+const MENU_ID = "fetchplay-download";
+/** Milliseconds a new download's start may precede the extension's (an event wakes a stopped worker after the download was stamped). */
+const START_SLACK = 10_000;
+/** Milliseconds to wait for the name Chromium gives a download just after creating it. */
+const NAME_WAIT = 1_000;
+/** Links remembered per tab. */
+const MEDIA_PER_TAB = 100;
+
+// ---- When this browser session first ran the extension ----------------------------------
+
+/**
+ * The first start of the extension in this browser session (milliseconds since the epoch).
+ * Downloads older than that are the browser's history, which Chromium replays through
+ * downloads.onCreated at startup: they are never taken over.
+ */
+const sessionStart = (async () => {
+    const { startedAt } = await api.storage.session.get("startedAt");
+    if (typeof startedAt === "number") return startedAt;
+    const now = Date.now();
+    await api.storage.session.set({ startedAt: now });
+    return now;
+})();
+
+// ---- Reporting a failed hand-off ----------------------------------------------------------
+
+/** Shows a failure on the toolbar button (a "!" and the sentence as its tooltip) for the popup to repeat. */
+async function reportFailure(error) {
+    const text = describe(error);
+    await api.storage.session.set({ lastError: { text, hostMissing: error?.messageId === "hostMissing" } });
+    await api.action.setBadgeBackgroundColor({ color: "#c01c28" });
+    await api.action.setBadgeText({ text: "!" });
+    await api.action.setTitle({ title: text });
+}
+
+async function reportSuccess() {
+    await api.storage.session.remove("lastError");
+    await api.action.setBadgeText({ text: "" });
+    await api.action.setTitle({ title: api.i18n.getMessage("actionTitle") });
+}
+
+async function send(request) {
+    try {
+        await handOff(request);
+        await reportSuccess();
+        return true;
+    } catch (error) {
+        await reportFailure(error);
+        return false;
+    }
+}
+
+// ---- The context menu ---------------------------------------------------------------------
+
+async function createMenu() {
+    await api.contextMenus.removeAll();
+    api.contextMenus.create({ id: MENU_ID, title: api.i18n.getMessage("menuDownload"), contexts: ["link", "video", "audio"] });
+}
+api.runtime.onInstalled.addListener(createMenu);
+api.runtime.onStartup.addListener(createMenu);
+
+/** Runs in the page: the `download` attribute of the link to `href`, the name the browser would use. */
+function downloadAttribute(href) {
+    for (const anchor of document.querySelectorAll("a[download]")) {
+        if (anchor.href === href) return anchor.getAttribute("download");
+    }
+    return "";
+}
+
+async function linkFileName(tab, frameId, href) {
+    if (!tab?.id || tab.id < 0) return "";
+    try {
+        const [result] = await api.scripting.executeScript({
+            target: { tabId: tab.id, frameIds: [frameId ?? 0] }, func: downloadAttribute, args: [href],
+        });
+        return typeof result?.result === "string" ? result.result : "";
+    } catch {
+        return ""; // a page the extension may not script (the browser's own pages)
+    }
+}
+
+api.contextMenus.onClicked.addListener(async (info, tab) => {
+    if (info.menuItemId !== MENU_ID) return;
+    const media = info.mediaType === "video" || info.mediaType === "audio";
+    const url = (media ? info.srcUrl : info.linkUrl) ?? info.srcUrl ?? "";
+    const fileName = media ? "" : await linkFileName(tab, info.frameId, url);
+    await send({ url, referrer: info.frameUrl ?? info.pageUrl ?? tab?.url, fileName, storeId: tab?.cookieStoreId });
+});
+
+// ---- Video downloads the browser starts ---------------------------------------------------
+
+async function catchingDownloads() {
+    const { catchDownloads } = await api.storage.local.get("catchDownloads");
+    return catchDownloads !== false; // on unless switched off in the options
+}
+
+/** Names Chromium suggested (onDeterminingFilename), and who waits for one, by download id. */
+const suggestedNames = new Map();
+const nameWaiters = new Map();
+
+if (api.downloads.onDeterminingFilename) {
+    api.downloads.onDeterminingFilename.addListener((item, suggest) => {
+        suggest(); // the browser's own choice stands
+        const waiter = nameWaiters.get(item.id);
+        if (waiter) waiter(item.filename);
+        else suggestedNames.set(item.id, item.filename);
+        setTimeout(() => suggestedNames.delete(item.id), NAME_WAIT);
+    });
+}
+
+/**
+ * The base name the browser would save `item` under: Firefox knows it when it creates the
+ * download; Chromium says it a moment later (Content-Disposition or the link's download attribute).
+ */
+function browserFileName(item) {
+    if (item.filename) return Promise.resolve(baseName(item.filename));
+    if (suggestedNames.has(item.id)) return Promise.resolve(baseName(suggestedNames.get(item.id)));
+    if (!api.downloads.onDeterminingFilename) return Promise.resolve("");
+    return new Promise((resolve) => {
+        const done = (name) => {
+            nameWaiters.delete(item.id);
+            clearTimeout(timer);
+            resolve(baseName(name));
+        };
+        const timer = setTimeout(() => done(""), NAME_WAIT);
+        nameWaiters.set(item.id, done);
+    });
+}
+
+/** Whether a download is a video by what the browser knows before its name. */
+function looksLikeVideo(item) {
+    return Boolean(kindOfType(item.mime) || kindOfLink(item.url) || kindOfLink(item.finalUrl));
+}
+
+/** Takes the browser's copy away: cancelled (or its file removed when it already finished), then erased from the list. */
+async function removeBrowserCopy(id) {
+    await api.downloads.cancel(id).catch(() => {});
+    const [item] = await api.downloads.search({ id });
+    if (item?.state === "complete" && item.exists) await api.downloads.removeFile(id).catch(() => {});
+    await api.downloads.erase({ id });
+}
+
+async function takeOver(item) {
+    if (item.state !== "in_progress" || item.byExtensionId === api.runtime.id) return;
+    if (!webURL(item.url)) return; // blob: and data: downloads are the page's own
+    const [catching, startedAt] = await Promise.all([catchingDownloads(), sessionStart]);
+    if (!catching || !(Date.parse(item.startTime) >= startedAt - START_SLACK)) return;
+    // Paused at once when the type or the link already says video, so few bytes land twice.
+    const early = looksLikeVideo(item);
+    if (early) await api.downloads.pause(item.id).catch(() => {});
+    const fileName = await browserFileName(item);
+    if (!early) {
+        if (!kindOfName(fileName)) return; // not a video: the browser keeps it
+        await api.downloads.pause(item.id).catch(() => {});
+    }
+    if (await send({ url: item.url, referrer: item.referrer, fileName })) {
+        await removeBrowserCopy(item.id);
+    } else {
+        // Fetchplay did not take it: the browser goes on with its own download.
+        await api.downloads.resume(item.id).catch(() => {});
+    }
+}
+
+api.downloads.onCreated.addListener((item) => {
+    takeOver(item).catch((error) => console.error("Fetchplay: a download was left to the browser:", error));
+});
+
+// ---- Media each tab loaded --------------------------------------------------------------
+
+/** One chain for every read-modify-write of the tabs' lists, so two responses never lose one. */
+let mediaUpdates = Promise.resolve();
+function updateMedia(tabId, change) {
+    const key = "media:" + tabId;
+    mediaUpdates = mediaUpdates.then(async () => {
+        const { [key]: list = [] } = await api.storage.session.get(key);
+        const next = change(list);
+        if (next === null) await api.storage.session.remove(key);
+        else if (next !== list) await api.storage.session.set({ [key]: next });
+    }).catch(() => {});
+}
+
+/** Response types that say nothing about the bytes, where the link's extension decides. */
+function typeSaysNothing(type) {
+    return !type || type === "application/octet-stream" || type === "binary/octet-stream";
+}
+
+function noteResponse(details) {
+    if (details.tabId < 0 || details.statusCode >= 400) return;
+    const header = (details.responseHeaders ?? []).find((h) => h.name.toLowerCase() === "content-type");
+    const type = (header?.value ?? "").split(";")[0].trim().toLowerCase();
+    const kind = kindOfType(type, { segments: false }) ?? (typeSaysNothing(type) ? kindOfLink(details.url) : null);
+    if (!kind) return;
+    updateMedia(details.tabId, (list) => list.some((entry) => entry.url === details.url)
+        ? list : [...list, { url: details.url, kind }].slice(-MEDIA_PER_TAB));
+}
+
+const everyWebLink = { urls: ["http://*/*", "https://*/*"] };
+api.webRequest.onHeadersReceived.addListener(noteResponse, everyWebLink, ["responseHeaders"]);
+// A new page in the tab starts a new list.
+api.webRequest.onBeforeRequest.addListener((details) => {
+    if (details.tabId >= 0) updateMedia(details.tabId, () => null);
+}, { ...everyWebLink, types: ["main_frame"] });
+api.tabs.onRemoved.addListener((tabId) => updateMedia(tabId, () => null));
