@@ -201,7 +201,9 @@ function noteResponse(details) {
 }
 
 const everyWebLink = { urls: ["http://*/*", "https://*/*"] };
-api.webRequest.onHeadersReceived.addListener(noteResponse, everyWebLink, ["responseHeaders"]);
+// Not images, scripts, styles or fonts: the worker is not woken for every piece of every page.
+const mediaTypes = ["main_frame", "sub_frame", "media", "xmlhttprequest", "object", "other"];
+api.webRequest.onHeadersReceived.addListener(noteResponse, { ...everyWebLink, types: mediaTypes }, ["responseHeaders"]);
 // A new page in the tab starts a new list.
 api.webRequest.onBeforeRequest.addListener((details) => {
     if (details.tabId >= 0) updateMedia(details.tabId, () => null);

@@ -117,6 +117,7 @@ class Site:
 <p><a id="archive" href="/files/notes.zip">An archive</a></p>
 <p><video id="shown" src="/media/shown.webm" preload="none" width="160" height="90"></video></p>
 <p><a id="other" href="/media/other.mkv">Another video</a></p>
+<script>fetch("/stream/playlist?id=7")</script>
 </body></html>""".encode()
 
     def requests_to(self, path):
@@ -145,6 +146,9 @@ class Site:
             else:
                 status, body = 403, b"Only for the page's visitors.\n"
                 headers = {"Content-Type": "text/plain"}
+        elif url.path == "/stream/playlist":
+            # Known as HLS by its type only: the popup lists what the tab loaded, not just its links.
+            status, body, headers = 200, b"#EXTM3U\n", {"Content-Type": "application/vnd.apple.mpegurl"}
         elif url.path == "/files/notes.zip":
             status, body = 200, self.archive
             headers = {"Content-Type": "application/zip", "Content-Disposition": 'attachment; filename="notes.zip"'}
@@ -185,6 +189,7 @@ class Run:
         self.host.symlink_to(Path(fetchplay).resolve())
         self.host_manifest = self.profile / "NativeMessagingHosts" / f"{HOST_NAME}.json"
         self.driver = None
+        self.starts = 0
         self.environment = dict(os.environ)
         self.environment.update({
             "HOME": str(self.root / "home"),
@@ -205,8 +210,13 @@ class Run:
     def remove_host(self):
         self.host_manifest.unlink(missing_ok=True)
 
-    def start_browser(self):
+    def start_browser(self, language=None):
+        """Starts Chromium on the run's profile, in `language` (e.g. "zh_CN") when given."""
+        environment = dict(self.environment)
         options = webdriver.ChromeOptions()
+        if language:
+            environment.update({"LANGUAGE": language, "LANG": "C.UTF-8"})
+            options.add_argument("--lang=" + language.replace("_", "-"))
         options.binary_location = "/usr/bin/chromium"
         for argument in [f"--user-data-dir={self.profile}", f"--load-extension={self.extension}",
                          "--disable-features=DisableLoadExtensionCommandLineSwitch",
@@ -215,14 +225,17 @@ class Run:
             options.add_argument(argument)
         if os.geteuid() == 0:
             options.add_argument("--no-sandbox")
+        options.page_load_strategy = "none"
         options.add_experimental_option("prefs", {
             "download.default_directory": str(self.browser_downloads),
             "download.prompt_for_download": False,
         })
-        service = Service("/usr/bin/chromedriver", env=self.environment,
-                          log_output=str(self.root / "chromedriver.log"))
+        self.starts += 1
+        service = Service("/usr/bin/chromedriver", env=environment, service_args=["--verbose"],
+                          log_path=str(self.root / f"chromedriver-{self.starts}.log"))
         self.driver = webdriver.Chrome(service=service, options=options)
         self.driver.set_script_timeout(PATIENCE)
+        self.driver.set_page_load_timeout(PATIENCE)
         # The extension is running once its own page loads and reads its storage.
         self.open_extension_page("options.html")
 
@@ -231,10 +244,18 @@ class Run:
             self.driver.quit()
             self.driver = None
 
+    def navigate(self, url, ready, what):
+        """Loads `url` in the current tab and waits until the script `ready` is true there.
+
+        The driver itself does not wait (page load strategy "none"): chromedriver's own wait for
+        pending navigations can hang on a restarted profile's first tab.
+        """
+        self.driver.get(url)
+        wait_for(lambda: self.driver.execute_script(f"return location.href === {json.dumps(url)} && ({ready})"), what)
+
     def open_extension_page(self, page):
-        self.driver.get(f"chrome-extension://{EXTENSION_ID}/{page}")
-        wait_for(lambda: self.driver.execute_script("return document.body.dataset.ready === 'true'"),
-                 f"the extension's {page}")
+        self.navigate(f"chrome-extension://{EXTENSION_ID}/{page}", "document.body?.dataset.ready === 'true'",
+                      f"the extension's {page}")
 
     def extension_call(self, script):
         """Runs `script` (an expression giving a promise) in an extension page; returns its value."""
@@ -249,7 +270,7 @@ class Run:
 
     def open_page(self, round_number, site):
         self.driver.switch_to.window(self.driver.window_handles[0])
-        self.driver.get(site.page_url(round_number))
+        self.navigate(site.page_url(round_number), "document.readyState === 'complete'", f"the page of round {round_number}")
 
     def videos_named(self, name):
         path = self.videos / name
@@ -278,10 +299,23 @@ class Run:
 
 
 class Cases:
-    def __init__(self, run, site):
+    def __init__(self, run, site, artifacts):
         self.run = run
         self.site = site
+        self.artifacts = artifacts
         self.handoff_ms = []
+
+    def screenshot(self, name):
+        """Saves the current extension page as artifacts/browser/NAME.png, and dark-NAME.png in the dark style."""
+        driver = self.run.driver
+        self.artifacts.mkdir(parents=True, exist_ok=True)
+        for prefix, scheme in (("", "light"), ("dark-", "dark")):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            wait_for(lambda: driver.execute_script(
+                f"return matchMedia('(prefers-color-scheme: {scheme})').matches"), f"the {scheme} style")
+            driver.find_element(By.TAG_NAME, "body").screenshot(str(self.artifacts / f"{prefix}{name}.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     def click_video(self, round_number):
         """Clicks the page's video link (a real click); returns the click's time (time.monotonic())."""
@@ -328,6 +362,7 @@ class Cases:
             notice = driver.find_element(By.ID, "host-missing")
             assert notice.is_displayed(), "the host-missing notice is hidden"
             assert "scripts/install" in notice.text and "Fetchplay" in notice.text, notice.text
+            self.screenshot("popup-no-host")
         finally:
             self.close_popup()
             self.run.install_host()
@@ -336,11 +371,44 @@ class Cases:
         driver = self.popup(0)
         try:
             assert not driver.find_element(By.ID, "host-missing").is_displayed(), "the host is there"
-            listed = [b.get_attribute("title") for b in driver.find_elements(By.CSS_SELECTOR, "#media button")]
-            expected = [self.site.base + p for p in (self.site.video_path(0), "/media/shown.webm", "/media/other.mkv")]
-            assert sorted(listed) == sorted(expected), f"listed {listed}"
+            expected = sorted(self.site.base + p for p in (self.site.video_path(0), "/media/shown.webm",
+                                                            "/media/other.mkv", "/stream/playlist?id=7"))
+            listed = lambda: sorted(b.get_attribute("title") for b in driver.find_elements(By.CSS_SELECTOR, "#media button"))
+            # The playlist the page fetched is listed once its answer came: reopened until then.
+            if listed() != expected:
+                wait_for(lambda: self.run.open_extension_page(driver.current_url.split("/")[-1]) or listed() == expected,
+                         f"the popup to list {expected} (it lists {listed()})")
+            kinds = [k.text for k in driver.find_elements(By.CSS_SELECTOR, "#media .kind")]
+            assert "HLS" in kinds and "MKV" in kinds, kinds
+            self.screenshot("popup")
+            self.run.open_extension_page("options.html")
+            self.screenshot("options")
         finally:
             self.close_popup()
+
+    def test_popup_in_chinese(self):
+        """The popup and options in the browser's language (Simplified Chinese here)."""
+        catalogue = json.loads((self.run.extension / "_locales" / "zh_CN" / "messages.json").read_text())
+        self.run.stop_browser()
+        self.run.start_browser(language="zh_CN")
+        try:
+            driver = self.popup(0)
+            heading = driver.find_element(By.TAG_NAME, "h1").text
+            assert heading == catalogue["popupHeading"]["message"], heading
+            self.screenshot("zh_CN-popup")
+            self.run.remove_host()
+            self.run.open_extension_page(driver.current_url.split("/")[-1])
+            notice = driver.find_element(By.ID, "host-missing")
+            assert notice.is_displayed() and catalogue["hostMissingTitle"]["message"] in notice.text, notice.text
+            self.screenshot("zh_CN-popup-no-host")
+            self.run.open_extension_page("options.html")
+            assert driver.find_element(By.TAG_NAME, "h1").text == catalogue["optionsTitle"]["message"]
+            self.screenshot("zh_CN-options")
+            self.close_popup()
+        finally:
+            self.run.install_host()
+            self.run.stop_browser()
+            self.run.start_browser()
 
     def test_video_link_goes_to_fetchplay(self):
         clicked = self.click_video(1)
@@ -411,7 +479,7 @@ def main():
 
     site = Site((CHECKOUT / "data" / "sample.webm").read_bytes())
     run = Run(arguments.fetchplay, Path(arguments.extension).resolve())
-    cases = Cases(run, site)
+    cases = Cases(run, site, CHECKOUT / "artifacts" / "browser")
     passed = failed = 0
     try:
         run.install_host()
@@ -429,7 +497,8 @@ def main():
         tests = [getattr(cases, name) for name in dir(cases) if name.startswith("test_")]
         order = ["test_extension_id_is_fixed", "test_popup_without_host_says_how_to_install",
                  "test_popup_lists_the_pages_media", "test_video_link_goes_to_fetchplay",
-                 "test_zip_stays_with_the_browser", "test_switched_off_then_history_is_not_taken"]
+                 "test_zip_stays_with_the_browser", "test_switched_off_then_history_is_not_taken",
+                 "test_popup_in_chinese"]
         tests.sort(key=lambda test: order.index(test.__name__))
         for test in tests:
             try:

@@ -4,7 +4,9 @@ import TestSupport
 
 /// `scripts/install` puts every file where the desktop expects it, the installed desktop file
 /// and metainfo pass their validators, the installed binary finds its translations beside it,
-/// and `--uninstall` takes everything away again. The test installs the debug binary
+/// the browser extension and the native messaging host's manifests go where the browsers look
+/// (for a prefix in the home folder and for a system prefix), and `--uninstall` takes
+/// everything away again. The test installs the debug binary
 /// (`--binary`) so it needs no release build; that the release binary needs no Swift toolchain
 /// is a property of its link (`--static-swift-stdlib`), checked by hand with ldd.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate")
@@ -19,6 +21,10 @@ struct InstallTests {
         return url.path
     }()
 
+    static let hostName = "io.github.fetchplay.fetchplay"
+    static let extensionOrigin = "chrome-extension://peobkohdifbjbdcfmfmpemobecfkeiif/"
+    static let geckoID = "fetchplay@fetchplay.github.io"
+
     static let expectedFiles = [
         "bin/fetchplay",
         "libexec/fetchplay-window",
@@ -29,16 +35,56 @@ struct InstallTests {
         "share/locale/zh_CN/LC_MESSAGES/fetchplay.mo",
         "share/fetchplay/style.css",
         "share/fetchplay/\(appID).desktop",
+        "share/fetchplay/browser/chromium/manifest.json",
+        "share/fetchplay/browser/chromium/background.js",
+        "share/fetchplay/browser/chromium/_locales/zh_CN/messages.json",
     ]
 
-    func install(_ arguments: [String]) throws -> CommandResult {
-        try Command.run(Self.checkout + "/scripts/install", arguments, timeout: .seconds(120))
+    /// Runs scripts/install with `home` as HOME (and no XDG_CONFIG_HOME, so ~/.config is the
+    /// browsers' configuration folder).
+    func install(_ arguments: [String], home: String) throws -> CommandResult {
+        try Command.run("/usr/bin/env", ["-u", "XDG_CONFIG_HOME", "HOME=\(home)", Self.checkout + "/scripts/install"] + arguments,
+                        timeout: .seconds(120))
+    }
+
+    /// The native messaging host manifest at `path` as a dictionary, or nil.
+    func hostManifest(_ path: String) -> [String: Any]? {
+        FileManager.default.contents(atPath: path)
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    /// Each browser's manifest names the installed host and allows exactly Fetchplay's extension.
+    func expectHostManifests(chromium: [String], firefox: [String], host: String) {
+        for (path, key, allowed) in chromium.map({ ($0, "allowed_origins", Self.extensionOrigin) })
+            + firefox.map({ ($0, "allowed_extensions", Self.geckoID) }) {
+            let file = path + "/\(Self.hostName).json"
+            guard let manifest = hostManifest(file) else {
+                Issue.record("no host manifest at \(file)")
+                continue
+            }
+            #expect(manifest["name"] as? String == Self.hostName, "\(file)")
+            #expect(manifest["type"] as? String == "stdio", "\(file)")
+            #expect(manifest["path"] as? String == host, "\(file): \(manifest["path"] ?? "no path")")
+            #expect(manifest[key] as? [String] == [allowed], "\(file): \(manifest)")
+            #expect(Set(manifest.keys) == ["name", "description", "path", "type", key], "\(file): \(manifest.keys)")
+        }
+    }
+
+    /// The extension's id, which Chromium derives from the manifest's key: the first 32 hex
+    /// digits of the key's SHA-256, each written as a letter a–p.
+    static func extensionID(key: String) -> String? {
+        guard let der = Data(base64Encoded: key) else { return nil }
+        return String(sha256Hex(of: Array(der)).prefix(32).map { digit in
+            Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(digit.hexDigitValue!)))
+        })
     }
 
     @Test func installValidateRunUninstall() throws {
         let folder = try TemporaryDirectory(prefix: "fetchplay-install")
-        let prefix = folder.file("prefix")
-        let installed = try install(["--prefix", prefix, "--binary", FetchplayProcess.executable])
+        let home = folder.file("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let prefix = home + "/.local"
+        let installed = try install(["--prefix", prefix, "--binary", FetchplayProcess.executable], home: home)
         try #require(installed.status == 0, "scripts/install failed: \(installed.standardError)")
 
         for file in Self.expectedFiles {
@@ -90,9 +136,60 @@ struct InstallTests {
                                                     "--list", "--cache-dir", folder.file("cache")])
         #expect(list.status == 0, "\(list.standardError)")
 
-        let removed = try install(["--prefix", prefix, "--uninstall"])
+        // The browser side: the unpacked extension (every file of browser/, with the key that
+        // gives the id the host manifests allow and the app's version), the host as a symlink to
+        // the installed fetchplay, and a manifest for each browser in the home folder.
+        let extensionFolder = prefix + "/share/fetchplay/browser/chromium"
+        for file in FileManager.default.subpaths(atPath: Self.checkout + "/browser") ?? [] {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: Self.checkout + "/browser/" + file, isDirectory: &isFolder),
+                  !isFolder.boolValue else { continue }
+            #expect(FileManager.default.contents(atPath: extensionFolder + "/" + file)
+                    == FileManager.default.contents(atPath: Self.checkout + "/browser/" + file), "browser/\(file)")
+        }
+        let extensionManifest = try #require(FileManager.default.contents(atPath: extensionFolder + "/manifest.json")
+            .flatMap { try JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+        #expect((extensionManifest["key"] as? String).flatMap(Self.extensionID) == "peobkohdifbjbdcfmfmpemobecfkeiif")
+        #expect(version.output == "fetchplay \(extensionManifest["version"] as? String ?? "?")\n",
+                "the extension's version is the app's")
+        let host = prefix + "/libexec/fetchplay-browser-host"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: host) == "../bin/fetchplay")
+        #expect(FileManager.default.isExecutableFile(atPath: host))
+        expectHostManifests(chromium: [home + "/.config/chromium/NativeMessagingHosts",
+                                       home + "/.config/google-chrome/NativeMessagingHosts"],
+                            firefox: [home + "/.mozilla/native-messaging-hosts"], host: host)
+
+        let removed = try install(["--prefix", prefix, "--uninstall"], home: home)
         #expect(removed.status == 0, "\(removed.standardError)")
         let left = FileManager.default.subpaths(atPath: prefix) ?? []
         #expect(left == [], "left behind: \(left)")
+        let leftInHome = FileManager.default.subpaths(atPath: home) ?? []
+        #expect(leftInHome == [".local"], "left behind in the home folder: \(leftInHome)")
+    }
+
+    /// A system prefix (staged with --destdir, as the .deb is) puts the host's manifests where
+    /// every user's browser reads them, naming the host under that prefix.
+    @Test func systemPrefixPutsHostManifestsInTheSystemFolders() throws {
+        let folder = try TemporaryDirectory(prefix: "fetchplay-install-system")
+        let stage = folder.file("stage")
+        let home = folder.file("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let arguments = ["--prefix", "/usr", "--destdir", stage]
+        let installed = try install(arguments + ["--binary", FetchplayProcess.executable], home: home)
+        try #require(installed.status == 0, "scripts/install failed: \(installed.standardError)")
+
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: stage + "/usr/libexec/fetchplay-browser-host")
+                == "../bin/fetchplay")
+        #expect(FileManager.default.fileExists(atPath: stage + "/usr/share/fetchplay/browser/chromium/manifest.json"))
+        expectHostManifests(chromium: [stage + "/etc/chromium/native-messaging-hosts",
+                                       stage + "/etc/opt/chrome/native-messaging-hosts"],
+                            firefox: [stage + "/usr/lib/mozilla/native-messaging-hosts"],
+                            host: "/usr/libexec/fetchplay-browser-host")
+        #expect((FileManager.default.subpaths(atPath: home) ?? []) == [], "a system install writes nothing in the home folder")
+
+        let removed = try install(arguments + ["--uninstall"], home: home)
+        #expect(removed.status == 0, "\(removed.standardError)")
+        let left = FileManager.default.subpaths(atPath: stage) ?? []
+        #expect(left == ["usr"], "left behind: \(left)")
     }
 }
