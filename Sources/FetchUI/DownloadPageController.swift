@@ -198,7 +198,7 @@ final class DownloadPageController {
 
         ring.tone = controls.ringTone
         ring.fraction = controls.ringFraction
-        let title = session?.url.map(MainWindow.displayName) ?? tr("Ready when you are")
+        let title = session.flatMap { session in session.url.map(session.title) } ?? tr("Ready when you are")
         Widgets.setText(ui.titleLabel, title)
         Widgets.setTooltip(ui.titleLabel, session?.url == nil ? nil : title)
         Widgets.setText(ui.statusLabel, session?.url == nil
