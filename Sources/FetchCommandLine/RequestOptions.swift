@@ -46,14 +46,10 @@ enum RequestOptions {
     }
 
     static func cookieHeader(_ text: String) throws(RequestContextError) -> String {
-        let pairs = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !pairs.isEmpty, text.utf8.count <= 64 << 10, pairs.allSatisfy({ pair in
-            guard let equals = pair.firstIndex(of: "=") else { return false }
-            return Cookie.isValid(name: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...]))
-        }) else {
+        guard let header = RequestContext.cookieHeader(checking: text) else {
             // TRANSLATORS: keep --cookie and "A=B; C=D" as they are.
             throw RequestContextError(tr("--cookie takes cookies as \"A=B; C=D\": a name, =, a value, separated by semicolons."))
         }
-        return pairs.joined(separator: "; ")
+        return header
     }
 }

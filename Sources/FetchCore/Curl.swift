@@ -56,14 +56,16 @@ final class CurlEasy {
     }
 
     /// Points the handle at `url`, the first request's or a redirect's, with the header lines
-    /// the request needs (`lines`, such as `Range`) and those `context` allows there, and
-    /// the proxy it names for that URL. `origin` is the download's first URL.
-    func aim(at url: String, origin: String, context: RequestContext, lines: [[UInt8]]) throws(DownloadError) {
+    /// the request needs (`lines`, such as `Range`) and those the options' context allows there,
+    /// through the proxy for that URL (the context's own, else the app's as it is now).
+    /// `origin` is the download's first URL.
+    func aim(at url: String, origin: String, options: DownloadOptions, lines: [[UInt8]]) throws(DownloadError) {
         self.url = url
         try set(CURLOPT_URL, url)
-        if let proxy = context.proxy.proxy(for: url) { try set(CURLOPT_PROXY, proxy) }
-        proxyName = context.proxy.displayName(for: url)
-        try setHeaders(lines + context.fields(for: url, origin: origin).map { Array($0.utf8) })
+        let proxy = options.context.proxy ?? options.proxy.setting
+        if let address = proxy.proxy(for: url) { try set(CURLOPT_PROXY, address) }
+        proxyName = proxy.displayName(for: url)
+        try setHeaders(lines + options.context.fields(for: url, origin: origin).map { Array($0.utf8) })
     }
 
     /// Replaces the request's extra header lines (each without its CRLF).

@@ -120,7 +120,7 @@ final class Transfer {
     private func configure(_ options: DownloadOptions) throws(DownloadError) {
         let this = Unmanaged.passUnretained(self).toOpaque()
         try easy.applyEngineRules(options: options)
-        try easy.aim(at: url, origin: url, context: options.context, lines: rangeLines)
+        try easy.aim(at: url, origin: url, options: options, lines: rangeLines)
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         // Under a speed limit, reads of one piece (16 KiB) instead of 256 KiB: Linux sizes a
         // socket's receive buffer by what each round trip's reads take, and after large reads
@@ -287,7 +287,7 @@ final class Transfer {
         guard code == CURLE_OK, callbackError == nil, !stop.isRaised, RedirectRule.isRedirect(status: response.status) else { return false }
         hops += 1
         let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
-        try easy.aim(at: next, origin: url, context: options.context, lines: rangeLines)
+        try easy.aim(at: next, origin: url, options: options, lines: rangeLines)
         response = ResponseHead()
         return true
     }

@@ -66,6 +66,9 @@ public final class DownloadSession {
     /// The speed limit every download here shares, all connections together (the Preferences'
     /// one); set its rate at any time, running downloads follow at once.
     public let speedLimit: SpeedLimit
+    /// The proxy every download here goes through unless its context names one (the
+    /// Preferences' one); set it at any time, the next request follows.
+    public let proxy: ProxyPreference
     private let options: DownloadOptions
 
     /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
@@ -77,6 +80,8 @@ public final class DownloadSession {
         var options = DownloadOptions()
         speedLimit = SpeedLimit()
         options.speedLimit = speedLimit
+        proxy = ProxyPreference(.desktop)
+        options.proxy = proxy
         self.options = options
         queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { _ in relay.publish(true) }
         owner.session = self

@@ -66,7 +66,7 @@ struct HLSFetch {
             hops += 1
             do {
                 let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
-                try easy.aim(at: next, origin: url, context: options.context, lines: [])
+                try easy.aim(at: next, origin: url, options: options, lines: [])
             } catch {
                 return .failure(error)
             }
@@ -82,7 +82,7 @@ struct HLSFetch {
     private func configure(_ easy: CurlEasy, url: String, body: Body) throws(DownloadError) {
         let this = Unmanaged.passUnretained(body).toOpaque()
         try easy.applyEngineRules(options: options)
-        try easy.aim(at: url, origin: url, context: options.context, lines: [])
+        try easy.aim(at: url, origin: url, options: options, lines: [])
         try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
             let line = UnsafeRawBufferPointer(start: data, count: size * count)

@@ -1,6 +1,7 @@
 import CGLib
 import Foundation
 import Localization
+import Locking
 
 /// Which proxy a download's requests go through.
 public enum ProxySetting: Codable, Sendable, Equatable {
@@ -87,27 +88,52 @@ public enum ProxySetting: Codable, Sendable, Equatable {
         return parts.host + (parts.port.map { ":" + $0 } ?? "")
     }
 
-    // A string in the file: "environment", "direct", "desktop", or the manual proxy's URL.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
+    /// The setting as one string (a context file, `settings.ini`): "environment", "direct",
+    /// "desktop", or the manual proxy's URL.
+    public var settingsText: String {
+        switch self {
+        case .environment: "environment"
+        case .direct: "direct"
+        case .desktop: "desktop"
+        case .manual(let url): url
+        }
+    }
+
+    /// The setting `settingsText` wrote; nil for text that is none (a proxy URL is checked).
+    public init?(settingsText text: String) {
         switch text {
         case "environment": self = .environment
         case "direct": self = .direct
         case "desktop": self = .desktop
         default:
-            do { self = try Self.manual(checking: text) } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-            }
+            guard let manual = try? Self.manual(checking: text) else { return nil }
+            self = manual
         }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let setting = ProxySetting(settingsText: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a proxy setting"))
+        }
+        self = setting
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        switch self {
-        case .environment: try container.encode("environment")
-        case .direct: try container.encode("direct")
-        case .desktop: try container.encode("desktop")
-        case .manual(let url): try container.encode(url)
-        }
+        try container.encode(settingsText)
+    }
+}
+
+/// The app's proxy setting as it is now, shared by every download (the command line's is the
+/// environment's; the window's follows Preferences): each request reads it when it is aimed.
+public final class ProxyPreference: Sendable {
+    private let value: Locked<ProxySetting>
+
+    public init(_ setting: ProxySetting = .environment) { value = Locked(setting) }
+
+    public var setting: ProxySetting {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

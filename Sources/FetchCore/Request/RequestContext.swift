@@ -32,7 +32,8 @@ public struct RequestContext: Codable, Sendable, Equatable {
     public var cookies: [Cookie] = []
     public var referer: String?
     public var userAgent: String?
-    public var proxy: ProxySetting = .environment
+    /// A proxy for this download alone; nil: the app's (`DownloadOptions.proxy`).
+    public var proxy: ProxySetting?
     public var source: Source = .person
     /// The file name the browser would have saved the link under.
     public var suggestedName: String?
@@ -43,7 +44,7 @@ public struct RequestContext: Codable, Sendable, Equatable {
     public var isEmpty: Bool { self == RequestContext() }
 
     /// Whether any part of it is a secret worth a mention ("with the page's cookies").
-    public var carriesSecrets: Bool { !headers.isEmpty || cookieHeader != nil || !cookies.isEmpty || proxy.hasPassword }
+    public var carriesSecrets: Bool { !headers.isEmpty || cookieHeader != nil || !cookies.isEmpty || proxy?.hasPassword == true }
 
     /// The header lines a request to `url` carries from this context, when the download's first
     /// request went to `origin`. Cookies from a store are matched to `url` (expired ones are
@@ -58,15 +59,26 @@ public struct RequestContext: Codable, Sendable, Equatable {
         return lines
     }
 
+    /// A `Cookie` header given by hand (`a=b; c=d`), in one spelling; nil when a pair is no
+    /// cookie (no `=`, a name that is no token, a control character or `;` in a value).
+    public static func cookieHeader(checking text: String) -> String? {
+        let pairs = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !pairs.isEmpty, text.utf8.count <= 64 << 10, pairs.allSatisfy({ pair in
+            guard let equals = pair.firstIndex(of: "=") else { return false }
+            return Cookie.isValid(name: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...]))
+        }) else { return nil }
+        return pairs.joined(separator: "; ")
+    }
+
     /// What the window may say about the context: which kinds of things it holds, no value.
     public var summary: String {
         var parts: [String] = []
-        let cookieCount = cookies.count + (cookieHeader == nil ? 0 : 1)
+        let cookieCount = cookies.count + (cookieHeader?.split(separator: ";").count ?? 0)
         if cookieCount > 0 { parts.append(String(format: trn("%1$ld cookie", "%1$ld cookies", cookieCount), cookieCount)) }
         if referer != nil { parts.append(tr("the page’s address")) }
         if userAgent != nil { parts.append(tr("the browser’s user agent")) }
         if !headers.isEmpty { parts.append(String(format: trn("%1$ld header", "%1$ld headers", headers.count), headers.count)) }
-        if case .manual = proxy { parts.append(tr("a proxy")) }
+        if proxy != nil { parts.append(tr("a proxy")) }
         let list = parts.joined(separator: ", ")
         switch source {
         case .browser:
