@@ -43,6 +43,30 @@ public enum CommandLineOptions {
                    // TRANSLATORS: keep --download and HEIGHT as they are.
                    description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
                    argumentName: "HEIGHT"),
+            Option(name: "header", argument: G_OPTION_ARG_STRING_ARRAY,
+                   // TRANSLATORS: keep --download and "NAME: VALUE" as they are.
+                   description: tr("With --download: send the header \"NAME: VALUE\" to the link's host (repeatable)"),
+                   argumentName: "\"NAME: VALUE\""),
+            Option(name: "cookie", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --download and "A=B; C=D" as they are.
+                   description: tr("With --download: send the cookies \"A=B; C=D\" to the link's host"),
+                   argumentName: "\"A=B; C=D\""),
+            Option(name: "cookies", argument: G_OPTION_ARG_FILENAME,
+                   // TRANSLATORS: keep --download and FILE as they are.
+                   description: tr("With --download: send the cookies of FILE (Netscape cookies.txt) where their domains allow"),
+                   argumentName: "FILE"),
+            Option(name: "referer", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --download and URL as they are.
+                   description: tr("With --download: send URL as the page the link came from (Referer)"),
+                   argumentName: "URL"),
+            Option(name: "user-agent", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --download and UA as they are.
+                   description: tr("With --download: send UA as the User-Agent"),
+                   argumentName: "UA"),
+            Option(name: "proxy", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --download, URL and the schemes as they are.
+                   description: tr("With --download: go through the proxy URL (http://, https://, socks5://, socks5h://; USER:PASSWORD@ allowed)"),
+                   argumentName: "URL"),
             Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
                    // TRANSLATORS: keep DIR and ~/Videos/Fetchplay as they are.
                    description: tr("Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)"),
@@ -142,9 +166,16 @@ public enum CommandLineOptions {
             // One limit for all the download's connections (and all of an HLS link's segments).
             options.speedLimit = SpeedLimit(bytesPerSecond: Int64(kibibytes) * 1024)
         }
+        let context: RequestContext?
+        do throws(RequestContextError) {
+            context = try RequestOptions.context(parsed)
+        } catch {
+            FileHandle.standardError.write(Data(("fetchplay: " + error.message + "\n").utf8))
+            return 1
+        }
         let folders = folders(parsed.dict)
         return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
-                                 quality: parsed.string("quality"))
+                                 context: context, quality: parsed.string("quality"))
     }
 
     private static func usageError(_ sentence: String) -> Int32 {

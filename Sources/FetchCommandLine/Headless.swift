@@ -14,8 +14,9 @@ import Synchronization
 /// line of stdout and the exit code is 0; on failure one error line on stderr, nothing on
 /// stdout, and an exit code from 1 to 127 (see `ExitCode`).
 enum Headless {
+    /// - Parameter context: what the requests carry, kept with the partial; nil: what was kept.
     static func download(url text: String, cacheRoot: String, videos: String?, options: DownloadOptions = .init(),
-                         quality: String? = nil) -> Int32 {
+                         context: RequestContext? = nil, quality: String? = nil) -> Int32 {
         let cache: Cache
         do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
         let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
@@ -28,15 +29,17 @@ enum Headless {
         do throws(DownloadError) {
             // A playlist by its name, or one begun before (known by its answer then).
             if HLSDownload.isPlaylistLink(text) || cache.hasPresentation(for: text) {
-                end = try hls(text, cache: cache, options: options, quality: quality, current: current, onEvent: report)
+                end = try hls(text, cache: cache, options: options, context: context, quality: quality, current: current,
+                              onEvent: report)
             } else {
-                let task = try DownloadTask(url: text, cache: cache, options: options, onEvent: report)
+                let task = try DownloadTask(url: text, cache: cache, options: options, context: context, onEvent: report)
                 current.set { task.cancel() }
                 task.start()
                 end = task.wait()
                 // A playlist is recognised by its answer too (its type, or `#EXTM3U`).
                 if case .failed(.notAVideo(.playlist)) = end, interruption.received == 0 {
-                    end = try hls(text, cache: cache, options: options, quality: quality, current: current, onEvent: report)
+                    end = try hls(text, cache: cache, options: options, context: context,
+                                  quality: quality, current: current, onEvent: report)
                 }
             }
         } catch {
@@ -57,10 +60,11 @@ enum Headless {
     }
 
     /// An HLS link: its segments, then one MP4 remuxed by GStreamer.
-    private static func hls(_ text: String, cache: Cache, options: DownloadOptions, quality: String?,
+    private static func hls(_ text: String, cache: Cache, options: DownloadOptions, context: RequestContext?, quality: String?,
                             current: CurrentDownload,
                             onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) -> DownloadState {
-        let task = try HLSDownload(url: text, cache: cache, options: options, quality: quality, remux: Remuxer.hls, onEvent: onEvent)
+        let task = try HLSDownload(url: text, cache: cache, options: options, context: context, quality: quality,
+                                   remux: Remuxer.hls, onEvent: onEvent)
         current.set { task.cancel() }
         // GStreamer and its plug-ins load while the segments arrive, not after them.
         Remuxer.prepareInBackground()
@@ -94,7 +98,7 @@ enum ExitCode {
         switch error {
         case .invalidURL, .unsupportedScheme: 2
         case .httpStatus: 3
-        case .hostNotFound, .connectionRefused, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
+        case .hostNotFound, .connectionRefused, .proxyFailed, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
         case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
         case .notAVideo, .refusedStream: 7

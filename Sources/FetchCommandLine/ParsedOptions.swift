@@ -17,6 +17,16 @@ public struct ParsedOptions {
         return text.map { String(cString: $0) }
     }
 
+    /// A repeatable string option's values, in the order given.
+    func strings(_ name: String) -> [String] {
+        guard let variant = g_variant_dict_lookup_value(dict, name, nil) else { return [] }
+        defer { g_variant_unref(variant) }
+        var count = 0
+        guard let values = g_variant_get_strv(variant, &count) else { return [] }
+        defer { g_free(values) }
+        return (0..<count).compactMap { values[$0].map { String(cString: $0) } }
+    }
+
     func integer(_ name: String) -> Int32? {
         guard let variant = g_variant_dict_lookup_value(dict, name, nil) else { return nil }
         defer { g_variant_unref(variant) }

@@ -13,6 +13,8 @@ public struct AppSettings: Sendable, Equatable {
     public var sizeCap: Int64?
     /// Whether the computer is kept from suspending while a download runs.
     public var keepAwake: Bool
+    /// The proxy downloads go through: the desktop's (default), none, or one given by hand.
+    public var proxy: ProxySetting = .desktop
 
     public init(videosFolder: String? = nil, maxRunning: Int = 3, speedLimit: Int? = nil,
                 sizeCap: Int64? = nil, keepAwake: Bool = true) {

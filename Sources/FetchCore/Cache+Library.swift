@@ -13,7 +13,7 @@ extension Cache {
         let key = Self.key(for: url)
         let video = loadRecord(at: videoRecordPath(key), key: key).map { videoFile(of: $0, key: key) }
             ?? videoPath(key, url: url)
-        return [video, videoRecordPath(key), partialPath(key, "json")] + dataFiles(key: key) + [presentationFolder(key: key)]
+        return [video, videoRecordPath(key), partialPath(key, "json"), partialPath(key, "context")] + dataFiles(key: key) + [presentationFolder(key: key)]
     }
 
     /// The data files of `key`'s partial on disk: `KEY.<generation>.part`, and `KEY.part` and

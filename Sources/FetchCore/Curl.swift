@@ -4,8 +4,18 @@ import Localization
 /// One libcurl easy handle, and the one gate its options go through: an option this libcurl
 /// refuses (too old for `CURLOPT_PROTOCOLS_STR`, say) is an error, never a setting silently
 /// lost, which for the protocol and TLS options would be security silently lost.
+///
+/// It owns what libcurl reads and writes during a request, the header list and the error buffer,
+/// and frees them only after the handle (`deinit`), or the old header list once libcurl holds
+/// the next one.
 final class CurlEasy {
     let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Where the request goes now: the first URL, then each redirect's.
+    private(set) var url = ""
+    /// The proxy the request goes through, as people may see it (no password); nil: none.
+    private(set) var proxyName: String?
 
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
@@ -13,29 +23,80 @@ final class CurlEasy {
         _ = Self.globalInit
         guard let handle = curl_easy_init() else { throw .other(tr("libcurl could not start")) }
         self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer[0] = 0
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// libcurl's own words for the last failure (its error buffer); empty when it had none.
+    var errorText: String { String(cString: errorBuffer) }
 
     /// The rules every request of the engine follows, whatever it fetches: http and https only,
-    /// also for redirects and never down from https to http, TLS verified, no compressed
-    /// encoding (a compressed body would not match a file's byte offsets), a connect timeout and
-    /// a stall limit.
-    func applyEngineRules(url: String, options: DownloadOptions,
-                          errorBuffer: UnsafeMutablePointer<CChar>) throws(DownloadError) {
-        try set(CURLOPT_URL, url)
+    /// never down from https to http, TLS verified, no compressed encoding (a compressed body
+    /// would not match a file's byte offsets), a connect timeout and a stall limit. Redirects
+    /// are the caller's to follow (`RedirectRule`), so that a context's host-bound headers stay
+    /// with their host. Then `aim(at:)` the first URL.
+    func applyEngineRules(options: DownloadOptions) throws(DownloadError) {
         try set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, url.lowercased().hasPrefix("https:") ? "https" : "http,https")
-        try set(CURLOPT_FOLLOWLOCATION, 1)
-        try set(CURLOPT_MAXREDIRS, options.maxRedirects)
+        try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
-        try set(CURLOPT_USERAGENT, "Fetchplay/\(AppInfo.version)")
+        try set(CURLOPT_USERAGENT, options.context.userAgent ?? "Fetchplay/\(AppInfo.version)")
+        if let referer = options.context.referer { try set(CURLOPT_REFERER, referer) }
         try set(CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
         try set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try set(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
+    }
+
+    /// Points the handle at `url`, the first request's or a redirect's, with the header lines
+    /// the request needs (`lines`, such as `Range`) and those the options' context allows there,
+    /// through the proxy for that URL (the context's own, else the app's as it is now).
+    /// `origin` is the download's first URL.
+    func aim(at url: String, origin: String, options: DownloadOptions, lines: [[UInt8]]) throws(DownloadError) {
+        self.url = url
+        try set(CURLOPT_URL, url)
+        let proxy = options.context.proxy ?? options.proxy.setting
+        if let address = proxy.proxy(for: url) { try set(CURLOPT_PROXY, address) }
+        proxyName = proxy.displayName(for: url)
+        try setHeaders(lines + options.context.fields(for: url, origin: origin).map { Array($0.utf8) })
+    }
+
+    /// Replaces the request's extra header lines (each without its CRLF).
+    private func setHeaders(_ lines: [[UInt8]]) throws(DownloadError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            let appended = (line + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { curl_slist_append(list, $0.baseAddress) }
+            }
+            guard let appended else {
+                curl_slist_free_all(list)
+                throw .other(tr("out of memory"))
+            }
+            list = appended
+        }
+        do {
+            try set(CURLOPT_HTTPHEADER, list: list)
+        } catch {
+            curl_slist_free_all(list)
+            throw error
+        }
+        curl_slist_free_all(headerList)
+        headerList = list
+    }
+
+    /// Where the answer just received redirects to, in libcurl's absolute form; nil when it
+    /// names nowhere.
+    var redirectURL: String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard fp_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
     }
 
     /// Runs the request to its end on the calling thread (the easy interface).

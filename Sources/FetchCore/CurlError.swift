@@ -3,10 +3,12 @@ import Localization
 
 /// The one place where a libcurl result becomes a `DownloadError`.
 enum CurlError {
-    /// Translates `code` for a transfer of `url`; `detail` is libcurl's error buffer.
-    static func error(_ code: CURLcode, url: String, detail: String) -> DownloadError {
+    /// Translates `code` for a transfer of `url`; `detail` is libcurl's error buffer, `proxy`
+    /// the proxy the request went through, as people may see it.
+    static func error(_ code: CURLcode, url: String, detail: String, proxy: String? = nil) -> DownloadError {
         let host = WebAddress.host(of: url)
         let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if let proxy, isProxyFailure(code, words) { return .proxyFailed(proxy: proxy, detail: words) }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .hostNotFound(host)
@@ -39,6 +41,18 @@ enum CurlError {
         }
     }
 
+    /// Whether a failure is the proxy's rather than the server's: it could not be found or
+    /// reached, or refused the request (a SOCKS error, a CONNECT answered with an error).
+    private static func isProxyFailure(_ code: CURLcode, _ words: String) -> Bool {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY: true
+        case CURLE_COULDNT_CONNECT: true  // through a proxy, the proxy is what was connected to
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
+            words.contains("CONNECT") || words.localizedCaseInsensitiveContains("proxy")
+        default: false
+        }
+    }
+
     /// Whether an error is worth retrying automatically from the durable offset.
     ///
     /// A refused or unresolvable host is retried only once the server had been reached, so a
@@ -47,7 +61,7 @@ enum CurlError {
         switch error {
         case .connectionLost, .stalled:
             true
-        case .connectionRefused, .hostNotFound:
+        case .connectionRefused, .hostNotFound, .proxyFailed:
             serverWasReached
         case .httpStatus(let code, _):
             serverWasReached && (code == 502 || code == 503 || code == 504)

@@ -14,6 +14,9 @@ public enum DownloadError: Error, Sendable, Equatable {
     case httpStatus(code: Int, reason: String)
     case hostNotFound(String)
     case connectionRefused(String)
+    /// The proxy could not be found or reached, or refused the request (`proxy`: its host and
+    /// port, never its password).
+    case proxyFailed(proxy: String, detail: String)
     /// The server stopped sending and the retries ran out.
     case stalled
     case connectionLost(String)
@@ -57,6 +60,9 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .connectionRefused(let host):
             // TRANSLATORS: %1$@ is a host name, such as example.com.
             String(format: tr("%1$@ refused the connection; check the link or try again later."), host)
+        case .proxyFailed(let proxy, let detail):
+            // TRANSLATORS: %1$@ is the proxy's host and port, %2$@ libcurl's words, in English.
+            String(format: tr("The proxy %1$@ could not be used (%2$@); check the proxy setting, then press Continue."), proxy, detail)
         case .stalled:
             tr("The server stopped sending data; press Continue to try again.")
         case .connectionLost(let detail):

@@ -21,6 +21,12 @@ public struct DownloadOptions: Sendable {
     /// together: the global limit (one object for the whole app; set its rate at any time).
     /// Each download has a limit of its own besides (`DownloadQueue.speedLimit(for:)`).
     public var speedLimit: SpeedLimit?
+    /// What every request of the download carries besides the link (cookies, Referer,
+    /// User-Agent, headers, proxy): given with the download, or the one kept with its partial.
+    public var context = RequestContext()
+    /// The app's proxy, shared by every download made with these options; change it at any time
+    /// (the next request follows). A context's own proxy goes before it.
+    public var proxy = ProxyPreference()
 
     public init() {}
 }

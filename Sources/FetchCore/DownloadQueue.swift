@@ -141,8 +141,11 @@ public final class DownloadQueue: Sendable {
     /// Adds `text` (validated, and named by its identity) if new; what the cache holds for it shows
     /// once read. With `start`, it runs as soon as that is known and a slot is free, and waits
     /// otherwise.
+    ///
+    /// - Parameter context: what its requests carry (cookies, Referer, …) from now on, kept with
+    ///   its partial; nil: the one kept (or none).
     @discardableResult
-    public func add(_ text: String, start: Bool = true) throws(DownloadError) -> Entry {
+    public func add(_ text: String, context: RequestContext? = nil, start: Bool = true) throws(DownloadError) -> Entry {
         // The text, not the identity: a password in the link is needed for the request.
         let requestURL = try WebAddress.validate(text)
         let url = try WebAddress.identity(requestURL)
@@ -166,6 +169,7 @@ public final class DownloadQueue: Sendable {
                 if !readsOnCaller { readCache(for: url, worker: worker) }
             }
         }
+        if let context { state.withLock { $0.items[url]?.worker }?.give(context) }
         if start { self.start(url) }
         return entry(url)!
     }

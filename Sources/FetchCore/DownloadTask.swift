@@ -31,12 +31,15 @@ public final class DownloadTask: Sendable {
     ///
     /// The state reflects the cache at once: `.completed` when the video is there, `.idle` with
     /// the partial's progress when part of it is.
-    public init(url text: String, cache: Cache, options: DownloadOptions = .init(),
+    ///
+    /// - Parameter context: what its requests carry from now on, kept with its partial
+    ///   (replacing what was kept); nil: the one kept with the partial, else `options.context`.
+    public init(url text: String, cache: Cache, options: DownloadOptions = .init(), context: RequestContext? = nil,
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
         store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onChange: { _ in }) { _, event in
             onEvent(event)
         }
-        url = try store.add(text, start: false).url
+        url = try store.add(text, context: context, start: false).url
     }
 
     public var state: DownloadState { store.entry(url)?.state ?? .idle }

@@ -22,6 +22,9 @@ final class DownloadWorker: Sendable {
     /// This download's own speed limit, all its connections together (none until set).
     let speedLimit = SpeedLimit()
     private let report: @Sendable (DownloadEvent) -> Void
+    /// A request context given with the latest start, to be kept for this download; nil: the
+    /// one kept with the partial (or `options.context` when none is).
+    private let givenContext = Locked<RequestContext?>(nil)
 
     init(requestURL: String, cache: Cache, options: DownloadOptions,
          report: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
@@ -52,20 +55,30 @@ final class DownloadWorker: Sendable {
     /// Stops the transfer within a second; the partial stays, ready to continue.
     func stop() { stopSignal.raise() }
 
+    /// Makes `context` what the next run sends, and keeps it with the partial from then on
+    /// (written by the run, off the caller's thread).
+    func give(_ context: RequestContext) { givenContext.withLock { $0 = context } }
+
     /// One run from start to a stopping state: attempts, retries with backoff, completion.
     private func run() -> DownloadState {
         let partial: PartialFile
+        var options = options
         do {
             if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
-            partial = try PartialFile(cache: cache, url: url, displayName: DisplayName.fromURL(url), board: board)
+            let given = givenContext.withLock { given in defer { given = nil }; return given }
+            options.context = given ?? cache.context(for: url) ?? options.context
+            partial = try PartialFile(cache: cache, url: url, displayName: options.context.suggestedName ?? DisplayName.fromURL(url),
+                                      board: board)
             // Another process may have finished it while we waited for nothing.
             if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+            // Kept under the partial's lock, so two processes never write it at once.
+            if let given { try cache.keepContext(given, for: url) }
         } catch {
             return .failed(error)
         }
         partial.checkpointInterval = options.checkpointInterval
         report(.state(.downloading))
-        let end = attempts(partial)
+        let end = attempts(partial, options: options)
         switch end {
         case .failed(let error): partial.noteFailure(error.message)
         case .paused: partial.noteFailure(nil)
@@ -75,7 +88,7 @@ final class DownloadWorker: Sendable {
     }
 
     /// Requests until the download completes, fails or is stopped; retries with backoff.
-    private func attempts(_ partial: PartialFile) -> DownloadState {
+    private func attempts(_ partial: PartialFile, options: DownloadOptions) -> DownloadState {
         var meter = SpeedMeter()
         var failures = 0
         var backoff = options.initialBackoff
@@ -163,6 +176,8 @@ final class DownloadWorker: Sendable {
     private func finish(_ partial: PartialFile, finalURL: String?) -> DownloadState {
         do {
             let (record, path) = try partial.complete(finalURL: finalURL)
+            // What the page knew is needed no longer.
+            cache.forgetContext(for: url)
             report(.progress(DownloadProgress(bytesDone: record.durableBytes, total: record.total)))
             return .completed(path: path)
         } catch {

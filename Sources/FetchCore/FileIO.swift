@@ -233,9 +233,11 @@ enum FileIO {
     }
 
     /// Writes `contents` to a new temporary file, syncs it, renames it over `path`, syncs the folder.
+    /// Readable by its owner only: records name links (a query may hold a token), and a request
+    /// context holds cookies.
     static func replaceAtomically(path: String, contents: Data) throws(DownloadError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL)
+        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         // Closed exactly once, on every path: a second close could hit a reused descriptor.
         let written = contents.withUnsafeBytes { bytes in
             Result { () throws(DownloadError) in

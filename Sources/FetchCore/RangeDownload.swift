@@ -119,7 +119,17 @@ final class RangeDownload {
             for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
-                let outcome = transfer.outcome(code)
+                let outcome: TransferOutcome
+                do {
+                    // A redirect: the same connection again, at the next hop.
+                    if try transfer.followRedirect(after: code) {
+                        try start(transfer, on: multi)
+                        continue
+                    }
+                    outcome = transfer.outcome(code)
+                } catch {
+                    outcome = .failed(error, gotBytes: transfer.gotBytes)
+                }
                 if let end = judge(outcome, of: transfer, primary: primary) { return end }
                 if case .failed = outcome { pendingFailure = outcome }
             }

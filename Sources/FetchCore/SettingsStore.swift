@@ -12,6 +12,9 @@ import Localization
 ///     videos-folder=/home/ana/Videos/Fetchplay
 ///     size-cap-bytes=0
 ///
+///     [Network]
+///     proxy=desktop
+///
 /// A missing file, or a value that is malformed or out of range, means the default for it; keys
 /// and comments this version does not know survive a save. The first load with no
 /// `settings.ini` takes `maxRunning` and `sizeCap` from the cache's old `settings.json` once and
@@ -21,7 +24,7 @@ public struct SettingsStore: Sendable {
     public let path: String
 
     enum Key {
-        static let downloads = "Downloads", library = "Library"
+        static let downloads = "Downloads", library = "Library", network = "Network", proxy = "proxy"
         static let maxRunning = "max-running", speedLimit = "speed-limit-kib", keepAwake = "keep-awake"
         static let videosFolder = "videos-folder", sizeCap = "size-cap-bytes"
     }
@@ -66,6 +69,8 @@ public struct SettingsStore: Sendable {
         file.set(Key.library, Key.videosFolder, string: settings.videosFolder ?? "")
         file.setComment(Key.library, Key.sizeCap, " Bytes the library may hold; 0: no cap")
         file.set(Key.library, Key.sizeCap, integer: settings.sizeCap ?? 0)
+        file.setComment(Key.network, Key.proxy, " desktop: the desktop's proxy setting; direct: none; else a proxy's URL")
+        file.set(Key.network, Key.proxy, string: settings.proxy.settingsText)
 
         let folder = (path as NSString).deletingLastPathComponent
         do {
@@ -88,6 +93,7 @@ public struct SettingsStore: Sendable {
         if let value = file.boolean(Key.downloads, Key.keepAwake) { settings.keepAwake = value }
         if let value = file.string(Key.library, Key.videosFolder), !value.isEmpty { settings.videosFolder = value }
         if let value = file.integer(Key.library, Key.sizeCap) { settings.sizeCap = value }
+        if let value = file.string(Key.network, Key.proxy) { settings.proxy = ProxySetting(settingsText: value) ?? .desktop }
         return settings.sanitized
     }
 }

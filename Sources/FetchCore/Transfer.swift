@@ -57,13 +57,18 @@ final class Transfer {
     /// When it last paused (monotonic seconds): the longest waiting resumes first.
     private(set) var pausedAt = 0.0
 
+    /// The download's link: the first request's URL, whose host its context's host-bound
+    /// headers are for.
     private let url: String
+    private let options: DownloadOptions
+    /// The header lines of this connection's own (`Range`, `If-Range`), sent at every hop.
+    private var rangeLines: [[UInt8]] = []
+    /// Redirects followed so far.
+    private var hops = 0
     private let partial: PartialFile
     private let stop: StopSignal
     private let onWrite: () -> Void
     private let limits: SpeedLimits
-    private var headers: UnsafeMutablePointer<curl_slist>?
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// An error found inside a callback, which then aborts the transfer.
     private var callbackError: DownloadError?
     /// This connection wrote up to `end` and stopped itself there.
@@ -86,6 +91,7 @@ final class Transfer {
     init(url: String, role: Role, range: (first: Int64, last: Int64?)?, end: Int64?, partial: PartialFile,
          options: DownloadOptions, limits: SpeedLimits, stop: StopSignal, onWrite: @escaping () -> Void) throws(DownloadError) {
         self.url = url
+        self.options = options
         self.role = role
         start = range?.first ?? 0
         requestEnd = range?.last.map { $0 + 1 }
@@ -96,39 +102,31 @@ final class Transfer {
         self.onWrite = onWrite
         self.limits = limits
         easy = try CurlEasy()
-        errorBuffer[0] = 0
         if let range {
-            headers = curl_slist_append(headers, "Range: bytes=\(range.first)-\(range.last.map(String.init) ?? "")")
+            rangeLines.append(Array("Range: bytes=\(range.first)-\(range.last.map(String.init) ?? "")".utf8))
             // The validator goes back byte for byte (it passed `HeaderBytes.isSafeToSend`).
             let version = role == .primary ? partial.record : partial.identity
             if let validator = version.validator, let bytes = HeaderBytes.bytes(of: validator) {
-                let line = Array("If-Range: ".utf8) + bytes + [0]
-                headers = line.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { curl_slist_append(headers, $0.baseAddress) }
-                }
+                rangeLines.append(Array("If-Range: ".utf8) + bytes)
             }
         }
         try configure(options)
     }
 
-    deinit {
-        curl_slist_free_all(headers)
-        errorBuffer.deallocate()
-    }
 
     /// Bytes this connection still has to write, when its end is known.
     func remaining(total: Int64) -> Int64 { (end ?? total) - next }
 
     private func configure(_ options: DownloadOptions) throws(DownloadError) {
         let this = Unmanaged.passUnretained(self).toOpaque()
-        try easy.applyEngineRules(url: url, options: options, errorBuffer: errorBuffer)
+        try easy.applyEngineRules(options: options)
+        try easy.aim(at: url, origin: url, options: options, lines: rangeLines)
         try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
         // Under a speed limit, reads of one piece (16 KiB) instead of 256 KiB: Linux sizes a
         // socket's receive buffer by what each round trip's reads take, and after large reads
         // lets the server send about 1 MiB ahead per connection at full speed (measured on
         // loopback: 0.15 MiB ahead with these reads).
         try easy.set(CURLOPT_BUFFERSIZE, limits.lowestRate == nil ? 256 * 1024 : Int(CURL_MAX_WRITE_SIZE))
-        try easy.set(CURLOPT_HTTPHEADER, list: headers)
         try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
@@ -139,6 +137,8 @@ final class Transfer {
         try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
+            // A redirect's body is nobody's bytes.
+            if RedirectRule.isRedirect(status: this.response.status) { return length }
             if this.mustWait(for: length) { return Int(CURL_WRITEFUNC_PAUSE) }
             return this.take(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
         }
@@ -183,7 +183,8 @@ final class Transfer {
                 identity.lastModified = lastModified
                 identity.failure = nil
                 identity.contentType = response["content-type"]
-                if let name = response.suggestedName { identity.displayName = name }
+                // The name the browser would have used wins over the server's.
+                if options.context.suggestedName == nil, let name = response.suggestedName { identity.displayName = name }
                 try partial.openFresh(identity)
             case .restartFromZero, .complete, .sliceRefused, .fail:
                 break
@@ -278,6 +279,19 @@ final class Transfer {
         return !stop.isRaised
     }
 
+    /// Follows the answer just ended when it is a redirect: aims the handle at the next hop
+    /// (with the headers allowed there) and returns true; the caller adds it to the multi
+    /// handle again. False when the answer is no redirect; throws when the redirect may not be
+    /// followed.
+    func followRedirect(after code: CURLcode) throws(DownloadError) -> Bool {
+        guard code == CURLE_OK, callbackError == nil, !stop.isRaised, RedirectRule.isRedirect(status: response.status) else { return false }
+        hops += 1
+        let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
+        try easy.aim(at: next, origin: url, options: options, lines: rangeLines)
+        response = ResponseHead()
+        return true
+    }
+
     /// Counts the bytes stored since the last commit as written (and reports them).
     func commitStored() throws(DownloadError) {
         guard uncommitted > 0 else { return }
@@ -292,7 +306,7 @@ final class Transfer {
         if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }
-        let detail = String(cString: errorBuffer)
+        let detail = easy.errorText
         if code == CURLE_OUT_OF_MEMORY, response.status != 0, !gotBytes {
             // libcurl 7.88 reports a header past its limit (100 KiB) as "Out of memory".
             return .failed(.badResponse(tr("it sent more header data than a client can read")), gotBytes: false)
@@ -300,7 +314,7 @@ final class Transfer {
         // No usable answer at all (refused, a redirect libcurl would not follow): libcurl's error.
         let answered = response.status != 0 && !(300..<400).contains(response.status)
         if code != CURLE_OK, code != CURLE_WRITE_ERROR, !answered {
-            return .failed(CurlError.error(code, url: WebAddress.redacted(url), detail: detail), gotBytes: gotBytes)
+            return .failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: detail, proxy: easy.proxyName), gotBytes: gotBytes)
         }
         // A body that was empty, or never reached the write callback (416, errors), is decided here.
         switch decideIfNeeded() {
@@ -313,7 +327,7 @@ final class Transfer {
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         // Here the answer was a usable 200 or 206.
         guard code == CURLE_OK else {
-            return .failed(CurlError.error(code, url: WebAddress.redacted(url), detail: detail), gotBytes: gotBytes,
+            return .failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: detail, proxy: easy.proxyName), gotBytes: gotBytes,
                            answered: true)
         }
         let expectedEnd = end ?? total

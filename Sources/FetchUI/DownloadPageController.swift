@@ -84,6 +84,24 @@ final class DownloadPageController {
     func startFromEntry() {
         guard let session else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
         guard !entryText.isEmpty else { return showURLMessage(nil) }
+        let context: RequestContext?
+        do throws(RequestContextError) {
+            context = try ui.request.context()
+        } catch {
+            return showURLMessage(error.message)
+        }
+        if let context {
+            // The download keeps what the section held; the fields let go of it.
+            do throws(DownloadError) {
+                try session.start(entryText, context: context)
+            } catch {
+                return showURLMessage(error.message)
+            }
+            ui.request.clear()
+            showURLMessage(nil)
+            refresh()
+            return focusPrimaryControl()
+        }
         do {
             try session.load(entryText)
         } catch {
@@ -198,7 +216,7 @@ final class DownloadPageController {
 
         ring.tone = controls.ringTone
         ring.fraction = controls.ringFraction
-        let title = session?.url.map(MainWindow.displayName) ?? tr("Ready when you are")
+        let title = session.flatMap { session in session.url.map(session.title) } ?? tr("Ready when you are")
         Widgets.setText(ui.titleLabel, title)
         Widgets.setTooltip(ui.titleLabel, session?.url == nil ? nil : title)
         Widgets.setText(ui.statusLabel, session?.url == nil
@@ -206,6 +224,9 @@ final class DownloadPageController {
             : session?.isWaiting == true ? tr("Waiting for another download to finish")
             : StatusText.line(state: state, progress: progress))
         library?.view.select(url: session?.url)
+        let carries = session?.contextSummary
+        if let carries { Widgets.setText(ui.contextLabel, carries) }
+        Widgets.setVisible(ui.contextLabel, carries != nil)
         if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
         Widgets.setVisible(ui.errorBox, controls.errorMessage != nil)
 

@@ -59,10 +59,16 @@ public final class DownloadSession {
     private let variantReads = StopSignal()
     /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
     private var presentations: [String: HLSDownload] = [:]
+    /// Contexts given here, by URL: an HLS link's presentation takes it when it is made, and the
+    /// window says what the selected download carries.
+    private var contexts: [String: RequestContext] = [:]
     private let relay: LatestValueRelay<Bool>
     /// The speed limit every download here shares, all connections together (the Preferences'
     /// one); set its rate at any time, running downloads follow at once.
     public let speedLimit: SpeedLimit
+    /// The proxy every download here goes through unless its context names one (the
+    /// Preferences' one); set it at any time, the next request follows.
+    public let proxy: ProxyPreference
     private let options: DownloadOptions
 
     /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
@@ -74,6 +80,8 @@ public final class DownloadSession {
         var options = DownloadOptions()
         speedLimit = SpeedLimit()
         options.speedLimit = speedLimit
+        proxy = ProxyPreference(.desktop)
+        options.proxy = proxy
         self.options = options
         queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { _ in relay.publish(true) }
         owner.session = self
@@ -143,6 +151,26 @@ public final class DownloadSession {
         if let presentation = presentations[url] { presentation.pause() } else { queue.pause(url) }
     }
 
+    /// Selects `text` and downloads it with `context` (a pasted link's Request section, the
+    /// browser's hand-off), which its requests carry from now on and its partial keeps.
+    public func start(_ text: String, context: RequestContext) throws(DownloadError) {
+        let entry = try queue.add(text, context: context, start: false)
+        contexts[entry.url] = context
+        try load(entry.url)
+        start(url: entry.url)
+    }
+
+    /// The name people see for `url`: the one the browser suggested, else the link's own.
+    public func title(for url: String) -> String {
+        contexts[url]?.suggestedName ?? MainWindow.displayName(url)
+    }
+
+    /// What the selected download was given to send, as the window may say it (no value).
+    public var contextSummary: String? {
+        guard let url, let context = contexts[url], !context.isEmpty else { return nil }
+        return context.summary
+    }
+
     /// Starts or continues `url` (joining the queue if new).
     public func start(url: String) {
         // A link known as a playlist only by its answer goes to the queue first, which hands it
@@ -162,8 +190,8 @@ public final class DownloadSession {
 
     private func makePresentation(_ url: String, variant: HLSVariant? = nil) -> HLSDownload? {
         let relay = relay
-        guard let task = try? HLSDownload(url: url, cache: cache, options: options, variant: variant, remux: Remuxer.hls,
-                                          onEvent: { _ in relay.publish(true) })
+        guard let task = try? HLSDownload(url: url, cache: cache, options: options, context: contexts[url], variant: variant,
+                                          remux: Remuxer.hls, onEvent: { _ in relay.publish(true) })
         else { return nil }
         presentations[url] = task
         return task
@@ -199,10 +227,12 @@ public final class DownloadSession {
         // ends the read.
         guard let job = BackgroundWork.begin(.skippable) else { return }
         let cache = cache, stop = variantReads
-        let thread = Thread {
+        var options = options
+        if let context = contexts[url] { options.context = context }
+        let thread = Thread { [options] in
             defer { job.end() }
             let begun = cache.hasPresentation(for: url) || cache.entry(for: url)?.isComplete == true
-            let variants = begun ? [] : (try? HLSDownload.variants(at: url, stop: stop)) ?? []
+            let variants = begun ? [] : (try? HLSDownload.variants(at: url, options: options, stop: stop)) ?? []
             guard !stop.isRaised else { return }
             MainContext.post { [weak self] in self?.variantsRead(variants, url: url) }
         }

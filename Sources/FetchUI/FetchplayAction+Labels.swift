@@ -25,6 +25,7 @@ extension FetchplayAction {
         case .about: tr("About Fetchplay")
         case .playLink: tr("Play a downloaded video")
         case .showLink: tr("Show a download")
+        case .browserDownload: tr("Download a link from the browser")
         case .togglePlayback: tr("Play or pause")
         case .seekForward: tr("Forward 5 seconds")
         case .seekBackward: tr("Back 5 seconds")

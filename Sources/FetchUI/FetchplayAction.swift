@@ -21,6 +21,8 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     // From notifications (and D-Bus): they take the link as their parameter.
     case playLink = "play-link"
     case showLink = "show-link"
+    // From the browser extension's native host, over D-Bus: the checked message as its parameter.
+    case browserDownload = "browser-download"
     // Playback: their plain keys (Space, arrows, M, F) live on the video page only.
     case togglePlayback = "toggle-playback"
     case seekForward = "seek-forward"
@@ -57,7 +59,7 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
 
     public var scope: Scope {
         switch self {
-        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink: .app
+        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload: .app
         default: .win
         }
     }
@@ -72,7 +74,7 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     /// notification actions take the link they are about.
     public var parameterType: String? {
         switch self {
-        case .playLink, .showLink: "s"
+        case .playLink, .showLink, .browserDownload: "s"
         default: nil
         }
     }

@@ -195,6 +195,7 @@ public final class FetchplayApplication {
         case .about: presentWindow().showAbout()
         case .playLink: if let parameter { presentWindow().playLink(parameter) }
         case .showLink: if let parameter { presentWindow().showLink(parameter) }
+        case .browserDownload: if let parameter { presentWindow().downloadFromBrowser(parameter) }
         default: break
         }
     }

@@ -73,7 +73,7 @@ extension MainWindow {
         case .delete: return library?.canDelete ?? false
         case .undo: return library?.canUndo ?? false
         case .openFolder: return library != nil
-        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink: return true
+        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload: return true
         }
     }
 
@@ -111,7 +111,7 @@ extension MainWindow {
             playback.perform(action)
         case .delete, .undo, .openFolder:
             performLibrary(action)
-        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink:
+        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload:
             break // the application's own (FetchplayApplication)
         }
         refresh()

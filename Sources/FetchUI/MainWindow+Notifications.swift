@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import Foundation
 import GLibSupport
 
 /// The window's side of notifications: what their buttons and a click on them do
@@ -26,5 +27,26 @@ extension MainWindow {
     public func playLink(_ url: String) {
         showLink(url)
         downloadPage.playWhenReady(session?.url)
+    }
+
+    /// A link the browser extension handed over (`app.browser-download`, from the native host):
+    /// checked again here, as anything on the session bus may call the action, then downloaded
+    /// with the page's context like a pasted link, and shown.
+    public func downloadFromBrowser(_ message: String) {
+        showDownloadPage()
+        showDownloadColumn()
+        present()
+        guard let session else { return }
+        do throws(RequestContextError) {
+            guard case .download(let url, let context) = try BrowserMessage.parse(Data(message.utf8)) else { return }
+            do throws(DownloadError) {
+                try session.start(url, context: context)
+            } catch {
+                showURLMessage(error.message)
+            }
+        } catch {
+            showURLMessage(error.message)
+        }
+        refresh()
     }
 }

@@ -9,6 +9,7 @@ extension MainWindow {
     func installPreferences() {
         preferences.observe { [weak self] settings in self?.apply(settings) }
         session?.speedLimit.bytesPerSecond = Self.bytesPerSecond(preferences.settings.speedLimit)
+        session?.proxy.setting = preferences.settings.proxy
         session?.observe { [weak self] _ in self?.updateKeepAwake() }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in
@@ -36,6 +37,7 @@ extension MainWindow {
         }
         // All downloads together; running ones follow at once.
         session.speedLimit.bytesPerSecond = Self.bytesPerSecond(settings.speedLimit)
+        session.proxy.setting = settings.proxy
         updateKeepAwake()
         refresh()
     }

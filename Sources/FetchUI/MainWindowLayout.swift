@@ -26,6 +26,10 @@ struct MainWindowLayout {
     let urlMessage: Widget
     let titleLabel: Widget
     let statusLabel: Widget
+    /// What the selected download carries besides its link (cookies…), named, never shown.
+    let contextLabel: Widget
+    /// The link's folded Request section (cookies, Referer, User-Agent, headers).
+    let request: RequestSection
     let errorBox: Widget
     let errorLabel: Widget
     let retryButton: Widget
@@ -80,8 +84,9 @@ struct MainWindowLayout {
         gtk_widget_set_visible(urlMessage, 0)
         fp_accessible_update_label(urlMessage.opaque, tr("Problem with the link"))
 
+        request = RequestSection()
         let entryColumn = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, classes: ["entry-column"],
-                                      [entryRow, urlMessage])
+                                      [entryRow, urlMessage, request.expander])
 
         titleLabel = Widgets.label(tr("Ready when you are"), classes: ["title-2"])
         gtk_label_set_ellipsize(titleLabel.opaque, PANGO_ELLIPSIZE_MIDDLE)
@@ -123,7 +128,9 @@ struct MainWindowLayout {
         gtk_widget_set_halign(controls, GTK_ALIGN_CENTER)
 
         gtk_widget_set_size_request(ring, 160, 160)
-        let details = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [titleLabel, statusLabel])
+        contextLabel = Widgets.label("", classes: ["dim-label", "caption", "context"], wrap: true)
+        gtk_widget_set_visible(contextLabel, 0)
+        let details = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 6, [titleLabel, statusLabel, contextLabel])
         let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 18, classes: ["download-page"],
                                  [entryColumn, ring, details, errorBox, controls])
         // Scrolls rather than forcing a minimum height on the window: a short window still

@@ -37,6 +37,8 @@ public final class PreferencesWindow {
     private let capSizeRow: Widget
     /// The groups' lists, laid out anew when the window turns narrow or wide.
     private let lists: [Widget]
+    /// The network group: the proxy.
+    let proxyRows: ProxyRows
 
     /// Pixels: below this width a spin button goes under its title.
     static let narrowWidth: Int32 = 480
@@ -115,6 +117,8 @@ public final class PreferencesWindow {
                                   list: &lists),
             PreferencesRows.group(tr("Library"), [capRow, capSizeRow], list: &lists),
         ])
+        proxyRows = ProxyRows(preferences: preferences, lists: &lists)
+        gtk_box_append(page.as(GtkBox.self), proxyRows.group)
         self.lists = lists
         let scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -193,6 +197,7 @@ public final class PreferencesWindow {
         setSpin(capSpin, settings.sizeCap.map { Double($0) / Self.bytesPerGB } ?? Self.defaultCapGB)
         gtk_widget_set_sensitive(capSizeRow, settings.sizeCap == nil ? 0 : 1)
         setSwitch(keepAwakeSwitch, settings.keepAwake)
+        proxyRows.refresh()
         let message = folderMessage ?? preferences.saveError.map {
             String(format: tr("Your preferences could not be saved: %1$@"), $0)
         }

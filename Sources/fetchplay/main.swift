@@ -3,6 +3,7 @@
 //   fetchplay --download URL       headless download with progress on the terminal
 //   fetchplay --list               what the cache holds
 //   fetchplay --version            the version
+//   fetchplay --browser-host       the browser extension's native messaging host
 //   anything else                  the window: this process becomes fetchplay-window
 //
 // The headless modes run in this program, which links no GTK: it starts in a third of the time
@@ -18,6 +19,9 @@ import Locking
 
 // First, before any thread: the user's locale and Fetchplay's catalogues.
 Localization.setUp()
+
+// The browser starts its native host under the host's own name, or with --browser-host.
+if BrowserHost.isAsked(CommandLine.arguments) { exit(BrowserHost.run(CommandLine.arguments)) }
 
 guard CommandLineOptions.asksForHeadless(CommandLine.arguments) else { WindowProgram.become() }
 

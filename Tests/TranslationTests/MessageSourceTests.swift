@@ -11,7 +11,7 @@ struct MessageSourceTests {
     static let downloadErrors: [DownloadError] = [
         .invalidURL("not a link"), .unsupportedScheme("ftp"), .httpStatus(code: 404, reason: "Not Found"),
         .httpStatus(code: 503, reason: "Service Unavailable"), .hostNotFound("example.invalid"),
-        .connectionRefused("127.0.0.1"), .stalled, .connectionLost("Recv failure"), .tooManyRedirects,
+        .connectionRefused("127.0.0.1"), .proxyFailed(proxy: "proxy.example:3128", detail: "Connection refused"), .stalled, .connectionLost("Recv failure"), .tooManyRedirects,
         .tls("certificate has expired"), .diskFull, .tooLarge(bytes: 4_200_000_000, available: 900_000_000),
         .fileSystem("cannot encode a record"), .busy, .notAVideo(.webPage), .notAVideo(.pdf), .notAVideo(.json),
         .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist),
@@ -34,7 +34,7 @@ struct MessageSourceTests {
     @Test(arguments: downloadErrors)
     func downloadErrorMessages(_ error: DownloadError) {
         switch error {
-        case .invalidURL, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .stalled,
+        case .invalidURL, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
              .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other,
              .refusedStream, .remuxFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")

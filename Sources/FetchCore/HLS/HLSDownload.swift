@@ -17,7 +17,12 @@ public final class HLSDownload: Sendable {
     public let url: String
     private let requestURL: String
     private let cache: Cache
-    private let options: DownloadOptions
+    /// The options, with the request context this run sends (`run` resolves it).
+    private var options: DownloadOptions { resolvedOptions.withLock { $0 } }
+    private let resolvedOptions: Locked<DownloadOptions>
+    /// A context given with this download, kept with the presentation from the first run on;
+    /// nil: the one kept (or `options.context`).
+    private let givenContext: Locked<RequestContext?>
     private let quality: String?
     private let variant: HLSVariant?
     private let connections: Int
@@ -51,13 +56,16 @@ public final class HLSDownload: Sendable {
     ///     directly (the master is not read again; its links may carry one-time tokens).
     ///   - connections: segments fetched at once.
     ///   - remux: the segments → one playable file; nil keeps the joined segments as they are.
-    public init(url text: String, cache: Cache, options: DownloadOptions = .init(), quality: String? = nil,
-                variant: HLSVariant? = nil, connections: Int = 4, remux: HLSRemux?,
+    ///   - context: what every playlist, key and segment request carries, kept with the
+    ///     presentation (replacing what was kept); nil: the one kept, else `options.context`.
+    public init(url text: String, cache: Cache, options: DownloadOptions = .init(), context: RequestContext? = nil,
+                quality: String? = nil, variant: HLSVariant? = nil, connections: Int = 4, remux: HLSRemux?,
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
         requestURL = try WebAddress.validate(text)
         url = try WebAddress.identity(requestURL)
         self.cache = cache
-        self.options = options
+        resolvedOptions = Locked(options)
+        givenContext = Locked(context)
         self.quality = quality
         self.variant = variant
         self.connections = max(1, connections)
@@ -170,6 +178,7 @@ public final class HLSDownload: Sendable {
             defer { withExtendedLifetime(lock) {} }
             shared.withLock { $0.runs += 1 }
             publish(.downloading)
+            try resolveContext()
             let presentation = try HLSPresentation(cache: cache, key: key)
             var record = try presentation.load(url: url) ?? choosePlaylist(into: presentation)
             if record.failure != nil {
@@ -182,7 +191,10 @@ public final class HLSDownload: Sendable {
                 if let text = record.audioPlaylist, let base = record.audioURL {
                     playlists.append(try mediaPlaylist(text, base: base))
                 }
-                return try save(playlists, record: record, presentation: presentation, key: key)
+                let end = try save(playlists, record: record, presentation: presentation, key: key)
+                // What the page knew is needed no longer.
+                if case .completed = end { cache.forgetContext(for: url) }
+                return end
             } catch {
                 // Kept with the segments, so the library says why after a restart too.
                 if !(stop.isRaised && error == .other("stopped")) {
@@ -197,6 +209,14 @@ public final class HLSDownload: Sendable {
         } catch {
             return .failed(.other("\(error)"))
         }
+    }
+
+    /// The context this run sends: the one given (kept from now on), else the one kept.
+    private func resolveContext() throws(DownloadError) {
+        let given = givenContext.withLock { given in defer { given = nil }; return given }
+        let context = given ?? cache.context(for: url) ?? options.context
+        resolvedOptions.withLock { $0.context = context }
+        if let given { try cache.keepContext(given, for: url) }
     }
 
     /// Reads the link (and a master's chosen variant) and keeps the media playlist. A refused

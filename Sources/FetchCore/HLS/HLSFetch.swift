@@ -46,39 +46,47 @@ struct HLSFetch {
 
     private func once(_ url: String) -> Result<Answer, DownloadError> {
         let body = Body(stop: stop)
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        defer { errorBuffer.deallocate() }
-        errorBuffer[0] = 0
         let easy: CurlEasy
         do {
             easy = try CurlEasy()
-            try configure(easy, url: url, body: body, errorBuffer: errorBuffer)
+            try configure(easy, url: url, body: body)
         } catch {
             return .failure(error)
         }
-        let code = withExtendedLifetime(body) { easy.perform() }
-        if stop.isRaised { return .failure(.other("stopped")) }
-        if body.tooLarge { return .failure(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB")) }
-        guard code == CURLE_OK else {
-            return .failure(CurlError.error(code, url: WebAddress.redacted(url), detail: String(cString: errorBuffer)))
+        var hops = 0
+        while true {
+            let code = withExtendedLifetime(body) { easy.perform() }
+            if stop.isRaised { return .failure(.other("stopped")) }
+            if body.tooLarge { return .failure(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB")) }
+            guard code == CURLE_OK else {
+                return .failure(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: easy.errorText,
+                                                proxy: easy.proxyName))
+            }
+            guard RedirectRule.isRedirect(status: body.head.status) else { break }
+            hops += 1
+            do {
+                let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
+                try easy.aim(at: next, origin: url, options: options, lines: [])
+            } catch {
+                return .failure(error)
+            }
         }
         guard body.head.status == 200 else {
             return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
         }
-        return .success(Answer(body: body.bytes, finalURL: easy.effectiveURL ?? url,
-                               contentType: body.head["content-type"]))
+        return .success(Answer(body: body.bytes, finalURL: easy.url, contentType: body.head["content-type"]))
     }
 
     /// The engine's rules, and a body kept in memory; libcurl calls back into `body`, which
     /// outlives the request, so the callbacks get it unretained.
-    private func configure(_ easy: CurlEasy, url: String, body: Body,
-                           errorBuffer: UnsafeMutablePointer<CChar>) throws(DownloadError) {
+    private func configure(_ easy: CurlEasy, url: String, body: Body) throws(DownloadError) {
         let this = Unmanaged.passUnretained(body).toOpaque()
-        try easy.applyEngineRules(url: url, options: options, errorBuffer: errorBuffer)
+        try easy.applyEngineRules(options: options)
+        try easy.aim(at: url, origin: url, options: options, lines: [])
         try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
             let line = UnsafeRawBufferPointer(start: data, count: size * count)
-            // A new status line (after a redirect) starts the body over: only the last one counts.
+            // A new status line (a redirect's next hop) starts the body over: only the last one counts.
             if line.starts(with: "HTTP/".utf8) { body.bytes = [] }
             body.head.consume(line: line)
             return size * count

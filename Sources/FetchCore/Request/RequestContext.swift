@@ -1,0 +1,98 @@
+// Request: what a page knew about a link, sent with every request of its download.
+//
+//   RequestContext   headers, cookies, referer, user agent and proxy of one download
+//   ├─ HeaderField   one `Name: value` a person gave, checked before it can reach a request
+//   ├─ Cookie        one cookie with its domain, path, secure and expiry rules (RFC 6265 §5.4)
+//   ├─ CookieFile    the Netscape cookies.txt that curl, wget, yt-dlp and browser exporters write
+//   └─ ProxySetting  the environment's proxy, none, one given by hand, or the desktop's
+//   RedirectRule     the next hop of a redirect, and what may follow it there
+//   Cache+Context    the context kept beside the partial, readable by its owner only
+//
+// The secrets here (cookie values, header values, proxy passwords) never reach a message, a log
+// or the window: only `summary` describes a context, and it names no value.
+import Foundation
+import Localization
+
+/// Everything a download's requests carry besides the link: the page's cookies, its address as
+/// Referer, the browser's User-Agent, the headers a person added, and the proxy to go through.
+///
+/// Host-bound parts (the headers a person gave and a cookie header given by hand) go only to the
+/// link's own host: a redirect to another host drops them. Cookies with domain rules (a cookie
+/// file, the browser's cookie store) go wherever their rules allow. Referer and User-Agent go
+/// everywhere.
+public struct RequestContext: Codable, Sendable, Equatable {
+    /// Where a context came from, for the window to say so (never what it holds).
+    public enum Source: String, Codable, Sendable { case person, browser }
+
+    /// Extra header fields, in the order given; sent to the link's host only.
+    public var headers: [HeaderField] = []
+    /// A `Cookie` header given by hand (`a=b; c=d`); sent to the link's host only.
+    public var cookieHeader: String?
+    /// Cookies with their own rules (a cookie file, the browser).
+    public var cookies: [Cookie] = []
+    public var referer: String?
+    public var userAgent: String?
+    /// A proxy for this download alone; nil: the app's (`DownloadOptions.proxy`).
+    public var proxy: ProxySetting?
+    public var source: Source = .person
+    /// The file name the browser would have saved the link under.
+    public var suggestedName: String?
+
+    public init() {}
+
+    /// Nothing beyond what Fetchplay sends by itself.
+    public var isEmpty: Bool { self == RequestContext() }
+
+    /// Whether any part of it is a secret worth a mention ("with the page's cookies").
+    public var carriesSecrets: Bool { !headers.isEmpty || cookieHeader != nil || !cookies.isEmpty || proxy?.hasPassword == true }
+
+    /// The header lines a request to `url` carries from this context, when the download's first
+    /// request went to `origin`. Cookies from a store are matched to `url` (expired ones are
+    /// never sent); the host-bound parts only when `url` is on `origin`'s host.
+    public func fields(for url: String, origin: String, now: Date = Date()) -> [String] {
+        let sameHost = RedirectRule.isSameHost(url, origin)
+        var lines: [String] = []
+        if sameHost { lines += headers.map(\.line) }
+        var cookiePairs = Cookie.matching(cookies, url: url, now: now).map(\.pair)
+        if sameHost, let cookieHeader, !cookieHeader.isEmpty { cookiePairs.insert(cookieHeader, at: 0) }
+        if !cookiePairs.isEmpty { lines.append("Cookie: " + cookiePairs.joined(separator: "; ")) }
+        return lines
+    }
+
+    /// A `Cookie` header given by hand (`a=b; c=d`), in one spelling; nil when a pair is no
+    /// cookie (no `=`, a name that is no token, a control character or `;` in a value).
+    public static func cookieHeader(checking text: String) -> String? {
+        let pairs = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !pairs.isEmpty, text.utf8.count <= 64 << 10, pairs.allSatisfy({ pair in
+            guard let equals = pair.firstIndex(of: "=") else { return false }
+            return Cookie.isValid(name: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...]))
+        }) else { return nil }
+        return pairs.joined(separator: "; ")
+    }
+
+    /// What the window may say about the context: which kinds of things it holds, no value.
+    public var summary: String {
+        var parts: [String] = []
+        let cookieCount = cookies.count + (cookieHeader?.split(separator: ";").count ?? 0)
+        if cookieCount > 0 { parts.append(String(format: trn("%1$ld cookie", "%1$ld cookies", cookieCount), cookieCount)) }
+        if referer != nil { parts.append(tr("the page’s address")) }
+        if userAgent != nil { parts.append(tr("the browser’s user agent")) }
+        if !headers.isEmpty { parts.append(String(format: trn("%1$ld header", "%1$ld headers", headers.count), headers.count)) }
+        if proxy != nil { parts.append(tr("a proxy")) }
+        let list = parts.joined(separator: ", ")
+        switch source {
+        case .browser:
+            // TRANSLATORS: %1$@ lists what the page gave, such as "3 cookies, the page’s address".
+            return parts.isEmpty ? tr("From the browser.") : String(format: tr("From the browser, with %1$@."), list)
+        case .person:
+            // TRANSLATORS: %1$@ lists what the request carries, such as "2 cookies, 1 header".
+            return parts.isEmpty ? "" : String(format: tr("Sent with %1$@."), list)
+        }
+    }
+}
+
+/// Why a part of a request context cannot be used: one sentence a person can act on.
+public struct RequestContextError: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
