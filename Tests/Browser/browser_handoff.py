@@ -386,6 +386,20 @@ class Cases:
         finally:
             self.close_popup()
 
+    def test_popup_click_goes_to_fetchplay(self):
+        """One click in the popup hands the link over with the tab's page as referrer and its cookies."""
+        driver = self.popup(4)
+        try:
+            url = self.site.base + self.site.video_path(4)
+            button = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#media button") if b.get_attribute("title") == url)
+            clicked = time.monotonic()
+            button.click()
+            self.wait_for_fetchplay(4, clicked)
+            status = driver.find_element(By.ID, "status").text
+            assert "Handed clip 4.webm" in status and "error" not in driver.find_element(By.ID, "status").get_attribute("class"), status
+        finally:
+            self.close_popup()
+
     def test_popup_in_chinese(self):
         """The popup and options in the browser's language (Simplified Chinese here)."""
         catalogue = json.loads((self.run.extension / "_locales" / "zh_CN" / "messages.json").read_text())
@@ -503,7 +517,7 @@ def main():
         order = ["test_extension_id_is_fixed", "test_popup_without_host_says_how_to_install",
                  "test_popup_lists_the_pages_media", "test_video_link_goes_to_fetchplay",
                  "test_zip_stays_with_the_browser", "test_switched_off_then_history_is_not_taken",
-                 "test_popup_in_chinese"]
+                 "test_popup_click_goes_to_fetchplay", "test_popup_in_chinese"]
         tests.sort(key=lambda test: order.index(test.__name__))
         for test in tests:
             try:
