@@ -138,6 +138,14 @@ function looksLikeVideo(item) {
     return Boolean(kindOfType(item.mime) || kindOfLink(item.url) || kindOfLink(item.finalUrl));
 }
 
+/**
+ * Whether pausing a download keeps its request open (Chromium), so that it can wait paused
+ * while Fetchplay is asked. Firefox pauses by dropping the request and resumes with a new one
+ * whose Referer is only the page's origin (seen with Firefox ESR 153), which a page that checks
+ * its Referer refuses: there the browser's download runs on until Fetchplay has taken it.
+ */
+const pauseKeepsTheRequest = !api.runtime.getBrowserInfo; // a Firefox-only function
+
 /** Takes the browser's copy away: cancelled (or its file removed when it already finished), then erased from the list. */
 async function removeBrowserCopy(id) {
     await api.downloads.cancel(id).catch(() => {});
@@ -152,16 +160,17 @@ async function takeOver(item) {
     const [catching, startedAt] = await Promise.all([catchingDownloads(), sessionStart]);
     if (!catching || !(Date.parse(item.startTime) >= startedAt - START_SLACK)) return;
     // Paused at once when the type or the link already says video, so few bytes land twice.
+    const pause = () => pauseKeepsTheRequest ? api.downloads.pause(item.id).then(() => true, () => false) : false;
     const early = looksLikeVideo(item);
-    if (early) await api.downloads.pause(item.id).catch(() => {});
+    let paused = early && await pause();
     const fileName = await browserFileName(item);
     if (!early) {
         if (!kindOfName(fileName)) return; // not a video: the browser keeps it
-        await api.downloads.pause(item.id).catch(() => {});
+        paused = await pause();
     }
     if (await send({ url: item.url, referrer: item.referrer, fileName })) {
         await removeBrowserCopy(item.id);
-    } else {
+    } else if (paused) {
         // Fetchplay did not take it: the browser goes on with its own download.
         await api.downloads.resume(item.id).catch(() => {});
     }

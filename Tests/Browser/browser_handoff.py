@@ -339,6 +339,10 @@ class Cases:
         manifest = json.loads((self.run.extension / "manifest.json").read_text())
         assert extension_id(manifest["key"]) == EXTENSION_ID, extension_id(manifest["key"])
         assert manifest["browser_specific_settings"]["gecko"]["id"] == "fetchplay@fetchplay.github.io"
+        # Its pages and worker load only its own scripts and may open no connection at all, so
+        # the cookies it reads can go nowhere but to the native host.
+        policy = manifest["content_security_policy"]["extension_pages"]
+        assert "default-src 'none'" in policy and "script-src 'self';" in policy and "connect-src" not in policy, policy
 
     def popup(self, round_number):
         """Opens the popup's page for the tab of the test page; returns its driver on that page."""
@@ -447,6 +451,29 @@ class Cases:
         assert len(requests) == 1 and is_browser_request(requests[0]), f"notes.zip was asked for {requests}"
         assert self.run.video_files() == before, f"Fetchplay got {self.run.video_files()}"
 
+    def test_without_host_the_browser_keeps_the_video(self):
+        """When Fetchplay's host cannot be started, the paused download goes on in the browser, whole."""
+        self.run.remove_host()
+        try:
+            self.run.open_page(5, self.site)
+            self.run.driver.find_element(By.ID, "video").click()
+            name = "Handed clip 5.webm"
+            wait_for(lambda: [d for d in self.run.browser_downloads_list()
+                              if d.get("state") == "complete" and d.get("filename", "").endswith(name)],
+                     f"{name} downloaded by the browser")
+            assert (self.run.browser_downloads / name).read_bytes() == self.site.video
+            assert name not in self.run.video_files()
+            # The popup tells why, and how to install the host.
+            driver = self.popup(5)
+            try:
+                assert driver.find_element(By.ID, "host-missing").is_displayed()
+                status = driver.find_element(By.ID, "status")
+                assert "error" in status.get_attribute("class") and "Fetchplay" in status.text, status.text
+            finally:
+                self.close_popup()
+        finally:
+            self.run.install_host()
+
     def set_catching(self, on):
         self.run.driver.switch_to.window(self.run.driver.window_handles[0])
         self.run.open_extension_page("options.html")
@@ -516,7 +543,8 @@ def main():
         tests = [getattr(cases, name) for name in dir(cases) if name.startswith("test_")]
         order = ["test_extension_id_is_fixed", "test_popup_without_host_says_how_to_install",
                  "test_popup_lists_the_pages_media", "test_video_link_goes_to_fetchplay",
-                 "test_zip_stays_with_the_browser", "test_switched_off_then_history_is_not_taken",
+                 "test_zip_stays_with_the_browser", "test_without_host_the_browser_keeps_the_video",
+                 "test_switched_off_then_history_is_not_taken",
                  "test_popup_click_goes_to_fetchplay", "test_popup_in_chinese"]
         tests.sort(key=lambda test: order.index(test.__name__))
         for test in tests:
