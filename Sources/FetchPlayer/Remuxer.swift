@@ -31,6 +31,9 @@ public final class Remuxer: @unchecked Sendable {
     static let timeLimit = 600
     /// Bytes each input's appsrc holds before `append` waits.
     static let inputLimit = 8 << 20
+    /// Seconds one stream of an input may run ahead of another of the same input (a
+    /// fragment's video before its audio): what each of their queues holds at most.
+    static let interleaveLimit = 30
 
     /// The elements a remux loads (MPEG-TS, fragmented MP4 and packed audio in, MP4 out).
     static let features = ["appsrc", "parsebin", "typefind", "tsdemux", "qtdemux", "h264parse", "h265parse",
@@ -187,12 +190,14 @@ public final class Remuxer: @unchecked Sendable {
             defer { outcome.closed = true }
             return !outcome.closed
         }
-        gst_element_set_state(pipeline, GST_STATE_NULL)
+        // Wakes the watcher, which then leaves. Posted before the pipeline stops: a pipeline
+        // going to NULL flushes its bus, and a wake posted after would be dropped (then
+        // `finish` waited its whole time limit after a pause).
         if first, let bus = gst_element_get_bus(pipeline) {
-            // Wakes the watcher, which then leaves.
             if let wake = gst_message_new_application(nil, gst_structure_new_empty("fetchplay-wake")) { gst_bus_post(bus, wake) }
             gst_object_unref(bus)
         }
+        gst_element_set_state(pipeline, GST_STATE_NULL)
     }
 
     private func check(_ index: Int) throws(PlayerError) {
@@ -278,6 +283,22 @@ private final class StreamLinker: @unchecked Sendable {
         }
         g_signal_connect_data(parser, "pad-added", unsafeBitCast(padAdded, to: GCallback.self), input,
                               { data, _ in Unmanaged<Input>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(parser, "autoplug-continue", unsafeBitCast(Self.autoplugContinue, to: GCallback.self), nil, nil,
+                              GConnectFlags(rawValue: 0))
+    }
+
+    /// parsebin's `autoplug-continue`: false exposes a pad as it is. qtdemux's streams are
+    /// already what mp4mux takes (whole access units with their codec data), so they skip the
+    /// parsers. Worse than useless there: a parser knows its caps only from its first buffer,
+    /// parsebin holds every stream until all know theirs, and a fragment of fragmented MP4
+    /// carries all its video before its audio, so the video stream blocked the demuxer before
+    /// the audio parser saw a byte (the remux of such an HLS stream never ended).
+    private static let autoplugContinue: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?,
+                                                         OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, pad, _, _ in
+        guard let pad, let parent = gst_pad_get_parent_element(pad) else { return 1 }
+        defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
+        guard let name = fetchplay_element_factory_name(parent) else { return 1 }
+        return String(cString: name) == "qtdemux" ? 0 : 1
     }
 
     private func link(_ pad: UnsafeMutablePointer<GstPad>, input: Input) {
@@ -308,6 +329,15 @@ private final class StreamLinker: @unchecked Sendable {
         guard let template, let muxPad = gst_element_request_pad_simple(mux, template) else { return discard(pad) }
         defer { gst_object_unref(muxPad) }
         guard let queue = GStreamer.make("queue") else { return }
+        if input.takes == .videoAndAudio {
+            // The muxer takes a stream's next buffer only with the other's beside it, and an
+            // input's streams come from one demuxer thread: the queue must hold how far one
+            // runs ahead of the other in the input, a whole fragment of fragmented MP4 (an HLS
+            // segment, RFC 8216 keeps them to the target duration). Bounded by time only.
+            GStreamer.setProperty(queue, "max-size-buffers", .int(0))
+            GStreamer.setProperty(queue, "max-size-bytes", .int(0))
+            GStreamer.setProperty(queue, "max-size-time", .int(Int64(Remuxer.interleaveLimit) * 1_000_000_000))
+        }
         gst_bin_add(bin, queue)
         guard let sinkPad = gst_element_get_static_pad(queue, "sink"),
               let queueSource = gst_element_get_static_pad(queue, "src") else { return }
