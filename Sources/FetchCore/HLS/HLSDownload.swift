@@ -85,7 +85,7 @@ public final class HLSDownload: Sendable {
             throw .refusedStream(error)
         }
         guard case .master(let variants) = parsed else { return [] }
-        return variants.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
+        return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
     }
 
     /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
