@@ -287,18 +287,30 @@ private final class StreamLinker: @unchecked Sendable {
                               GConnectFlags(rawValue: 0))
     }
 
-    /// parsebin's `autoplug-continue`: false exposes a pad as it is. qtdemux's streams are
-    /// already what mp4mux takes (whole access units with their codec data), so they skip the
-    /// parsers. Worse than useless there: a parser knows its caps only from its first buffer,
-    /// parsebin holds every stream until all know theirs, and a fragment of fragmented MP4
-    /// carries all its video before its audio, so the video stream blocked the demuxer before
-    /// the audio parser saw a byte (the remux of such an HLS stream never ended).
+    /// parsebin's `autoplug-continue`: false exposes a stream as it is. Streams an MP4 demuxer
+    /// gives (whole access units with their codec data: H.264 `avc`, H.265 `hvc1`, raw AAC)
+    /// are already what mp4mux takes, so they skip the parsers. Worse than useless there:
+    /// h265parse lost a timestamp at each fragment of fragmented MP4 ("Buffer has no PTS").
+    /// MPEG-TS streams (byte-stream, ADTS) still go through theirs.
     private static let autoplugContinue: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?,
-                                                         OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = { _, pad, _, _ in
-        guard let pad, let parent = gst_pad_get_parent_element(pad) else { return 1 }
-        defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
-        guard let name = fetchplay_element_factory_name(parent) else { return 1 }
-        return String(cString: name) == "qtdemux" ? 0 : 1
+                                                         UnsafeMutablePointer<GstCaps>?, UnsafeMutableRawPointer?) -> gboolean = { _, _, caps, _ in
+        guard let caps, gst_caps_get_size(caps) == 1, let structure = gst_caps_get_structure(caps, 0),
+              let cName = gst_structure_get_name(structure) else { return 1 }
+        let name = String(cString: cName)
+        let field = { (key: String) in gst_structure_get_string(structure, key).map { String(cString: $0) } }
+        guard gst_structure_has_field(structure, "codec_data") != 0 else { return 1 }
+        switch name {
+        case "video/x-h264":
+            return ["avc", "avc3"].contains(field("stream-format")) && field("alignment") == "au" ? 0 : 1
+        case "video/x-h265":
+            return ["hvc1", "hev1"].contains(field("stream-format")) && field("alignment") == "au" ? 0 : 1
+        case "audio/mpeg":
+            var version: gint = 0
+            return gst_structure_get_int(structure, "mpegversion", &version) != 0 && version == 4
+                && field("stream-format") == "raw" ? 0 : 1
+        default:
+            return 1
+        }
     }
 
     private func link(_ pad: UnsafeMutablePointer<GstPad>, input: Input) {

@@ -350,7 +350,8 @@ public final class HLSDownload: Sendable {
                 defer { group.leave() }
                 do throws(DownloadError) {
                     _ = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
-                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
+                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } },
+                                     rejected: presentation.forget)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                     // The other feed may wait in the remux for this one's streams.
@@ -444,6 +445,11 @@ public final class HLSDownload: Sendable {
             task.start()
             end = task.wait()
             shared.withLock { _ = $0.running.removeValue(forKey: id) }
+            if case .failed(.notAVideo(let kind)) = end {
+                // The engine's sentence speaks of the link a person entered; this is a file the
+                // playlist names.
+                return .failed(.badResponse("\(HLSAddress.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
+            }
             guard case .failed(let error) = end, Self.worthAnotherAttempt(error), attempt < segmentAttempts else { return end }
             Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff) s.")
             if stop.wait(seconds: backoff) { return .paused }

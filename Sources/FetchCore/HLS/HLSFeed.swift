@@ -52,16 +52,21 @@ struct HLSFeed {
     /// - Parameters:
     ///   - path: the whole file of a resource (`HLSPresentation.finishedPath`).
     ///   - appended: called after each piece went in.
+    ///   - rejected: called with a resource whose bytes are not what the playlist says they
+    ///     are (`check`), before the error is thrown: it should be fetched again.
     func run(arrivals: HLSArrivals, path: (String) -> String?, keys: HLSKeyring, into stream: any HLSRemuxStream,
-             stopped: () -> Bool, appended: () -> Void = {}) throws(DownloadError) -> Bool {
+             stopped: () -> Bool, appended: () -> Void = {}, rejected: (String) -> Void = { _ in }) throws(DownloadError) -> Bool {
         /// What the last init section was, for the fragments after it.
         var section: FragmentedMP4.Section?
         for piece in pieces {
             guard arrivals.wait(for: piece.url), !stopped() else { return false }
+            var refused = false
             do {
                 if let key = piece.key {
                     let clear = try SegmentCipher.decrypt(read(piece, path: path), key: keys.key(at: key.url), iv: key.iv)
+                    refused = true
                     section = try clear.withUnsafeBytes { try Self.check(piece, $0, after: section) }
+                    refused = false
                     try stream.append(clear, to: index)
                 } else {
                     // Read from the page cache straight into the remux's buffer.
@@ -71,20 +76,33 @@ struct HLSFeed {
                     var next = section
                     try stream.append(count: Int(file.length), to: index) { buffer in
                         try Self.read(file, into: buffer)
+                        refused = true
                         next = try Self.check(piece, UnsafeRawBufferPointer(buffer), after: last)
+                        refused = false
                     }
                     section = next
                 }
             } catch {
+                if refused { rejected(piece.url) }
                 // A stop closes the remux under a feed that waits in it.
                 if stopped() { return false }
                 throw error as? DownloadError ?? .remuxFailed("\(error)")
             }
             appended()
         }
+        if case .mp4 = section {
+            // GStreamer 1.22's qtdemux, reading a stream (not a file), leaves the last sample of
+            // the final mdat unread when the stream ends there: an AAC frame lost from every
+            // fMP4 audio rendition. An empty `free` box after it, which every reader skips,
+            // makes it read to the end.
+            do { try stream.append(Self.trailingBox, to: index) } catch { throw error as? DownloadError ?? .remuxFailed("\(error)") }
+        }
         stream.end(index)
         return true
     }
+
+    /// An 8-byte ISO BMFF `free` box.
+    static let trailingBox: [UInt8] = [0, 0, 0, 8] + Array("free".utf8)
 
     /// An init section must be MP4 (or MPEG-TS), and each fragment after an MP4 one must be
     /// fragmented MP4 of its tracks: else the remux would fail with a demuxer's words, or drop
@@ -94,7 +112,7 @@ struct HLSFeed {
     /// - Returns: what the last init section is after this piece.
     static func check(_ piece: Piece, _ bytes: UnsafeRawBufferPointer,
                       after section: FragmentedMP4.Section?) throws(DownloadError) -> FragmentedMP4.Section? {
-        let name = "“" + (WebAddress.lastPathSegment(of: WebAddress.redacted(piece.url)) ?? piece.url) + "”"
+        let name = HLSAddress.quotedName(of: piece.url)
         switch piece.kind {
         case .segment:
             return section
