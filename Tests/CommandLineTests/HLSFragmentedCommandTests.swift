@@ -80,6 +80,28 @@ struct HLSFragmentedCommandTests {
         #expect(server.requests(to: "/remap/init-b.mp4").count == 1)
     }
 
+    @Test func anEncryptedInitSectionAndFragments() throws {
+        try expectVideo(try download("/enc/index.m3u8"), source: "sep/index.m3u8")
+        #expect(server.requests(to: "/enc/key.bin").count == 1)
+    }
+
+    @Test func sampleAESIsRefusedAsForTS() throws {
+        server.serve("/drm/index.m3u8", body: Array("""
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXT-X-MAP:URI="../sep/init.mp4"
+            #EXTINF:1,
+            ../sep/seg000.m4s
+            #EXT-X-ENDLIST
+
+            """.utf8))
+        let run = try download("/drm/index.m3u8")
+        #expect(run.status == 7)
+        #expect(run.standardError.contains("protected by DRM"), "\(run.standardError)")
+        #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/sep/") })
+    }
+
     @Test func h265Fragments() throws {
         guard clip.hasHEVC else { return }
         try expectVideo(try download("/hevc/index.m3u8"), codec: "hevc", source: "hevc/index.m3u8")

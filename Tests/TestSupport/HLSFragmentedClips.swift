@@ -10,6 +10,8 @@ import Synchronization
 /// single/index.m3u8    the same in one file (-hls_flags single_file): EXT-X-MAP with BYTERANGE,
 ///                      EXT-X-BYTERANGE into index.m4s
 /// remap/index.m3u8     sep's segments with a second EXT-X-MAP half-way (a copy of init.mp4)
+/// enc/index.m3u8       sep encrypted with AES-128 by `openssl enc`, its init section too (an
+///                      EXT-X-KEY with an IV before the EXT-X-MAP); enc/key.bin the key
 /// hevc/index.m3u8      H.265 (libx265, hvc1) + AAC, separate files; only when ffmpeg has libx265
 /// tsrange/index.m3u8   H.264 + AAC in MPEG-TS, one file by byte range
 /// alt/video/           H.264 without audio, fragmented MP4
@@ -73,6 +75,7 @@ extension Clips {
                                                        "-x265-params", "keyint=30:min-keyint=30:log-level=error"] + aac + fmp4,
                                       into: folder + "/hevc", segments: "seg%03d.m4s")) != nil
         try remapped(from: folder + "/sep", into: folder + "/remap")
+        try encrypted(from: folder + "/sep", into: folder + "/enc")
         try write(folder + "/alt/master.m3u8", """
             #EXTM3U
             #EXT-X-VERSION:7
@@ -130,6 +133,24 @@ extension Clips {
             }
             lines.append(line.hasPrefix("#EXT-X-MAP") ? "#EXT-X-MAP:URI=\"../sep/init.mp4\"" : line)
             if !line.hasPrefix("#") { lines[lines.count - 1] = "../sep/" + line }
+        }
+        try write(target + "/index.m3u8", lines.joined(separator: "\n") + "\n")
+    }
+
+    /// `source` encrypted whole-file with AES-128-CBC, one key and one explicit IV for the init
+    /// section and every segment (RFC 8216 §4.3.2.5: an EXT-X-MAP after an EXT-X-KEY is encrypted).
+    private static func encrypted(from source: String, into target: String) throws {
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        let key = "00112233445566778899aabbccddeeff", iv = "0f0e0d0c0b0a09080706050403020100"
+        try Data((0..<16).map { UInt8(0x11 * $0) }).write(to: URL(fileURLWithPath: target + "/key.bin"))
+        var lines: [String] = []
+        for line in try String(contentsOfFile: source + "/index.m3u8", encoding: .utf8).split(separator: "\n").map(String.init) {
+            if line.hasPrefix("#EXT-X-MAP") { lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\",IV=0x\(iv)") }
+            lines.append(line)
+        }
+        let names = ["init.mp4"] + lines.filter { !$0.hasPrefix("#") }
+        for name in names {
+            try run("openssl", ["enc", "-aes-128-cbc", "-K", key, "-iv", iv, "-in", source + "/" + name, "-out", target + "/" + name])
         }
         try write(target + "/index.m3u8", lines.joined(separator: "\n") + "\n")
     }
