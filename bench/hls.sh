@@ -4,10 +4,13 @@
 #
 #   bench/hls.sh                 5 rounds
 #   ROUNDS=3 SECONDS_LONG=30 bench/hls.sh
+#   FORMAT=fmp4 bench/hls.sh     fragmented-MP4 segments (CMAF-style) instead; results in hls-fmp4.md
 #
 # The presentation is made once with GStreamer: SMPTE bars with a moving pattern and a tone,
 # H.264 (x264) and AAC in MPEG-TS, 4 s segments, variants 360p / 720p / 1080p under a master
-# playlist. Every tool reads the master, picks 1080p, fetches its segments and writes one MP4:
+# playlist. With FORMAT=fmp4, by ffmpeg's HLS muxer instead (`-hls_segment_type fmp4`): its
+# moving test pattern and a tone, H.264 (x264) and AAC in one fragmented-MP4 stream behind an
+# EXT-X-MAP init section, 4 s .m4s segments, the same variants. Every tool reads the master, picks 1080p, fetches its segments and writes one MP4:
 #
 #   fetchplay  --download URL                      segments through its engine, 4 at once, each
 #                                                  fsynced; GStreamer remux (mp4mux faststart)
@@ -25,12 +28,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 command_line="bench/hls.sh"
-for var in ROUNDS SECONDS_LONG; do
+for var in ROUNDS SECONDS_LONG FORMAT; do
     [[ -n ${!var:-} ]] && command_line="$var=${!var} $command_line"
 done
 ROUNDS=${ROUNDS:-5}
 SECONDS_LONG=${SECONDS_LONG:-60}
-RESULTS="$BENCH_DIR/results/hls.md"
+FORMAT=${FORMAT:-ts}
+case $FORMAT in
+    ts) RESULTS="$BENCH_DIR/results/hls.md" ;;
+    fmp4) RESULTS="$BENCH_DIR/results/hls-fmp4.md" ;;
+    *) die "FORMAT is ts or fmp4, not '$FORMAT'" ;;
+esac
 TOOLS=(fetchplay yt-dlp yt-dlp-N4 ffmpeg ffmpeg+sync)
 
 bench_ensure nginx=nginx ffmpeg=ffmpeg /usr/bin/time=time gst-launch-1.0=gstreamer1.0-tools \
@@ -57,6 +65,16 @@ for variant in 640x360:800 1280x720:2500 1920x1080:5000; do
     size=${variant%%:*} kbps=${variant##*:}
     w=${size%x*} h=${size#*x}
     mkdir -p "$site/v$h"
+    if [[ $FORMAT == fmp4 ]]; then
+        timeout 900 ffmpeg -nostdin -loglevel error -f lavfi -i "testsrc2=size=${w}x$h:rate=30:duration=$SECONDS_LONG" \
+            -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=$SECONDS_LONG" -ac 2 \
+            -c:v libx264 -preset ultrafast -tune zerolatency -b:v "${kbps}k" -g 60 -keyint_min 60 -sc_threshold 0 \
+            -c:a aac -b:a 128k -f hls -hls_time 4 -hls_playlist_type vod -hls_segment_type fmp4 \
+            -hls_segment_filename "$site/v$h/seg%05d.m4s" "$site/v$h/index.m3u8" \
+            || die "ffmpeg could not make the $size variant"
+        bandwidth[$h]=$((kbps * 1100))
+        continue
+    fi
     # Unbounded queues: hlssink2's splitmuxsink otherwise can starve one stream and hang.
     timeout 600 gst-launch-1.0 -q videotestsrc num-buffers=$frames pattern=smpte horizontal-speed=4 \
         ! "video/x-raw,width=$w,height=$h,framerate=30/1" \
@@ -79,7 +97,7 @@ v720/index.m3u8
 v1080/index.m3u8
 M3U8
 chmod -R a+rX "$site"
-segments=$(grep -c '\.ts$' "$site/v1080/index.m3u8")
+segments=$(grep -vc '^#' "$site/v1080/index.m3u8")
 best_mib=$(du -sm "$site/v1080" | cut -f1)
 nginx_start "$site"
 URL="$NGINX_URL/master.m3u8"
@@ -154,14 +172,19 @@ verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? "met" : "**missed*
 
 mkdir -p "$(dirname "$RESULTS")"
 {
-    echo "# HLS benchmark: fetchplay against yt-dlp and ffmpeg"
+    echo "# HLS benchmark ($([[ $FORMAT == fmp4 ]] && echo "fragmented MP4" || echo "MPEG-TS")): fetchplay against yt-dlp and ffmpeg"
     echo
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Machine: $(machine_line)"
     echo "- Command: \`$command_line\` (from the repository root; fetchplay built with"
     echo "  \`$BENCH_BUILD_COMMAND\`)"
     echo "- Presentation: ${SECONDS_LONG} s, 360p / 720p / 1080p (H.264 ultrafast at 0.8 / 2.5 / 5 Mbit/s, AAC),"
-    echo "  4 s MPEG-TS segments made by hlssink2; the 1080p variant is $segments segments, $best_mib MiB."
+    if [[ $FORMAT == fmp4 ]]; then
+        echo "  4 s fragmented-MP4 segments (video and audio in one stream, an EXT-X-MAP init section) made by"
+        echo "  ffmpeg's HLS muxer; the 1080p variant is $segments segments and its init section, $best_mib MiB."
+    else
+        echo "  4 s MPEG-TS segments made by hlssink2; the 1080p variant is $segments segments, $best_mib MiB."
+    fi
     echo "- Server: nginx $(nginx -v 2>&1 | sed 's|.*/||') on 127.0.0.1, files in the page cache."
     echo "- Tools: fetchplay $("$FETCHPLAY" --version | cut -d' ' -f2), yt-dlp $("$YTDLP" --version),"
     echo "  $(ffmpeg -version | head -n 1 | cut -d' ' -f1-3)."
@@ -177,7 +200,7 @@ mkdir -p "$(dirname "$RESULTS")"
         echo "| $tool | $(fmt "${med[$tool.wall]}") | $(fmt "${med[$tool.cpu]}") | $(fmt "${med[$tool.rss]}" 1) | $(ratio "${med[$tool.wall]}" "${med[fetchplay.wall]}") | $(ratio "${med[$tool.cpu]}" "${med[fetchplay.cpu]}") |"
     done
     echo
-    echo "## Target (issue 13): at least as fast as yt-dlp and ffmpeg"
+    echo "## Target (issues 13, and 25 for fragmented MP4): at least as fast as yt-dlp and ffmpeg"
     echo
     echo "| against | fetchplay wall | theirs | verdict |"
     echo "|---|---:|---:|---|"
@@ -194,5 +217,5 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "</details>"
 } >"$RESULTS.new"
 publish_results
-log "results: bench/results/hls.md"
+log "results: bench/results/$(basename "$RESULTS")"
 sed -n '/^| tool/,/^$/p;/^## Target/,/^$/p;/^| against/,/^$/p' "$RESULTS" >&2

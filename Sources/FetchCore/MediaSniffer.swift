@@ -17,6 +17,18 @@ public enum DocumentKind: String, Sendable, Equatable {
         case .playlist: tr("This link is a streaming playlist (HLS), which Fetchplay cannot save yet.")
         }
     }
+
+    /// "a web page", in English, for a detail inside a sentence.
+    var article: String {
+        switch self {
+        case .webPage: "a web page"
+        case .pdf: "a PDF document"
+        case .json: "JSON data"
+        case .xml: "an XML document"
+        case .text: "a text file"
+        case .playlist: "a playlist"
+        }
+    }
 }
 
 /// Decides from a response's `Content-Type` and its first bytes whether it is a document

@@ -31,6 +31,9 @@ public final class Remuxer: @unchecked Sendable {
     static let timeLimit = 600
     /// Bytes each input's appsrc holds before `append` waits.
     static let inputLimit = 8 << 20
+    /// Seconds one stream of an input may run ahead of another of the same input (a
+    /// fragment's video before its audio): what each of their queues holds at most.
+    static let interleaveLimit = 30
 
     /// The elements a remux loads (MPEG-TS, fragmented MP4 and packed audio in, MP4 out).
     static let features = ["appsrc", "parsebin", "typefind", "tsdemux", "qtdemux", "h264parse", "h265parse",
@@ -187,12 +190,14 @@ public final class Remuxer: @unchecked Sendable {
             defer { outcome.closed = true }
             return !outcome.closed
         }
-        gst_element_set_state(pipeline, GST_STATE_NULL)
+        // Wakes the watcher, which then leaves. Posted before the pipeline stops: a pipeline
+        // going to NULL flushes its bus, and a wake posted after would be dropped (then
+        // `finish` waited its whole time limit after a pause).
         if first, let bus = gst_element_get_bus(pipeline) {
-            // Wakes the watcher, which then leaves.
             if let wake = gst_message_new_application(nil, gst_structure_new_empty("fetchplay-wake")) { gst_bus_post(bus, wake) }
             gst_object_unref(bus)
         }
+        gst_element_set_state(pipeline, GST_STATE_NULL)
     }
 
     private func check(_ index: Int) throws(PlayerError) {
@@ -278,6 +283,34 @@ private final class StreamLinker: @unchecked Sendable {
         }
         g_signal_connect_data(parser, "pad-added", unsafeBitCast(padAdded, to: GCallback.self), input,
                               { data, _ in Unmanaged<Input>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(parser, "autoplug-continue", unsafeBitCast(Self.autoplugContinue, to: GCallback.self), nil, nil,
+                              GConnectFlags(rawValue: 0))
+    }
+
+    /// parsebin's `autoplug-continue`: false exposes a stream as it is. Streams an MP4 demuxer
+    /// gives (whole access units with their codec data: H.264 `avc`, H.265 `hvc1`, raw AAC)
+    /// are already what mp4mux takes, so they skip the parsers. Worse than useless there:
+    /// h265parse lost a timestamp at each fragment of fragmented MP4 ("Buffer has no PTS").
+    /// MPEG-TS streams (byte-stream, ADTS) still go through theirs.
+    private static let autoplugContinue: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?,
+                                                         UnsafeMutablePointer<GstCaps>?, UnsafeMutableRawPointer?) -> gboolean = { _, _, caps, _ in
+        guard let caps, gst_caps_get_size(caps) == 1, let structure = gst_caps_get_structure(caps, 0),
+              let cName = gst_structure_get_name(structure) else { return 1 }
+        let name = String(cString: cName)
+        let field = { (key: String) in gst_structure_get_string(structure, key).map { String(cString: $0) } }
+        guard gst_structure_has_field(structure, "codec_data") != 0 else { return 1 }
+        switch name {
+        case "video/x-h264":
+            return ["avc", "avc3"].contains(field("stream-format")) && field("alignment") == "au" ? 0 : 1
+        case "video/x-h265":
+            return ["hvc1", "hev1"].contains(field("stream-format")) && field("alignment") == "au" ? 0 : 1
+        case "audio/mpeg":
+            var version: gint = 0
+            return gst_structure_get_int(structure, "mpegversion", &version) != 0 && version == 4
+                && field("stream-format") == "raw" ? 0 : 1
+        default:
+            return 1
+        }
     }
 
     private func link(_ pad: UnsafeMutablePointer<GstPad>, input: Input) {
@@ -308,6 +341,15 @@ private final class StreamLinker: @unchecked Sendable {
         guard let template, let muxPad = gst_element_request_pad_simple(mux, template) else { return discard(pad) }
         defer { gst_object_unref(muxPad) }
         guard let queue = GStreamer.make("queue") else { return }
+        if input.takes == .videoAndAudio {
+            // The muxer takes a stream's next buffer only with the other's beside it, and an
+            // input's streams come from one demuxer thread: the queue must hold how far one
+            // runs ahead of the other in the input, a whole fragment of fragmented MP4 (an HLS
+            // segment, RFC 8216 keeps them to the target duration). Bounded by time only.
+            GStreamer.setProperty(queue, "max-size-buffers", .int(0))
+            GStreamer.setProperty(queue, "max-size-bytes", .int(0))
+            GStreamer.setProperty(queue, "max-size-time", .int(Int64(Remuxer.interleaveLimit) * 1_000_000_000))
+        }
         gst_bin_add(bin, queue)
         guard let sinkPad = gst_element_get_static_pad(queue, "sink"),
               let queueSource = gst_element_get_static_pad(queue, "src") else { return }

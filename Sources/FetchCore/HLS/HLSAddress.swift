@@ -17,4 +17,10 @@ enum HLSAddress {
         let scheme = resolved.prefix { $0 != ":" }.lowercased()
         return scheme == "http" || scheme == "https" ? resolved : nil
     }
+
+    /// A resource's name for a sentence: its last path segment in quotes ("“init.mp4”"),
+    /// never its query or any credentials.
+    static func quotedName(of url: String) -> String {
+        "“" + (WebAddress.lastPathSegment(of: WebAddress.redacted(url)) ?? WebAddress.redacted(url)) + "”"
+    }
 }

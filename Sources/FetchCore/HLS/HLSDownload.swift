@@ -93,7 +93,7 @@ public final class HLSDownload: Sendable {
             throw .refusedStream(error)
         }
         guard case .master(let variants) = parsed else { return [] }
-        return variants.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
+        return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
     }
 
     /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
@@ -370,7 +370,8 @@ public final class HLSDownload: Sendable {
                 defer { group.leave() }
                 do throws(DownloadError) {
                     _ = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
-                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
+                                     stopped: { stop.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } },
+                                     rejected: presentation.forget)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                     // The other feed may wait in the remux for this one's streams.
@@ -464,6 +465,11 @@ public final class HLSDownload: Sendable {
             task.start()
             end = task.wait()
             shared.withLock { _ = $0.running.removeValue(forKey: id) }
+            if case .failed(.notAVideo(let kind)) = end {
+                // The engine's sentence speaks of the link a person entered; this is a file the
+                // playlist names.
+                return .failed(.badResponse("\(HLSAddress.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
+            }
             guard case .failed(let error) = end, Self.worthAnotherAttempt(error), attempt < segmentAttempts else { return end }
             Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff) s.")
             if stop.wait(seconds: backoff) { return .paused }

@@ -10,6 +10,16 @@ struct HLSFeed {
         var url: String
         var byteRange: HLSByteRange?
         var key: HLSKey?
+        var kind = Kind.segment
+
+        enum Kind: Equatable {
+            /// A media segment of a playlist without init sections.
+            case segment
+            /// An init section (`EXT-X-MAP`).
+            case initSection
+            /// A media segment after an init section, checked against it.
+            case fragment
+        }
     }
 
     /// The remux's number for this input.
@@ -27,10 +37,11 @@ struct HLSFeed {
         var lastMap: HLSMap?
         for segment in playlist.segments {
             if let map = segment.map, map != lastMap {
-                result.append(Piece(url: map.url, byteRange: map.byteRange, key: map.key))
+                result.append(Piece(url: map.url, byteRange: map.byteRange, key: map.key, kind: .initSection))
                 lastMap = map
             }
-            result.append(Piece(url: segment.url, byteRange: segment.byteRange, key: segment.key))
+            result.append(Piece(url: segment.url, byteRange: segment.byteRange, key: segment.key,
+                                kind: segment.map == nil ? .segment : .fragment))
         }
         return result
     }
@@ -41,31 +52,88 @@ struct HLSFeed {
     /// - Parameters:
     ///   - path: the whole file of a resource (`HLSPresentation.finishedPath`).
     ///   - appended: called after each piece went in.
+    ///   - rejected: called with a resource whose bytes are not what the playlist says they
+    ///     are (`check`), before the error is thrown: it should be fetched again.
     func run(arrivals: HLSArrivals, path: (String) -> String?, keys: HLSKeyring, into stream: any HLSRemuxStream,
-             stopped: () -> Bool, appended: () -> Void = {}) throws(DownloadError) -> Bool {
+             stopped: () -> Bool, appended: () -> Void = {}, rejected: (String) -> Void = { _ in }) throws(DownloadError) -> Bool {
+        /// What the last init section was, for the fragments after it.
+        var section: FragmentedMP4.Section?
         for piece in pieces {
             guard arrivals.wait(for: piece.url), !stopped() else { return false }
+            var refused = false
             do {
                 if let key = piece.key {
                     let clear = try SegmentCipher.decrypt(read(piece, path: path), key: keys.key(at: key.url), iv: key.iv)
+                    refused = true
+                    section = try clear.withUnsafeBytes { try Self.check(piece, $0, after: section) }
+                    refused = false
                     try stream.append(clear, to: index)
                 } else {
                     // Read from the page cache straight into the remux's buffer.
                     let file = try open(piece, path: path)
                     defer { FileIO.close(file.fd) }
-                    try stream.append(count: Int(file.length), to: index) { buffer throws(DownloadError) in
+                    let last = section
+                    var next = section
+                    try stream.append(count: Int(file.length), to: index) { buffer in
                         try Self.read(file, into: buffer)
+                        refused = true
+                        next = try Self.check(piece, UnsafeRawBufferPointer(buffer), after: last)
+                        refused = false
                     }
+                    section = next
                 }
             } catch {
+                if refused { rejected(piece.url) }
                 // A stop closes the remux under a feed that waits in it.
                 if stopped() { return false }
                 throw error as? DownloadError ?? .remuxFailed("\(error)")
             }
             appended()
         }
+        if case .mp4 = section {
+            // GStreamer 1.22's qtdemux, reading a stream (not a file), leaves the last sample of
+            // the final mdat unread when the stream ends there: an AAC frame lost from every
+            // fMP4 audio rendition. An empty `free` box after it, which every reader skips,
+            // makes it read to the end.
+            do { try stream.append(Self.trailingBox, to: index) } catch { throw error as? DownloadError ?? .remuxFailed("\(error)") }
+        }
         stream.end(index)
         return true
+    }
+
+    /// An 8-byte ISO BMFF `free` box.
+    static let trailingBox: [UInt8] = [0, 0, 0, 8] + Array("free".utf8)
+
+    /// An init section must be MP4 (or MPEG-TS), and each fragment after an MP4 one must be
+    /// fragmented MP4 of its tracks: else the remux would fail with a demuxer's words, or drop
+    /// the fragment and write a video with a hole.
+    ///
+    /// - Parameter section: what the last init section was.
+    /// - Returns: what the last init section is after this piece.
+    static func check(_ piece: Piece, _ bytes: UnsafeRawBufferPointer,
+                      after section: FragmentedMP4.Section?) throws(DownloadError) -> FragmentedMP4.Section? {
+        let name = HLSAddress.quotedName(of: piece.url)
+        switch piece.kind {
+        case .segment:
+            return section
+        case .initSection:
+            guard let read = FragmentedMP4.section(bytes) else {
+                throw .remuxFailed("its init section \(name) is neither an MP4 initialisation nor MPEG-TS")
+            }
+            return read
+        case .fragment:
+            guard case .mp4(let tracks) = section else { return section }
+            guard let carried = FragmentedMP4.fragmentTracks(bytes) else {
+                throw .remuxFailed("the segment \(name) is not fragmented MP4: it has no moof box")
+            }
+            let strangers = carried.subtracting(tracks)
+            guard strangers.isEmpty else {
+                let list = { (ids: Set<UInt32>) in ids.sorted().map(String.init).joined(separator: ", ") }
+                throw .remuxFailed("the segment \(name) does not belong to its init section: it carries track \(list(strangers)), "
+                                   + "the init section declares \(list(tracks))")
+            }
+            return section
+        }
     }
 
     /// A piece's resource opened, and where the piece lies in it.

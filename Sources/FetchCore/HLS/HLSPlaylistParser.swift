@@ -4,7 +4,8 @@ import Foundation
 /// join it. Pure: no network, no disk; every link comes out resolved against `base`.
 ///
 /// Tags Fetchplay does not need (`EXT-X-VERSION`, `EXT-X-DISCONTINUITY`, `EXT-X-MEDIA` other
-/// than audio, `EXT-X-PROGRAM-DATE-TIME`…) are skipped, as the RFC asks of clients.
+/// than audio, `EXT-X-I-FRAME-STREAM-INF`, `EXT-X-SESSION-DATA`, `EXT-X-INDEPENDENT-SEGMENTS`,
+/// `EXT-X-PROGRAM-DATE-TIME`…) are skipped, as the RFC asks of clients.
 public enum HLSPlaylistParser {
     /// Parses `text`, fetched from `base` (its final address after redirects).
     ///
@@ -44,6 +45,8 @@ public enum HLSPlaylistParser {
                     throw .invalid("a variant has no BANDWIDTH")
                 }
                 var variant = HLSVariant(url: url, bandwidth: bandwidth)
+                variant.codecs = (attributes["CODECS"] ?? "").split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 if let resolution = attributes["RESOLUTION"] {
                     let parts = resolution.lowercased().split(separator: "x").compactMap { Int($0) }
                     guard parts.count == 2, parts.allSatisfy({ $0 > 0 }) else {

@@ -117,6 +117,15 @@ struct HLSPresentation {
         return entry.path
     }
 
+    /// Drops a finished resource whose bytes are unusable (an init section that is not MP4):
+    /// its record first, so nothing vouches for the file, then the file. A continue fetches it
+    /// again; the other segments stay.
+    func forget(_ url: String) {
+        guard let entry = segments.entry(for: url), entry.isComplete else { return }
+        FileIO.remove(segments.videoRecordPath(Cache.key(for: url)))
+        FileIO.remove(entry.path)
+    }
+
     /// Removes the whole folder once the video is in the videos folder, or when nothing of it
     /// is worth keeping.
     ///
