@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "fetchplay", targets: ["fetchplay"]),
         .executable(name: "fetchplay-window", targets: ["fetchplay-window"]),
+        // For the fuzz targets (Fuzz/Package.swift), which link the engine and nothing else.
+        .library(name: "FetchCore", targets: ["FetchCore"]),
     ],
     targets: [
         // C libraries, each behind one module map and one shim header.

@@ -51,6 +51,14 @@ struct DownloadRecord: Codable, Sendable, Equatable {
         self.created = Date()
     }
 
+    /// Reads a record's JSON. The file is outside input (damaged, edited, planted): whatever it
+    /// holds is an error thrown here or a record, never a crash.
+    static func decoded(from data: Data) throws -> DownloadRecord {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(DownloadRecord.self, from: data)
+    }
+
     /// The value for `If-Range`: the strong ETag, else Last-Modified; nil unless it can be sent
     /// back byte for byte without control characters (an edited record is checked too).
     var validator: String? { (etag ?? lastModified).flatMap { HeaderBytes.isSafeToSend($0) ? $0 : nil } }
