@@ -18,20 +18,11 @@ struct TypedPathTests {
         cache = try TemporaryDirectory(prefix: "fetchplay-typed")
     }
 
-    /// Ctrl+L, the text typed over what the entry held, Enter.
-    func enter(_ text: String, in window: MainWindow) throws {
-        try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
-        try RealInput.type(text)
-        #expect(GtkHarness.iterate(until: { window.urlText == text }, timeout: 5), "typed: \(window.urlText)")
-        try RealInput.key("Return")
-    }
-
     @Test func aPathToAVideoOpensIt() throws {
         let clip = try Clips.webm(seconds: 2, audio: false)
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        try enter(clip, in: window)
+        try RealInput.enter(clip, in: window)
         #expect(GtkHarness.iterate(until: { window.visiblePage == "video" && window.playback.view.framesShown >= 1 }, timeout: 10),
                 "page \(window.visiblePage)")
         #expect(window.playback.player?.path == clip)
@@ -45,7 +36,7 @@ struct TypedPathTests {
         for (text, words) in [("/no/such/folder/clip.webm", "on this computer, not a link"),
                               ("clips/clip.webm", "on this computer, not a link"),
                               ("clip.webm", "not a web address")] {
-            try enter(text, in: window)
+            try RealInput.enter(text, in: window)
             #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
             #expect(window.urlMessage?.contains(words) == true, "“\(text)”: \(window.urlMessage ?? "")")
             #expect(window.visiblePage == "download")
@@ -59,7 +50,7 @@ struct TypedPathTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         let typed = "127.0.0.1:\(server.port)/v.webm"
-        try enter(typed, in: window)
+        try RealInput.enter(typed, in: window)
         #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 10), "message: \(window.urlMessage ?? "none")")
         #expect(window.session?.url == "http://127.0.0.1:\(server.port)/v.webm")
         #expect(server.requests(to: "/v.webm").count == 1)
