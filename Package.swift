@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "fetchplay", targets: ["fetchplay"]),
         .executable(name: "fetchplay-window", targets: ["fetchplay-window"]),
+        // For the fuzz targets (Fuzz/Package.swift), which link the engine and nothing else.
+        .library(name: "FetchCore", targets: ["FetchCore"]),
     ],
     targets: [
         // C libraries, each behind one module map and one shim header.
@@ -21,6 +23,8 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4",
                        providers: [.apt(["libgtk-4-dev"])]),
+        .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
+                       providers: [.apt(["libpsl-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CIntl"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
@@ -31,7 +35,7 @@ let package = Package(
         .target(name: "Locking"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "Locking", "Localization"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "Locking", "Localization"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),

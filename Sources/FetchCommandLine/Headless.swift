@@ -96,7 +96,7 @@ enum ExitCode {
 
     static func of(_ error: DownloadError) -> Int32 {
         switch error {
-        case .invalidURL, .unsupportedScheme: 2
+        case .invalidURL, .localFile, .unsupportedScheme: 2
         case .httpStatus: 3
         case .hostNotFound, .connectionRefused, .proxyFailed, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
         case .diskFull, .tooLarge, .fileSystem: 5

@@ -52,7 +52,8 @@ struct ByteRanges: Sendable, Equatable, Codable {
 
     /// Whether every byte of `[0, total)` is in the set.
     func covers(total: Int64) -> Bool {
-        total == 0 || ranges == [0..<total]
+        // (No range ends below 0: a negative total, which no server sends, is never covered.)
+        total >= 0 && (total == 0 || ranges == [0..<total])
     }
 
     /// The holes of `[0, total)`, in order.

@@ -112,9 +112,7 @@ public final class Cache: Sendable {
         guard let data = FileIO.readSmallFile(path) else { return nil }
         let record: DownloadRecord
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            record = try decoder.decode(DownloadRecord.self, from: data)
+            record = try DownloadRecord.decoded(from: data)
         } catch {
             Log.warning("skipping unreadable record \(path): \(error)")
             return nil

@@ -8,6 +8,9 @@ import Localization
 public enum DownloadError: Error, Sendable, Equatable {
     /// The text is not a URL at all.
     case invalidURL(String)
+    /// The text names a file on this computer (a path, `~/…`, a file name), not a link.
+    /// Nothing was requested.
+    case localFile(LocalPath)
     /// A URL with a scheme other than http or https (also as a redirect target).
     case unsupportedScheme(String)
     /// The server answered with an error status.
@@ -47,6 +50,13 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .invalidURL(let text):
             // TRANSLATORS: %1$@ is the text that was entered instead of a link.
             String(format: tr("“%1$@” is not a web address; paste a link that starts with http:// or https://."), text)
+        case .localFile(let local) where local.isFile:
+            // TRANSLATORS: %1$@ is a path; %2$@ the command that plays it (not to translate).
+            String(format: tr("“%1$@” is a file on this computer, not a link; to play it, run: %2$@"), local.typed,
+                   "fetchplay " + ShellWord.quoted(local.path))
+        case .localFile(let local):
+            // TRANSLATORS: %1$@ is the path that was entered instead of a link.
+            String(format: tr("“%1$@” is a path on this computer, not a link, and there is no file there; paste a link that starts with http:// or https://."), local.typed)
         case .unsupportedScheme(let scheme):
             // TRANSLATORS: %1$@ is the scheme of the link, such as ftp or file.
             String(format: tr("Fetchplay only downloads http and https links, not %1$@:."), scheme)
@@ -94,5 +104,15 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .other(let detail):
             String(format: tr("The download failed: %1$@."), detail)
         }
+    }
+}
+
+/// A word a POSIX shell reads back as itself: as it is when it is plain, else in single quotes.
+enum ShellWord {
+    static func quoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=".unicodeScalars.contains($0))
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

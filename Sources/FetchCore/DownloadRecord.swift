@@ -51,6 +51,21 @@ struct DownloadRecord: Codable, Sendable, Equatable {
         self.created = Date()
     }
 
+    /// Reads a record's JSON. The file is outside input (damaged, edited, planted): whatever it
+    /// holds is an error thrown here or a record whose numbers can be computed with, never a
+    /// crash. A negative length or count, or ranges past the length, make it unreadable (the
+    /// fuzzer found a negative total trapping in `ByteRanges.covers`).
+    static func decoded(from data: Data) throws -> DownloadRecord {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let record = try decoder.decode(DownloadRecord.self, from: data)
+        let fits = record.total.map { record.durableBytes <= $0 && record.durable.upperBound <= $0 } ?? true
+        guard record.total ?? 0 >= 0, record.durableBytes >= 0, fits else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "impossible lengths in a record"))
+        }
+        return record
+    }
+
     /// The value for `If-Range`: the strong ETag, else Last-Modified; nil unless it can be sent
     /// back byte for byte without control characters (an edited record is checked too).
     var validator: String? { (etag ?? lastModified).flatMap { HeaderBytes.isSafeToSend($0) ? $0 : nil } }

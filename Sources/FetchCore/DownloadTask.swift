@@ -4,6 +4,7 @@
 //   ├─ DownloadWorker   one URL's thread: attempts, retries with backoff, completion; no state
 //   │  ├─ RangeDownload one attempt: one or several connections on a libcurl multi handle
 //   │  │  ├─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
+//   │  │  │  └─ MediaSniffer  video or document? judged on the body's first 512 bytes, held back
 //   │  │  ├─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
 //   │  │  └─ SpeedLimit the download's own and the global limit, a token bucket all connections share
 //   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
@@ -12,6 +13,8 @@
 //   Cache               folders, names from a hash of the URL, records, listing
 //   Library             the cache as people see it: items, delete with undo, size cap
 //   WebAddress          the one spelling of a link; CurlError, FileIO, Curl: one gate per C library
+//   ├─ HostName         what typed text without a scheme is: localhost, an IP, a public suffix (libpsl)
+//   └─ LocalPath        typed text that names a file on this computer: never requested
 //
 // No GTK and no GStreamer here: the window and the command line drive the same engine.
 import Foundation

@@ -4,7 +4,7 @@ import Localization
 /// What a response that is not a video is, so the download can stop at once with a sentence
 /// that says so instead of saving a web page as a "video".
 public enum DocumentKind: String, Sendable, Equatable {
-    case webPage, pdf, json, xml, text, playlist
+    case webPage, pdf, json, xml, text, playlist, manifest
 
     /// "This link is a web page, not a video."
     public var message: String {
@@ -15,6 +15,7 @@ public enum DocumentKind: String, Sendable, Equatable {
         case .xml: tr("This link is an XML document, not a video.")
         case .text: tr("This link is a text file, not a video.")
         case .playlist: tr("This link is a streaming playlist (HLS), which Fetchplay cannot save yet.")
+        case .manifest: tr("This link is a streaming manifest (DASH), which Fetchplay cannot save yet.")
         }
     }
 
@@ -31,30 +32,59 @@ public enum DocumentKind: String, Sendable, Equatable {
     }
 }
 
-/// Decides from a response's `Content-Type` and its first bytes whether it is a document
-/// rather than media. The bytes win over the header: a video served as `text/plain` by a
-/// misconfigured server is still a video; an HTML page served as `application/octet-stream`
-/// is still a page. Bytes are judged by GLib's content-type guess (shared-mime-info's magic).
+/// Decides from a response's first bytes, and its `Content-Type` only to name which text it is,
+/// whether it is a document rather than media.
+///
+/// The bytes decide, never the label alone: a video served as `text/plain` (nginx's default type
+/// when no types table is loaded) or with no type at all is still a video, and an HTML page
+/// served as `application/octet-stream` is still a page. What is refused is a PDF (by its magic)
+/// and bytes that are text: a page, XML that is no manifest, JSON, plain text. A playlist (HLS
+/// `#EXTM3U`) or a manifest (a DASH `<MPD>`) is recognised by its bytes whatever its label.
+/// Bytes are judged by GLib's content-type guess (shared-mime-info's magic) and by whether they
+/// read as text, over `enough` bytes (or the whole body when it is shorter).
 enum MediaSniffer {
-    static func document(contentType header: String?, firstBytes: UnsafeRawBufferPointer) -> DocumentKind? {
-        let guessed = guess(firstBytes)
+    /// Bytes the judgement needs (WHATWG's MIME sniffing reads as many): a body's first bytes
+    /// are held back until this many came or the body ended, however slowly they arrive.
+    static let enough = 512
+
+    static func document(contentType header: String?, firstBytes all: UnsafeRawBufferPointer) -> DocumentKind? {
+        let bytes = UnsafeRawBufferPointer(rebasing: all.prefix(enough))
+        if let stream = streamKind(bytes) { return stream }
+        let guessed = guess(bytes)
         if let guessed, isMedia(guessed) { return nil }
+        if guessed == "application/pdf" { return .pdf }
+        // Anything else that is not text is kept, whatever the server called it.
+        guard looksLikeText(bytes) else { return nil }
+        // Text: the sniffed kind names it; plain text is only the sniffer's shrug, so a more
+        // precise declared kind (JSON served as such) names it then.
         let declared = header.map { $0.split(separator: ";").first.map(String.init) ?? $0 }?
             .trimmingCharacters(in: .whitespaces).lowercased()
-        // The sniffed type first (it saw the bytes), then what the server said; but plain text
-        // is only the sniffer's shrug, so a more precise declared kind (JSON) wins over it.
-        var sniffed = guessed.flatMap(kind)
-        let said = declared.flatMap(kind)
-        // shared-mime-info names some text types by one leading byte ("%" is MATLAB source), so
-        // binary bytes can be guessed as text: such a guess counts only for bytes that are text.
-        if sniffed == .text, !looksLikeText(firstBytes) { sniffed = nil }
-        if sniffed == .text, let said { return said }
-        return sniffed ?? said
+        let sniffed = guessed.flatMap(kind).flatMap { $0 == .text || $0 == .pdf || $0 == .playlist || $0 == .manifest ? nil : $0 }
+        let said = declared.flatMap(kind).flatMap { $0 == .pdf || $0 == .playlist || $0 == .manifest ? nil : $0 }
+        return sniffed ?? said ?? .text
     }
 
-    /// No control byte but tabs, line ends, form feeds and escapes in the first 512 bytes.
+    /// A playlist or manifest by its first bytes (after a byte order mark and blanks).
+    private static func streamKind(_ bytes: UnsafeRawBufferPointer) -> DocumentKind? {
+        var text = Substring(String(decoding: bytes, as: UTF8.self))
+        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+        text = text.drop { $0.isWhitespace }
+        if text.hasPrefix("#EXTM3U") { return .playlist }
+        guard text.hasPrefix("<") else { return nil }
+        // The root element, past the XML declaration, comments and processing instructions.
+        while text.hasPrefix("<?") || text.hasPrefix("<!--") {
+            let close = text.hasPrefix("<?") ? "?>" : "-->"
+            guard let end = text.range(of: close) else { return nil }
+            text = text[end.upperBound...].drop { $0.isWhitespace }
+        }
+        let root = text.dropFirst().prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+        // `<MPD>`, or with a namespace prefix (`<dash:MPD>`).
+        return root == "MPD" || root.hasSuffix(":MPD") ? .manifest : nil
+    }
+
+    /// No control byte but tabs, line ends, form feeds and escapes: what text reads like.
     private static func looksLikeText(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        !bytes.prefix(512).contains { ($0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains($0)) || $0 == 0x7F }
+        !bytes.isEmpty && !bytes.contains { ($0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D, 0x1B].contains($0)) || $0 == 0x7F }
     }
 
     private static func guess(_ bytes: UnsafeRawBufferPointer) -> String? {
@@ -82,6 +112,7 @@ enum MediaSniffer {
         case "application/json", "text/json": .json
         case "application/xml", "text/xml": .xml
         case "application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/x-mpegurl", "audio/mpegurl": .playlist
+        case "application/dash+xml": .manifest
         case _ where type.hasSuffix("+json"): .json
         case _ where type.hasSuffix("+xml") && !type.hasPrefix("image/"): .xml
         case _ where type.hasPrefix("text/"): .text

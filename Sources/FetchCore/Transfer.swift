@@ -83,6 +83,11 @@ final class Transfer {
     /// They are counted into the partial's current data file, which is theirs: it changes only at
     /// the primary's first answer (`openFresh`), before any other connection exists.
     private var uncommitted: Int64 = 0
+    /// A fresh body's first bytes, held back until `MediaSniffer.enough` came or the body ended
+    /// (`judgeFirstBytes()`): a server that trickles its start is judged on enough bytes, and a
+    /// page is refused before a byte of it is written. Nil before the body and once judged.
+    private var firstBytes: [UInt8]?
+    private var judgedFirstBytes = false
 
     /// - Parameters:
     ///   - range: the first byte and, for a slice, the last byte asked for; nil: no `Range`.
@@ -250,12 +255,36 @@ final class Transfer {
         default:
             return false
         }
-        if next == 0, case .fresh = decision,
-           let kind = MediaSniffer.document(contentType: response["content-type"], firstBytes: bytes) {
-            // Judged on the first bytes, before any is written: nothing of a page is kept.
+        if var held = firstBytes {
+            // The body's start is held back, not written, until the sniffer has enough of it.
+            held.append(contentsOf: bytes)
+            firstBytes = held
+            guard held.count >= MediaSniffer.enough else { return !stop.isRaised }
+            return judgeFirstBytes()
+        }
+        if next == 0, !judgedFirstBytes, case .fresh = decision {
+            firstBytes = Array(bytes)
+            guard bytes.count >= MediaSniffer.enough else { return !stop.isRaised }
+            return judgeFirstBytes()
+        }
+        return write(bytes)
+    }
+
+    /// Judges the held first bytes of a fresh body, then writes them unless they are a document:
+    /// nothing of a page is kept.
+    private func judgeFirstBytes() -> Bool {
+        guard let held = firstBytes else { return true }
+        firstBytes = nil
+        judgedFirstBytes = true
+        if let kind = held.withUnsafeBytes({ MediaSniffer.document(contentType: response["content-type"], firstBytes: $0) }) {
             callbackError = .notAVideo(kind)
             return false
         }
+        return held.withUnsafeBytes { write($0) }
+    }
+
+    /// Stores a piece of the body at `next`, within this connection's end and the total.
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let room = end.map { $0 - next } ?? Int64(bytes.count)
         let count = Int(max(0, min(Int64(bytes.count), room)))
         if let total, next + Int64(count) > total {
@@ -303,6 +332,12 @@ final class Transfer {
 
     /// What the request came to, once libcurl is done with it (`code`).
     func outcome(_ code: CURLcode) -> TransferOutcome {
+        if firstBytes != nil {
+            // A body that ended before `MediaSniffer.enough` bytes is judged whole. One cut short
+            // leaves them unwritten: too few to judge, the next attempt asks from byte 0 again.
+            if code == CURLE_OK { _ = judgeFirstBytes() } else { firstBytes = nil }
+            do { try commitStored() } catch { callbackError = callbackError ?? error }
+        }
         if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }

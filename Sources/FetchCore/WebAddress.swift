@@ -1,4 +1,5 @@
 import CCurl
+import CPSL
 import Foundation
 import Localization
 
@@ -14,11 +15,14 @@ public enum WebAddress {
     /// Returns the normalised URL, or throws an error whose message says what to paste instead.
     ///
     /// libcurl's own URL parser decides, so what passes here is exactly what libcurl will fetch.
-    /// A link without a scheme is completed as a browser does (`example.org/v.webm` →
-    /// `https://example.org/v.webm`; `http://` for localhost and IP addresses).
+    /// A link without a scheme is completed as a browser's address bar does
+    /// (`example.org/v.webm` → `https://example.org/v.webm`; `http://` for localhost and IP
+    /// addresses). What names a file on this computer (`LocalPath`) is no link: it throws
+    /// `.localFile`, and a bare name whose ending is no public suffix (`video.mp4`) is no link.
     public static func validate(_ text: String) throws(DownloadError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidURL(text) }
+        if let local = LocalPath(trimmed) { throw .localFile(local) }
         let parts = try URLParts(completingScheme(trimmed))
         guard parts.scheme == "http" || parts.scheme == "https" else { throw .unsupportedScheme(parts.scheme) }
         guard !parts.host.isEmpty else { throw .invalidURL(trimmed) }
@@ -49,18 +53,20 @@ public enum WebAddress {
     }
 
     /// `example.org/v.webm` → `https://example.org/v.webm`: text with no `scheme://` whose first
-    /// part looks like a host name (a dot, `localhost`, an IP address, then a port or a path).
+    /// part is a host name (`localhost`, an IP address, or a name ending in a public suffix after
+    /// a dot), then a port or a path. Other text comes back as it is (libcurl then refuses it).
     private static func completingScheme(_ text: String) -> String {
         guard !text.contains("://"), !text.contains(" ") else { return text }
         let hostAndPort = text.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         if let colon = hostAndPort.firstIndex(of: ":"),
            !hostAndPort[hostAndPort.index(after: colon)...].allSatisfy(\.isNumber) {
             return text  // `mailto:x`, `magnet:?…`: a scheme, not a port
         }
-        let isLocal = host == "localhost" || host.allSatisfy { $0.isNumber || $0 == "." }
-        guard isLocal || (host.contains(".") && !host.hasPrefix(".") && !host.hasSuffix(".")) else { return text }
-        return (isLocal ? "http://" : "https://") + text
+        switch HostName(String(hostAndPort.split(separator: ":", maxSplits: 1).first ?? "")) {
+        case .local: return "http://" + text
+        case .public: return "https://" + text
+        case .none: return text
+        }
     }
 }
 

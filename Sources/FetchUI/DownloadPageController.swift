@@ -80,10 +80,17 @@ final class DownloadPageController {
 
     /// Start (a button, or Enter on something new): checks the link every time, says why it
     /// cannot be used, and otherwise starts it. Focus then goes to the download's controls, so
-    /// Space pauses it.
+    /// Space pauses it. A file on this computer (a path, `~/…`, a file name here) is no link:
+    /// it opens as a local video when it is there.
     func startFromEntry() {
-        guard let session else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
         guard !entryText.isEmpty else { return showURLMessage(nil) }
+        if let local = LocalPath(entryText) {
+            guard local.isFile else { return showURLMessage(DownloadError.localFile(local).message) }
+            showURLMessage(nil)
+            play?(local.path, (local.path as NSString).lastPathComponent)
+            return
+        }
+        guard let session else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
         let context: RequestContext?
         do throws(RequestContextError) {
             context = try ui.request.context()

@@ -3,6 +3,13 @@ import Foundation
 import Testing
 
 struct ByteRangesTests {
+    @Test func aNegativeTotalIsNeverCovered() {
+        #expect(!ByteRanges([0..<10]).covers(total: -1))
+        #expect(!ByteRanges().covers(total: -194_304))
+        #expect(ByteRanges().covers(total: 0))
+        #expect(ByteRanges([0..<10]).covers(total: 10))
+    }
+
     @Test func insertMergesOverlappingAndTouchingRanges() {
         var set = ByteRanges()
         set.insert(10..<20)

@@ -201,6 +201,26 @@ struct HostileServerTests {
         #expect(server.requests(to: "/b.webm").map { $0["range"] } == [nil], "A's bytes are never continued as B's")
     }
 
+    /// Found by the fuzzer (`scripts/fuzz`, DownloadRecord): a record whose total was negative
+    /// trapped in `ByteRanges.covers`. A record with impossible numbers is unreadable, never a
+    /// crash, and the link downloads again whole.
+    @Test(arguments: [("total", -194_304), ("durableBytes", -5), ("total", 1000)])
+    func recordWithImpossibleNumbersIsUnreadable(_ key: String, _ value: Int) throws {
+        let url = server.url("/edited.webm")
+        server.serve("/edited.webm", body: Self.body, etag: Self.etag, faults: [.dropAfter(bytes: 100_000)], faultyRequests: 1)
+        server.addFaults([.dropAfter(bytes: 0)], to: "/edited.webm", requests: 1)
+        var options = DownloadHarness.quickOptions
+        options.maxRetries = 0
+        _ = try harness.download(url, options: options)
+        let path = harness.cache.partialPath(Cache.key(for: url), "json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        json[key] = value
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+        #expect(throws: (any Error).self) { try DownloadRecord.decoded(from: Data(contentsOf: URL(fileURLWithPath: path))) }
+        #expect(Library(cache: harness.cache).reload().isEmpty, "listed from an impossible record")
+        try expectCompleted(try harness.download(url), with: Self.body)
+    }
+
     // MARK: 8. A compressed body nobody asked for
 
     @Test func compressedBodyIsRefusedAndNothingKept() throws {

@@ -53,6 +53,43 @@ struct NotAVideoTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.webm))
     }
 
+    @Test(arguments: [nil, "text/plain", "text/plain; charset=utf-8", "application/octet-stream", "text/html", "application/json"])
+    func binaryBytesAreKeptWhateverTheirLabel(_ label: String?) throws {
+        // No magic GLib knows: only that they are not text.
+        let body = TestData.bytes(count: 40_000, seed: 5)
+        server.serve("/blob", body: body, etag: "\"b\"", headers: label.map { [HTTPHeader("Content-Type", $0)] } ?? [])
+        let path = try #require(try harness.download(server.url("/blob")).completedPath, "label \(label ?? "none")")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+    }
+
+    @Test func slowStartIsJudgedOnEnoughBytes() throws {
+        // One byte at a time for the first 40: judged on 6 of them, this was "a text file".
+        server.serve("/slow", body: Self.webm, etag: "\"s\"", headers: [HTTPHeader("Content-Type", "text/plain")],
+                     faults: [.trickle(bytes: 40, perSecond: 100)], faultyRequests: nil)
+        let path = try #require(try harness.download(server.url("/slow")).completedPath)
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.webm))
+        #expect(server.requests(to: "/slow").count == 1)
+    }
+
+    @Test func slowPageIsStillAPageAndKeepsNothing() throws {
+        // The first byte alone ("<") says nothing; 512 of them say "a web page".
+        server.serve("/slowpage", body: Self.page, etag: "\"p\"", headers: [HTTPHeader("Content-Type", "application/octet-stream")],
+                     faults: [.trickle(bytes: 30, perSecond: 100)], faultyRequests: nil)
+        #expect(try harness.download(server.url("/slowpage")) == .failed(.notAVideo(.webPage)))
+        #expect(harness.cache.entries().isEmpty)
+        #expect(harness.filesInCache().filter { !$0.hasSuffix(".lock") } == ["partial", "videos"])
+    }
+
+    @Test func shortBodiesAreJudgedWhole() throws {
+        let tiny = TestData.bytes(count: 100, seed: 6)
+        server.serve("/tiny", body: tiny, etag: "\"t\"", headers: [HTTPHeader("Content-Type", "text/plain")])
+        let path = try #require(try harness.download(server.url("/tiny")).completedPath)
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: tiny))
+        server.serve("/hello", body: Array("hello\n".utf8), etag: "\"h\"", headers: [HTTPHeader("Content-Type", "video/mp4")])
+        #expect(try harness.download(server.url("/hello")) == .failed(.notAVideo(.text)))
+        #expect(harness.cache.entries().count == 1, "only the tiny binary file")
+    }
+
     @Test func binaryBytesThatStartLikeTextAreNoDocument() throws {
         // GLib guesses anything that starts with "%" as MATLAB source, a text type.
         let body = Array("%".utf8) + TestData.bytes(count: 50_000, seed: 3)
@@ -97,5 +134,36 @@ struct NotAVideoTests {
         #expect(Library(cache: harness.cache).reload().first?.position == 42.5, "kept on disk")
         try library.setPosition(nil, url: url)
         #expect(Library(cache: harness.cache).reload().first?.position == nil)
+    }
+}
+
+/// The sniffer's table: the bytes decide; the label only names which text it is.
+struct MediaSnifferTests {
+    static let mpd = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- Created with ffmpeg -->\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\"><Period/></MPD>\n"
+
+    @Test(arguments: [
+        ("\u{FEFF}#EXTM3U\n#EXT-X-TARGETDURATION:4\n", "text/plain", DocumentKind?.some(.playlist)),
+        ("#EXTM3U\n#EXTINF:4,\na.ts\n", "application/octet-stream", .playlist),
+        ("#EXTM3U\n", nil, .playlist),
+        (mpd, "text/plain", .manifest),
+        (mpd, "application/octet-stream", .manifest),
+        ("<dash:MPD xmlns:dash=\"urn:mpeg:dash:schema:mpd:2011\"/>", "application/dash+xml", .manifest),
+        ("<?xml version=\"1.0\"?><feed><title>news</title></feed>", "application/octet-stream", .xml),
+        ("<!DOCTYPE html><html><body>hi</body></html>", nil, .webPage),
+        ("{\"a\": [1, 2, 3]}", "application/json", .json),
+        ("just some words\n", "application/octet-stream", .text),
+        ("just some words\n", "text/html", .webPage),
+        ("%PDF-1.4\n%\u{E2}\u{E3}\n1 0 obj\n", "application/octet-stream", .pdf),
+    ] as [(String, String?, DocumentKind?)])
+    func documentsAreKnownByTheirBytes(_ text: String, _ label: String?, _ kind: DocumentKind?) {
+        let judged = Array(text.utf8).withUnsafeBytes { MediaSniffer.document(contentType: label, firstBytes: $0) }
+        #expect(judged == kind, "\(label ?? "no label"): \(text.prefix(30))")
+    }
+
+    @Test(arguments: [nil, "text/plain", "application/vnd.apple.mpegurl", "application/dash+xml", "text/html"])
+    func mediaIsNeverADocument(_ label: String?) {
+        #expect(NotAVideoTests.webm.withUnsafeBytes { MediaSniffer.document(contentType: label, firstBytes: $0) } == nil)
+        let noise = TestData.bytes(count: 600, seed: 9)
+        #expect(noise.withUnsafeBytes { MediaSniffer.document(contentType: label, firstBytes: $0) } == nil)
     }
 }

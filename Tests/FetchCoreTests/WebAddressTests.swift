@@ -1,3 +1,4 @@
+import Foundation
 import FetchCore
 import Testing
 
@@ -63,5 +64,63 @@ struct LinkNormalizationTests {
         #expect(try WebAddress.identity(link) == "http://User@example.org/v.webm")
         #expect(WebAddress.redacted(link) == "http://User@example.org/v.webm")
         #expect(WebAddress.redacted("no link at all") == "no link at all")
+    }
+}
+
+/// What a person types that is no link: paths and file names are files on this computer; a name
+/// whose ending is no public suffix is no host; with one, it means https as in an address bar.
+struct TypedTextTests {
+    @Test(arguments: [
+        ("/etc/passwd", "/etc/passwd", true),
+        ("/no/such/folder/v.mp4", "/no/such/folder/v.mp4", false),
+        ("/etc", "/etc", false),  // a folder: nothing to open
+    ])
+    func absolutePathIsALocalFile(_ text: String, _ path: String, _ isFile: Bool) {
+        #expect(throws: DownloadError.localFile(LocalPath(typed: text, path: path, isFile: isFile))) {
+            try WebAddress.validate(text)
+        }
+    }
+
+    @Test(arguments: ["./v.mp4", "../v.mp4", "clips/v.mp4", "clips.old/v.mp4", "~/Videos/v.mp4", "~"])
+    func relativeAndHomePathsAreLocalFiles(_ text: String) throws {
+        do {
+            _ = try WebAddress.validate(text)
+            Issue.record("\(text) was taken as a link")
+        } catch {
+            guard case .localFile(let local) = error else { return #expect(Bool(false), "\(error)") }
+            #expect(local.typed == text)
+            #expect(local.path.hasPrefix("/"), "absolute: \(local.path)")
+            #expect(!local.path.contains("~"))
+            #expect(error.message.contains("on this computer, not a link"))
+        }
+    }
+
+    @Test func homePathIsExpanded() throws {
+        let local = try #require(LocalPath("~/Videos/v.mp4"))
+        #expect(local.path == NSHomeDirectory() + "/Videos/v.mp4")
+    }
+
+    @Test(arguments: ["video.mp4", "clip.webm", "clips", "com", "a..b", ".example.com", "example.com."])
+    func bareNameWithoutAPublicSuffixIsNotALink(_ text: String) {
+        #expect(throws: DownloadError.invalidURL(text)) { try WebAddress.validate(text) }
+    }
+
+    @Test(arguments: [
+        ("example.com/v.mp4", "https://example.com/v.mp4"),
+        ("www.example.com/v.mp4", "https://www.example.com/v.mp4"),
+        ("cdn.example.co.uk/a/v.mp4?x=1", "https://cdn.example.co.uk/a/v.mp4?x=1"),
+        ("Example.COM", "https://example.com/"),
+        ("example.com:8443/v.mp4", "https://example.com:8443/v.mp4"),
+        ("localhost:8080/v.mp4", "http://localhost:8080/v.mp4"),
+        ("192.168.1.20/v.mp4", "http://192.168.1.20/v.mp4"),
+    ])
+    func nameWithAPublicSuffixMeansHTTPS(_ text: String, _ link: String) throws {
+        #expect(try WebAddress.validate(text) == link)
+    }
+
+    @Test func fileMessageSaysHowToOpenIt() {
+        let message = DownloadError.localFile(LocalPath(typed: "~/my clip.mp4", path: "/home/me/my clip.mp4", isFile: true)).message
+        #expect(message.contains("“~/my clip.mp4” is a file on this computer"))
+        #expect(message.hasSuffix("fetchplay '/home/me/my clip.mp4'"))
     }
 }

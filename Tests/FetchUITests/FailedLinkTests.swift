@@ -19,13 +19,7 @@ struct FailedLinkTests {
     }
 
     /// Types `url` into the entry and presses Enter, as a person does.
-    func enter(_ url: String, in window: MainWindow) throws {
-        try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
-        try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5), "typed: \(window.urlText)")
-        try RealInput.key("Return")
-    }
+    func enter(_ url: String, in window: MainWindow) throws { try RealInput.enter(url, in: window) }
 
     func failed(_ window: MainWindow) -> Bool { window.session?.state.isFailed == true }
 

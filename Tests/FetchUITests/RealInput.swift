@@ -45,6 +45,15 @@ enum RealInput {
         try xdotool(["type", "--delay", "5", text])
     }
 
+    /// Ctrl+L, `text` typed over what the entry held, Enter: a link entered as a person does.
+    static func enter(_ text: String, in window: MainWindow) throws {
+        try key("ctrl+l")
+        #expect(GtkHarness.iterate(until: { focusIsIn(window, window.ui.entry) }, timeout: 5))
+        try type(text)
+        #expect(GtkHarness.iterate(until: { window.urlText == text }, timeout: 5), "typed: \(window.urlText)")
+        try key("Return")
+    }
+
     /// Moves the pointer to the middle of `widget` (or `at` inside it) and clicks `button`.
     static func click(_ widget: UnsafeMutablePointer<GtkWidget>, button: Int = 1, at point: (Double, Double)? = nil,
                       count: Int = 1) throws {

@@ -3,10 +3,13 @@
 /// Faults are given to `FaultServer.serve(_:body:...)` for the first K requests of a path (or
 /// all of them) and can be combined: `[.ignoreRange, .dropAfter(bytes: 1000)]`. A status or a
 /// redirect replaces the answer; the range faults change which bytes are sent; the delivery
-/// faults (`throttle`, `dropAfter`, `stallAfter`, `chunked`) change how the body is sent.
+/// faults (`throttle`, `trickle`, `dropAfter`, `stallAfter`, `chunked`) change how the body is sent.
 public enum Fault: Sendable, Equatable {
     /// Sends the body no faster than this. Bytes per second.
     case throttle(bytesPerSecond: Int)
+    /// Sends the first `bytes` body bytes one at a time, `perSecond` of them a second, then the
+    /// rest at full speed: a server slow to start.
+    case trickle(bytes: Int, perSecond: Int)
     /// Closes the connection after this many body bytes (the headers still promise them all).
     case dropAfter(bytes: Int)
     /// Sends this many body bytes, then nothing, keeping the connection open until the client

@@ -52,9 +52,14 @@ extension FaultServer.Core {
                !sleep(until: started + .seconds(Double(sent) / Double(rate)), clock: clock) {
                 return false
             }
+            var size = pieceSize
+            if let trickle = plan.trickle, sent < trickle.bytes {
+                guard sleep(until: started + .seconds(Double(sent + 1) / Double(trickle.perSecond)), clock: clock) else { return false }
+                size = 1
+            }
             let heldAt = clock.now
             // A body's indices are the file's offsets (a range answer is a slice of the file).
-            guard let granted = grant(min(pieceSize, stop - sent), of: path, at: body.startIndex + sent) else { return false }
+            guard let granted = grant(min(size, stop - sent), of: path, at: body.startIndex + sent) else { return false }
             // A hold is not lateness to catch up on: the rate goes on as before it.
             started += heldAt.duration(to: clock.now)
             let piece = body.dropFirst(sent).prefix(granted)

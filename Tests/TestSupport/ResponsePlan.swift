@@ -9,6 +9,8 @@ struct ResponsePlan: Sendable {
     var chunked = false
     /// Bytes per second, or nil for as fast as the socket takes them.
     var throttle: Int?
+    /// The first body bytes sent one by one, and how many a second.
+    var trickle: (bytes: Int, perSecond: Int)?
     /// Body bytes after which the connection is closed.
     var dropAfter: Int?
     /// Body bytes after which nothing more is sent.
@@ -58,6 +60,7 @@ struct ResponsePlan: Sendable {
         for fault in faults {
             switch fault {
             case .throttle(let rate): plan.throttle = max(1, rate)
+            case .trickle(let bytes, let rate): plan.trickle = (max(0, bytes), max(1, rate))
             case .dropAfter(let bytes): plan.dropAfter = max(0, bytes)
             case .stallAfter(let bytes): plan.stallAfter = max(0, bytes)
             case .changeContent(let body, let etag, let lastModified): plan.contentChange = (body, etag, lastModified)

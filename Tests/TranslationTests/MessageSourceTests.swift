@@ -14,7 +14,9 @@ struct MessageSourceTests {
         .connectionRefused("127.0.0.1"), .proxyFailed(proxy: "proxy.example:3128", detail: "Connection refused"), .stalled, .connectionLost("Recv failure"), .tooManyRedirects,
         .tls("certificate has expired"), .diskFull, .tooLarge(bytes: 4_200_000_000, available: 900_000_000),
         .fileSystem("cannot encode a record"), .busy, .notAVideo(.webPage), .notAVideo(.pdf), .notAVideo(.json),
-        .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist),
+        .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist), .notAVideo(.manifest),
+        .localFile(LocalPath(typed: "~/Videos/clip.mp4", path: "/home/user/Videos/clip.mp4", isFile: true)),
+        .localFile(LocalPath(typed: "clips/video.mp4", path: "/home/user/clips/video.mp4", isFile: false)),
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
         .refusedStream(.live), .refusedStream(.protected("SAMPLE-AES")), .refusedStream(.invalid("it lists no segments")),
         .remuxFailed("Internal data stream error."),
@@ -34,7 +36,7 @@ struct MessageSourceTests {
     @Test(arguments: downloadErrors)
     func downloadErrorMessages(_ error: DownloadError) {
         switch error {
-        case .invalidURL, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
+        case .invalidURL, .localFile, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
              .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other,
              .refusedStream, .remuxFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
