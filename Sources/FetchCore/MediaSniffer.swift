@@ -28,6 +28,7 @@ public enum DocumentKind: String, Sendable, Equatable {
         case .xml: "an XML document"
         case .text: "a text file"
         case .playlist: "a playlist"
+        case .manifest: "a DASH manifest"
         }
     }
 }
