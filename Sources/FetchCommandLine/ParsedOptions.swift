@@ -17,10 +17,12 @@ public struct ParsedOptions {
         return text.map { String(cString: $0) }
     }
 
-    /// A repeatable string option's values, in the order given.
+    /// A repeatable string option's values, in the order given; none for an option of another
+    /// type (`g_variant_get_strv` on a string would print a GLib-CRITICAL on stderr).
     func strings(_ name: String) -> [String] {
         guard let variant = g_variant_dict_lookup_value(dict, name, nil) else { return [] }
         defer { g_variant_unref(variant) }
+        guard String(cString: g_variant_get_type_string(variant)) == "as" else { return [] }
         var count = 0
         guard let values = g_variant_get_strv(variant, &count) else { return [] }
         defer { g_free(values) }

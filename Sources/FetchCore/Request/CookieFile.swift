@@ -35,9 +35,11 @@ public enum CookieFile {
             throw RequestContextError(String(format: tr("The cookie file %1$@ is not text; give a Netscape cookies.txt file."), name))
         }
         var cookies: [Cookie] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A String's CRLF is one Character, not "\n": split on both, or a file written on Windows
+        // is one line (a comment when it starts with one, and then no cookie at all).
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line.removeLast() }
             if line.hasPrefix("#HttpOnly_") {
                 line.removeFirst("#HttpOnly_".count)
             } else if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) {

@@ -31,7 +31,7 @@ public enum ProxySetting: Codable, Sendable, Equatable {
             // TRANSLATORS: %1$@ is the scheme given, such as ftp.
             throw RequestContextError(String(format: tr("Fetchplay cannot use a %1$@ proxy; give an http, https or socks5 proxy."), scheme))
         }
-        guard let parts = try? URLParts(trimmed), !parts.host.isEmpty,
+        guard let parts = Self.parts(of: trimmed), !parts.host.isEmpty,
               HeaderField.isSafeValue(trimmed), trimmed.utf8.count <= 2048 else {
             throw RequestContextError(tr("The proxy’s address is not a URL with a host name."))
         }
@@ -40,7 +40,14 @@ public enum ProxySetting: Codable, Sendable, Equatable {
 
     var hasPassword: Bool {
         guard case .manual(let url) = self else { return false }
-        return (try? URLParts(url))?.password != nil
+        return Self.parts(of: url)?.password != nil
+    }
+
+    /// A proxy URL's host, port, user and password. libcurl's URL parser refuses the schemes it
+    /// cannot fetch (socks5, socks4…), so the URL is read as an http one: only those parts count.
+    static func parts(of proxy: String) -> URLParts? {
+        guard let separator = proxy.range(of: "://") else { return try? URLParts("http://" + proxy) }
+        return try? URLParts("http" + proxy[separator.lowerBound...])
     }
 
     /// The proxy a request to `url` goes through, with credentials, for libcurl; nil: libcurl's
@@ -84,7 +91,7 @@ public enum ProxySetting: Codable, Sendable, Equatable {
             proxy = self.proxy(for: url)
         }
         guard let proxy, !proxy.isEmpty else { return nil }
-        guard let parts = try? URLParts(proxy.contains("://") ? proxy : "http://" + proxy) else { return tr("the proxy") }
+        guard let parts = Self.parts(of: proxy) else { return tr("the proxy") }
         return parts.host + (parts.port.map { ":" + $0 } ?? "")
     }
 
