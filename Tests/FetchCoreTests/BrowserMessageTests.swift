@@ -47,7 +47,7 @@ struct BrowserMessageTests {
         #expect(context.referer == "https://example.org/watch")
         #expect(context.userAgent == "Mozilla/5.0 (X11; Linux x86_64)")
         #expect(context.suggestedName == "My Video.mp4")
-        #expect(context.headers.isEmpty && context.cookieHeader == nil && context.proxy == .environment)
+        #expect(context.headers.isEmpty && context.cookieHeader == nil && context.proxy == nil)
         #expect(context.cookies.count == 2)
         let sid = try #require(context.cookies.first)
         #expect(sid.name == "sid" && sid.value == "abc" && sid.domain == "example.org")
