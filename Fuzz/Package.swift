@@ -16,6 +16,8 @@ let targets = [
     "MP4Index",
     "MediaSniffer",
     "WebAddress",
+    "CookieFile",
+    "BrowserMessage",
 ]
 
 let package = Package(
