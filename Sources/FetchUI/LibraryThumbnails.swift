@@ -60,6 +60,7 @@ final class LibraryThumbnails {
     /// made, being made, or could not be made.
     func request(path: String, probeDuration: Bool) {
         guard textures[path] == nil, !finished.contains(path), !running.contains(path) else { return }
+        if !waiting.contains(where: { $0.path == path }) { requestedCount += 1 }
         waiting.removeAll { $0.path == path }
         waiting.append(Request(path: path, probeDuration: probeDuration))
         startWaiting()
@@ -72,6 +73,9 @@ final class LibraryThumbnails {
 
     /// Thumbnails waiting or being made (the bench waits for none).
     var pending: Int { waiting.count + running.count }
+
+    /// Thumbnails asked for since the view was made (each video once).
+    private(set) var requestedCount = 0
 
     private func startWaiting() {
         while running.count < Self.poolSize, let next = waiting.popLast() {

@@ -42,6 +42,10 @@ public final class LibraryView {
     /// The row bound to each URL on screen now.
     private var bound: [String: LibraryRow] = [:]
     private var summary = ""
+    private let scrolled: Widget
+    /// A visibility check waits for the next frame (0: none).
+    private var visibilityTick: guint = 0
+    private var visibilityRetries = 0
     /// Set while the view changes the selection itself, so it is not reported as a choice.
     private var selecting = false
 
@@ -81,7 +85,7 @@ public final class LibraryView {
         gtk_widget_add_css_class(list, "library-list")
         gtk_list_view_set_single_click_activate(list.opaque, 0)
         fp_accessible_update_label(list.opaque, tr("Library"))
-        let scrolled = gtk_scrolled_window_new()!
+        scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(scrolled.opaque, list)
         emptyLabel = Widgets.label(tr("Downloaded videos appear here."), classes: ["dim-label"], wrap: true)
@@ -115,6 +119,11 @@ public final class LibraryView {
         searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }
         sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
+        // GTK 4.8's list view keeps up to 200 rows bound around the view; thumbnails follow
+        // what is really on screen as it scrolls and resizes.
+        let adjustment = gtk_scrolled_window_get_vadjustment(scrolled.opaque)!
+        adjustment.connect("value-changed") { [weak self] in self?.checkVisibleSoon() }
+        adjustment.connect("changed") { [weak self] in self?.checkVisibleSoon() }
     }
 
     private static func makeSortChooser() -> Widget {
@@ -155,6 +164,9 @@ public final class LibraryView {
 
     /// Rows bound to a URL now: about a screenful, whatever the library's size.
     public var boundRowCount: Int { bound.count }
+
+    /// The URLs rows are bound to now (tests).
+    var boundURLs: Set<String> { Set(rowsByItem.values.map(\.url).filter { !$0.isEmpty }) }
 
     /// Thumbnails waiting or being made.
     public var pendingThumbnails: Int { thumbnails.pending }
@@ -223,11 +235,20 @@ public final class LibraryView {
     private func searchChanged() {
         model.setSearch(searchText)
         updateTotal()
+        scrollToTop()
     }
 
     private func sortChanged() {
         let index = Int(gtk_drop_down_get_selected(sortChooser.opaque))
         model.setSort(LibraryListModel.Sort(rawValue: index) ?? .date)
+        scrollToTop()
+    }
+
+    /// A new order or search starts at its first row (the list view would otherwise keep the
+    /// row that was on top, wherever the new order put it).
+    private func scrollToTop() {
+        guard model.shownCount > 0 else { return }
+        gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(0))
     }
 
     // MARK: Rows
@@ -238,8 +259,47 @@ public final class LibraryView {
         if let texture = thumbnails.texture(for: path) {
             if !row.hasThumbnail { row.setThumbnail(texture) }
         } else {
-            thumbnails.request(path: path, probeDuration: !rowModel.hasDuration)
+            checkVisibleSoon()
         }
+    }
+
+    /// Asks for the thumbnails of the rows on screen, and withdraws those of rows that are not,
+    /// once the next frame has laid the list out.
+    private func checkVisibleSoon() {
+        guard visibilityTick == 0 else { return }
+        let box = CallbackBox(WeakLibraryView(self))
+        visibilityTick = gtk_widget_add_tick_callback(list, { _, _, data in
+            let view = CallbackBox<WeakLibraryView>.from(data).body.view
+            return MainActor.assumeIsolated { view?.checkVisible() ?? false } ? 1 : 0
+        }, box.retainedPointer(), releaseBox)
+    }
+
+    /// Returns whether to look again at the next frame: rows just bound may have no size yet
+    /// (a few frames at most, so an idle window never ticks).
+    private func checkVisible() -> Bool {
+        // The list view scrolls by placing its rows: their bounds are in the view's own
+        // coordinates, and the rows on screen are those between 0 and its height.
+        let height = Double(gtk_widget_get_height(list))
+        var unsized = false
+        for row in rowsByItem.values where !row.url.isEmpty && !row.hasThumbnail {
+            guard let rowModel = model.models[row.url], let path = rowModel.videoPath else { continue }
+            var bounds = graphene_rect_t()
+            guard height > 0, let parent = gtk_widget_get_parent(row.row), gtk_widget_get_height(parent) > 0,
+                  gtk_widget_compute_bounds(parent, list, &bounds) != 0 else {
+                unsized = true
+                continue
+            }
+            let y = Double(bounds.origin.y)
+            if y + Double(bounds.size.height) > 0 && y < height {
+                thumbnails.request(path: path, probeDuration: !rowModel.hasDuration)
+            } else {
+                thumbnails.cancel(path: path)
+            }
+        }
+        visibilityRetries = unsized ? visibilityRetries + 1 : 0
+        let again = unsized && visibilityRetries < 10
+        if !again { visibilityTick = 0 }
+        return again
     }
 
     private func setUp(item: UnsafeMutableRawPointer) {
