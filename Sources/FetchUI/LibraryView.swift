@@ -337,11 +337,29 @@ public final class LibraryView {
     }
 
     private func connectFactory(_ factory: OpaquePointer) {
-        // Each handler gets the GtkListItem.
-        factory.connect("setup") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.setUp(item: $0) } }
-        factory.connect("bind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.bind(item: $0) } }
-        factory.connect("unbind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.unbind(item: $0) } }
-        factory.connect("teardown") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.tearDown(item: $0) } }
+        typealias ItemHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                                                UnsafeMutableRawPointer?) -> Void
+        let handlers: [(String, ItemHandler)] = [
+            ("setup", { _, item, data in
+                nonisolated(unsafe) let item = item
+                MainActor.assumeIsolated { CallbackBox<WeakLibraryView>.from(data).body.view?.setUp(item: item!) }
+            }),
+            ("bind", { _, item, data in
+                nonisolated(unsafe) let item = item
+                MainActor.assumeIsolated { CallbackBox<WeakLibraryView>.from(data).body.view?.bind(item: item!) }
+            }),
+            ("unbind", { _, item, data in
+                nonisolated(unsafe) let item = item
+                MainActor.assumeIsolated { CallbackBox<WeakLibraryView>.from(data).body.view?.unbind(item: item!) }
+            }),
+            ("teardown", { _, item, data in
+                nonisolated(unsafe) let item = item
+                MainActor.assumeIsolated { CallbackBox<WeakLibraryView>.from(data).body.view?.tearDown(item: item!) }
+            }),
+        ]
+        for (signal, handler) in handlers {
+            factory.connect(signal, box: CallbackBox(WeakLibraryView(self)), handler: unsafeBitCast(handler, to: GCallback.self))
+        }
     }
 
     private func connectListSignals() {
