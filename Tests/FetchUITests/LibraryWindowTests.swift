@@ -83,7 +83,7 @@ struct LibraryWindowTests {
 
         // Selecting a row shows it in the big ring; Enter plays it through the hook.
         lib.view.select(url: nil)
-        lib.view.choose(url: first)
+        gtk_list_box_select_row(lib.view.list.opaque, lib.view.row(url: first)!.row.as(GtkListBoxRow.self))
         #expect(window.session?.url == first)
         #expect(window.ring.tone == .done)
         var played: String?
@@ -103,7 +103,7 @@ struct LibraryWindowTests {
         // Delete the other one, then undo: the exact bytes come back.
         let secondPath = try #require(window.session?.cache.entry(for: second)?.path)
         let secondHash = try sha256Hex(ofFile: secondPath)
-        lib.view.choose(url: second)
+        gtk_list_box_select_row(lib.view.list.opaque, lib.view.row(url: second)!.row.as(GtkListBoxRow.self))
         #expect(window.session?.url == second)
         #expect(window.isEnabled(.delete))
         window.activate(.delete)
