@@ -62,6 +62,13 @@ enum BrowserHandOff {
         }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        // Nor any other descriptor the browser left open in the host: a pipe the window held
+        // would look to the browser as if the host never ended.
+        // (posix_spawn_file_actions_addclosefrom_np is not imported.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > STDERR_FILENO && fcntl(descriptor, F_GETFD) != -1 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         // POSIX_SPAWN_SETSID (glibc 2.26), which Swift does not import.
         posix_spawnattr_setflags(&attributes, 0x80)
         var child: pid_t = 0
