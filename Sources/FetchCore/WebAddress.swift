@@ -123,9 +123,30 @@ struct URLParts {
         }
         text += host
         if let port { text += ":" + port }
-        text += path.isEmpty ? "/" : Self.normalizedEncoding(path)
+        // libcurl removed the dot segments before `%2E` was decoded to `.`; removing them again
+        // after makes the form normal once and for all (`/a/.%2e/b` → `/b`, then `/b` again).
+        text += path.isEmpty ? "/" : Self.removingDotSegments(Self.normalizedEncoding(path))
         if let query { text += "?" + Self.normalizedEncoding(query) }
         return text
+    }
+
+    /// `path` without its `.` and `..` segments (RFC 3986 §5.2.4): `/a/./b/../c` → `/a/c`; a
+    /// `..` above the root stays at the root.
+    static func removingDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment {
+            case ".": if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default: output.append(segment)
+            }
+        }
+        return "/" + output.joined(separator: "/")
     }
 
     /// Percent-encoding in one form: `%7e` → `~`, `%c3%a9` → `%C3%A9`, `é` → `%C3%A9`, ` ` → `%20`.

@@ -43,9 +43,17 @@ struct LinkNormalizationTests {
         ("http://example.org/v.webm#t=10", "http://example.org/v.webm"),
         ("http://example.org/v.webm?a=1&b=%2f", "http://example.org/v.webm?a=1&b=%2F"),
         ("http://example.org/a%2Fb.webm", "http://example.org/a%2Fb.webm"),
+        // Dot segments that were percent-encoded go too, so that the normal form is normal once.
+        ("http://example.org/a/.%2e/b.webm", "http://example.org/b.webm"),
+        ("http://example.org/a/%2E/b.webm", "http://example.org/a/b.webm"),
+        ("http://example.org/%2e%2E/%2e%2e/b.webm", "http://example.org/b.webm"),
+        ("http://example.org/a/%2e%2e", "http://example.org/"),
+        ("http://example.org/a/b/%2e", "http://example.org/a/b/"),
+        ("http://example.org/a/.%2e.webm", "http://example.org/a/...webm"),
     ])
     func spellingsOfOneLinkAreOne(_ text: String, _ normal: String) throws {
         #expect(try WebAddress.validate(text) == normal)
+        #expect(try WebAddress.validate(normal) == normal, "the normal form is a fixed point")
     }
 
     @Test(arguments: [

@@ -7,9 +7,8 @@ import Foundation
 public func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = Data(UnsafeRawBufferPointer(start: data, count: count))
     guard let message = try? BrowserMessage.parse(bytes) else { return 0 }
-    // What the host forwards, the window must take. (Not always the same link to the byte: a
-    // link normalised twice can come out shorter, "/.%2e/" becoming "/../" and then going.)
-    guard (try? BrowserMessage.parse(message.encoded)) != nil else {
+    // What the host forwards, the window must take, and read as the same message.
+    guard (try? BrowserMessage.parse(message.encoded)) == message else {
         fatalError("a checked message did not survive its own encoding")
     }
     if case .download(let url, let context) = message { _ = context.fields(for: url, origin: url); _ = context.summary }

@@ -6,6 +6,10 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
+    if let link = try? WebAddress.validate(text) {
+        // The normal form is a fixed point: a record's link, checked again, names the same video.
+        guard (try? WebAddress.validate(link)) == link else { fatalError("a normalised link changed when normalised again") }
+    }
     _ = try? WebAddress.identity(text)
     _ = WebAddress.redacted(text)
     _ = WebAddress.lastPathSegment(of: text)

@@ -73,15 +73,32 @@ public enum BrowserMessage: Sendable, Equatable {
               let domain = fields["domain"] as? String else {
             throw RequestContextError(tr("The browser sent a cookie without its name, value or domain."))
         }
-        let hostOnly = fields["hostOnly"] as? Bool ?? !domain.hasPrefix(".")
+        // A flag of the wrong type is refused, not read as false: a `secure` cookie taken as
+        // plain would go out over http.
+        guard let hostOnly = try flag(fields, "hostOnly") ?? Optional(!domain.hasPrefix(".")),
+              let secure = try flag(fields, "secure") ?? Optional(false), let session = try flag(fields, "session") ?? Optional(false),
+              fields["path"] == nil || fields["path"] is String,
+              fields["expirationDate"] == nil || fields["expirationDate"] is Double else {
+            throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
+        }
         let expires = (fields["expirationDate"] as? Double).map { Date(timeIntervalSince1970: min(max($0, 0), 1e12)) }
         do {
             return try Cookie(name: name, value: value, domain: domain, includesSubdomains: !hostOnly,
-                              path: fields["path"] as? String ?? "/", secure: fields["secure"] as? Bool ?? false,
-                              expires: fields["session"] as? Bool == true ? nil : expires)
+                              path: fields["path"] as? String ?? "/", secure: secure, expires: session ? nil : expires)
         } catch {
             throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
         }
+    }
+
+    /// `fields[key]` when it is a JSON boolean; nil when absent. `as? Bool` would take the
+    /// numbers 0 and 1 too, so the number's own type is read: Foundation keeps a JSON `true`
+    /// or `false` as a char ("c"), and never a JSON number.
+    private static func flag(_ fields: [String: Any], _ key: String) throws(RequestContextError) -> Bool? {
+        guard let value = fields[key] else { return nil }
+        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
+            throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
+        }
+        return number.boolValue
     }
 
     /// The message for the session bus: only what `parse` took, re-encoded.
