@@ -24,6 +24,24 @@ enum HostName {
         self = .public
     }
 
+    /// Whether `host` (lower case) is spelled as a host can be: labels that are not empty, of
+    /// letters, digits, `-` and `_` (or UTF-8, an IDN before its punycode), or an IPv6 literal
+    /// in brackets. A `%`, a space or a control character in a host is refused rather than
+    /// decoded: libcurl decodes it differently on a second reading, and no DNS name holds one.
+    static func isSpelledAsHost(_ host: String) -> Bool {
+        if host.hasPrefix("["), host.hasSuffix("]"), host.count > 2 {
+            return host.dropFirst().dropLast().utf8.allSatisfy { literalBytes.contains($0) }
+        }
+        // One final dot is the root's (`example.org.`), as browsers take it.
+        let host = host.hasSuffix(".") ? String(host.dropLast()) : host
+        return host.utf8.count <= 253 && !host.isEmpty
+            && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
+            && host.utf8.allSatisfy { $0 >= 0x80 || labelBytes.contains($0) }
+    }
+
+    private static let labelBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
+    private static let literalBytes = Set("0123456789abcdef:.".utf8)
+
     /// The newer of libpsl's built-in list and the system's (Debian's `publicsuffix`), read once.
     nonisolated(unsafe) private static let list: OpaquePointer? = psl_latest(nil) ?? psl_builtin()
 }

@@ -25,7 +25,7 @@ public enum WebAddress {
         if let local = LocalPath(trimmed) { throw .localFile(local) }
         let parts = try URLParts(completingScheme(trimmed))
         guard parts.scheme == "http" || parts.scheme == "https" else { throw .unsupportedScheme(parts.scheme) }
-        guard !parts.host.isEmpty else { throw .invalidURL(trimmed) }
+        guard HostName.isSpelledAsHost(parts.host) else { throw .invalidURL(trimmed.contains("@") ? "…" : trimmed) }
         return parts.normalized(keepingPassword: true)
     }
 

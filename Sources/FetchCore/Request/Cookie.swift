@@ -26,7 +26,7 @@ public struct Cookie: Codable, Sendable, Equatable {
         guard Self.isValid(name: name, value: value) else {
             throw RequestContextError(tr("A cookie’s name or value holds characters a cookie cannot have."))
         }
-        guard Self.isValid(domain: domain) else {
+        guard HostName.isSpelledAsHost(domain) else {
             throw RequestContextError(tr("A cookie has no usable domain."))
         }
         self.name = name
@@ -37,17 +37,6 @@ public struct Cookie: Codable, Sendable, Equatable {
         self.secure = secure
         self.expires = expires
     }
-
-    /// Whether `domain` (lowercased, its one leading dot gone) names a host: labels that are not
-    /// empty (".." or a second leading dot would match no host, and would not read back the
-    /// same) of the bytes host names and IPv6 literals use.
-    static func isValid(domain: String) -> Bool {
-        domain.utf8.count <= 253 && !domain.isEmpty
-            && domain.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
-            && domain.utf8.allSatisfy { byte in byte >= 0x80 || hostBytes.contains(byte) }
-    }
-
-    private static let hostBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789-_.:[]".utf8)
 
     /// Whether `name=value` can go into a `Cookie` header as one cookie.
     public static func isValid(name: String, value: String) -> Bool {
