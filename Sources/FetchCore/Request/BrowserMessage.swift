@@ -81,7 +81,9 @@ public enum BrowserMessage: Sendable, Equatable {
               fields["expirationDate"] == nil || fields["expirationDate"] is Double else {
             throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
         }
-        let expires = (fields["expirationDate"] as? Double).map { Date(timeIntervalSince1970: min(max($0, 0), 1e12)) }
+        // Whole seconds, as cookie files keep them: a fraction would not come back the same
+        // through Date's own epoch (the window reads the host's re-encoded message).
+        let expires = (fields["expirationDate"] as? Double).map { Date(timeIntervalSince1970: min(max($0, 0), 1e12).rounded(.down)) }
         do {
             return try Cookie(name: name, value: value, domain: domain, includesSubdomains: !hostOnly,
                               path: fields["path"] as? String ?? "/", secure: secure, expires: session ? nil : expires)
