@@ -75,6 +75,8 @@ enum Headless {
     static func list(cacheRoot: String, videos: String?) -> Int32 {
         let cache: Cache
         do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
+        // Leftovers of older versions (unheld locks, abandoned temporary files) go, as in the window.
+        cache.tidyLeftovers()
         // The same model as the window's library: same entries, strays reported on stderr.
         for entry in Library(cache: cache).reload() {
             let total = entry.total.map(String.init) ?? "?"

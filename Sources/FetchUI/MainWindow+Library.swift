@@ -25,6 +25,10 @@ extension MainWindow {
         case .delete: library.deleteSelected()
         case .undo: library.undo()
         case .openFolder: library.openFolder(parent: widget.as(GtkWindow.self))
+        case .find:
+            // A narrow window shows the library first.
+            if isNarrow, !isLibraryVisible { gtk_toggle_button_set_active(ui.libraryToggle.as(GtkToggleButton.self), 1) }
+            library.view.focusSearch()
         default: break
         }
         refresh()

@@ -83,7 +83,7 @@ struct LibraryWindowTests {
 
         // Selecting a row shows it in the big ring; Enter plays it through the hook.
         lib.view.select(url: nil)
-        gtk_list_box_select_row(lib.view.list.opaque, lib.view.row(url: first)!.row.as(GtkListBoxRow.self))
+        lib.view.choose(url: first)
         #expect(window.session?.url == first)
         #expect(window.ring.tone == .done)
         var played: String?
@@ -103,7 +103,7 @@ struct LibraryWindowTests {
         // Delete the other one, then undo: the exact bytes come back.
         let secondPath = try #require(window.session?.cache.entry(for: second)?.path)
         let secondHash = try sha256Hex(ofFile: secondPath)
-        gtk_list_box_select_row(lib.view.list.opaque, lib.view.row(url: second)!.row.as(GtkListBoxRow.self))
+        lib.view.choose(url: second)
         #expect(window.session?.url == second)
         #expect(window.isEnabled(.delete))
         window.activate(.delete)
