@@ -183,7 +183,7 @@ public final class Cache: Sendable {
             result.append(entry)
         }
         result += missing.values
-        return result.sorted { $0.date > $1.date }
+        return result.sorted { $0.isListed(before: $1) }
     }
 
     /// What the cache holds for `url`: finished, partial, or nothing.

@@ -135,7 +135,7 @@ public final class Library: Sendable {
         // deletion of many videos reads nothing per video.
         state.withLock { items in
             items.removeAll { $0.url == deletion.url }
-            let index = items.firstIndex { $0.date < deletion.item.date } ?? items.count
+            let index = items.firstIndex { deletion.item.isListed(before: $0) } ?? items.count
             items.insert(deletion.item, at: index)
         }
     }

@@ -28,8 +28,9 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
     public var isFinished: Bool { activity == .finished }
 
     /// One row per URL, newest first, in a stable order: rows already shown (`keeping`) stay
-    /// where they are (pausing or finishing never moves a row under the pointer); new ones go on
-    /// top, downloads only the queue knows first, then the cache's items in its order. A link
+    /// where they are (pausing or finishing never moves a row under the pointer); new ones go
+    /// where the fresh order puts them, after the shown row before them (downloads only the
+    /// queue knows come first, so they go on top). A link
     /// that failed with nothing downloaded has no row: there is nothing to continue or play.
     ///
     /// - Parameter memo: rows of items the queue does not know, from the last call: a library of
@@ -49,9 +50,23 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         }
         guard !order.isEmpty else { return models }
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let new = models.filter { position[$0.url] == nil }
+        // A new row follows the shown row before it in the fresh order (the library read in
+        // batches adds older rows under the ones shown, below the download that runs); a new
+        // row with none before it (a download only the queue knows) goes on top.
+        var top: [LibraryRowModel] = []
+        var following: [String: [LibraryRowModel]] = [:]
+        var anchor: String?
+        for model in models {
+            if position[model.url] != nil {
+                anchor = model.url
+            } else if let anchor {
+                following[anchor, default: []].append(model)
+            } else {
+                top.append(model)
+            }
+        }
         let shown = models.filter { position[$0.url] != nil }.sorted { position[$0.url]! < position[$1.url]! }
-        return new + shown
+        return top + shown.flatMap { [$0] + (following[$0.url] ?? []) }
     }
 
     /// Rows made from the disk alone, by URL, valid for one day ("Today" becomes "Yesterday").

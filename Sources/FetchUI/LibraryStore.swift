@@ -59,7 +59,7 @@ public final class LibraryStore {
         isLoading = inBatches
         BackgroundWork.async(on: disk) {
             library.reload(batch: inBatches ? { batch in
-                let sorted = batch.sorted { $0.date > $1.date }
+                let sorted = batch.sorted { $0.isListed(before: $1) }
                 MainContext.post { [weak self] in
                     guard let self, generation == self.generation else { return }
                     self.items = sorted

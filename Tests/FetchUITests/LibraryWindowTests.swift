@@ -123,7 +123,7 @@ struct LibraryWindowTests {
         let again = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
         #expect(GtkHarness.iterate(until: { again.library?.view.urls == before }, timeout: 10),
-                "the library differs after a restart")
+                "the library differs after a restart: \(again.library?.view.urls ?? []) against \(before)")
         #expect(GtkHarness.iterate(until: {
             before.allSatisfy { again.library?.view.row(url: $0)?.hasThumbnail == true }
         }, timeout: 20))
