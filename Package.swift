@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),

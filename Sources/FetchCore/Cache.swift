@@ -85,11 +85,7 @@ public final class Cache: Sendable {
     static func key(for url: String) -> String {
         if let known = keys.withLock({ $0[url] }) { return known }
         let key = computeKey(for: url)
-        keys.withLock { keys in
-            // Bounded: a long session of links never grows it past this.
-            if keys.count >= 50_000 { keys.removeAll(keepingCapacity: true) }
-            keys[url] = key
-        }
+        remember(key, for: url)
         return key
     }
 
@@ -98,10 +94,32 @@ public final class Cache: Sendable {
     private static let keys = Locked<[String: String]>([:])
 
     private static func computeKey(for url: String) -> String {
-        let identity = (try? WebAddress.identity(url)) ?? url
-        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, identity, -1)!
+        digest((try? WebAddress.identity(url)) ?? url)
+    }
+
+    private static func digest(_ text: String) -> String {
+        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)!
         defer { g_free(digest) }
         return String(cString: digest)
+    }
+
+    /// Whether `key` is the key of `url`, as a record's name must be. Records store the link's
+    /// identity, already normal, so its digest as written is the key: a library of thousands is
+    /// checked without parsing every link again (most of a listing's time). A link stored in
+    /// another spelling is normalised first.
+    static func isKey(_ key: String, of url: String) -> Bool {
+        if let known = keys.withLock({ $0[url] }) { return known == key }
+        guard digest(url) == key else { return Self.key(for: url) == key }
+        remember(key, for: url)
+        return true
+    }
+
+    private static func remember(_ key: String, for url: String) {
+        keys.withLock { keys in
+            // Bounded: a long session of links never grows it past this.
+            if keys.count >= 50_000 { keys.removeAll(keepingCapacity: true) }
+            keys[url] = key
+        }
     }
 
     func partialPath(_ key: String, _ suffix: String) -> String { "\(partialDirectory)/\(key).\(suffix)" }
@@ -134,7 +152,7 @@ public final class Cache: Sendable {
             return nil
         }
         // Reported once as a stray by the library, not here at every look.
-        return Self.key(for: record.url) == key ? record : nil
+        return Self.isKey(key, of: record.url) ? record : nil
     }
 
     /// Replaces the record at `path` atomically and durably.

@@ -102,46 +102,66 @@ final class LibraryListModel {
         return changed
     }
 
-    /// Turns the list's URLs into `urls`: removals and insertions in runs, the rows that stay
-    /// untouched. Rows that stay keep their relative order (new ones go on top, the store reads
-    /// items newest first); when they do not, the whole list is replaced.
+    /// Turns the list's URLs into `urls`: a few splices when rows were added or removed in a
+    /// few runs (the rows that stay keep their widgets, focus and selection), else the whole
+    /// list replaced at once: each splice makes the list view rebind the rows after it, so the
+    /// first reading of a big library, whose rows land between those of its first batch in
+    /// hundreds of runs, rebound tens of thousands of rows one splice at a time.
     private func setOrder(_ urls: [String]) {
-        let wanted = Set(urls)
+        if let splices = Self.splices(from: order, to: urls, atMost: 8) {
+            for splice in splices { self.splice(at: splice.position, removing: splice.removing, inserting: splice.inserting) }
+        } else {
+            splice(at: 0, removing: order.count, inserting: urls)
+        }
+        order = urls
+    }
+
+    /// One change of the string list: at `position`, `removing` rows go and `inserting` come.
+    struct Splice: Equatable, Sendable {
+        var position: Int
+        var removing: Int
+        var inserting: [String]
+    }
+
+    /// The splices, in order, that turn `old` into `new` when the rows both hold are in the same
+    /// order and it takes at most `limit`; nil otherwise.
+    nonisolated static func splices(from old: [String], to new: [String], atMost limit: Int) -> [Splice]? {
+        let wanted = Set(new)
+        var splices: [Splice] = []
         // Removals, from the end so positions before them hold.
-        var current = order
+        var current = old
         var index = current.count
         while index > 0 {
             index -= 1
             guard !wanted.contains(current[index]) else { continue }
             var start = index
             while start > 0, !wanted.contains(current[start - 1]) { start -= 1 }
-            splice(at: start, removing: index - start + 1, inserting: [])
+            splices.append(Splice(position: start, removing: index - start + 1, inserting: []))
+            guard splices.count <= limit else { return nil }
             current.removeSubrange(start...index)
             index = start
         }
         // Insertions, in runs.
         let kept = Set(current)
         var position = 0, source = 0
-        while source < urls.count {
-            if position < current.count, current[position] == urls[source] {
+        while source < new.count {
+            if position < current.count, current[position] == new[source] {
                 position += 1
                 source += 1
                 continue
             }
             var run: [String] = []
-            while source < urls.count, !kept.contains(urls[source]) {
-                run.append(urls[source])
+            while source < new.count, !kept.contains(new[source]) {
+                run.append(new[source])
                 source += 1
             }
-            guard !run.isEmpty else { break } // a kept row out of its place
-            splice(at: position, removing: 0, inserting: run)
+            guard !run.isEmpty else { return nil } // a kept row out of its place
+            splices.append(Splice(position: position, removing: 0, inserting: run))
+            guard splices.count <= limit else { return nil }
             current.insert(contentsOf: run, at: position)
             position += run.count
         }
-        if current != urls {
-            splice(at: 0, removing: current.count, inserting: urls)
-        }
-        order = urls
+        return current == new ? splices : nil
     }
 
     private func splice(at position: Int, removing count: Int, inserting urls: [String]) {

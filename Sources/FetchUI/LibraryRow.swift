@@ -111,10 +111,24 @@ final class LibraryRow {
         installMenu()
     }
 
-    /// The menu and its `row.*` actions; a right-click or a long press on the row opens it too.
+    /// The menu of every row: the same items, each naming its row's `row.*` action. Made once.
+    nonisolated(unsafe) private static let menu: OpaquePointer = {
+        let menu = g_menu_new()!
+        for command in Command.allCases {
+            let item = g_menu_item_new(command.label, "row.\(command.rawValue)")!
+            // Pause, Continue and Play show only when they apply.
+            g_menu_item_set_attribute_value(item, "hidden-when", g_variant_new_string("action-disabled"))
+            g_menu_append_item(menu, item)
+            g_object_unref(item.rawObject)
+        }
+        return menu
+    }()
+
+    /// The menu's `row.*` actions; its popover is made when it first opens (a popover for each
+    /// recycled row cost a few hundred kB a row, most never opened). A right-click or a long
+    /// press on the row opens it too.
     private func installMenu() {
         let group = g_simple_action_group_new()!
-        let menu = g_menu_new()!
         for command in Command.allCases {
             let action = g_simple_action_new(command.rawValue, nil)!
             action.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in
@@ -124,16 +138,14 @@ final class LibraryRow {
             g_action_map_add_action(group.opaque, action)
             menuActions[command] = action
             g_object_unref(action.rawObject)
-            let item = g_menu_item_new(command.label, "row.\(command.rawValue)")!
-            // Pause, Continue and Play show only when they apply.
-            g_menu_item_set_attribute_value(item, "hidden-when", g_variant_new_string("action-disabled"))
-            g_menu_append_item(menu, item)
-            g_object_unref(item.rawObject)
         }
         gtk_widget_insert_action_group(row, "row", group.opaque)
         g_object_unref(group.rawObject)
-        gtk_menu_button_set_menu_model(menuButton.opaque, menu.as(GMenuModel.self))
-        g_object_unref(menu.rawObject)
+        gtk_menu_button_set_create_popup_func(menuButton.opaque, { button, _ in
+            // Called at every opening; the model (and with it the popover) is set the first time.
+            guard gtk_menu_button_get_menu_model(button) == nil else { return }
+            gtk_menu_button_set_menu_model(button, LibraryRow.menu.as(GMenuModel.self))
+        }, nil, nil)
 
         let rightClick = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))

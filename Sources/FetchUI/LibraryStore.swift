@@ -54,11 +54,16 @@ public final class LibraryStore {
     public func reload(protecting protected: Set<String> = []) {
         generation += 1
         let generation = generation, library = library, cap = settings.sizeCap
-        // Only the first reading shows batches: later ones change a row or two.
-        let inBatches = items.isEmpty
-        isLoading = inBatches
+        // Only the first reading shows its first batch early (a screenful at once); the rest
+        // comes in one piece: every batch shown would make the list and its rows again, which
+        // for thousands of videos costs more than the reading. Later readings change a row or two.
+        let first = items.isEmpty
+        isLoading = first
         BackgroundWork.async(on: disk) {
-            library.reload(batch: inBatches ? { batch in
+            var shownEarly = false
+            library.reload(batch: first ? { batch in
+                guard !shownEarly else { return }
+                shownEarly = true
                 let sorted = batch.sorted { $0.isListed(before: $1) }
                 MainContext.post { [weak self] in
                     guard let self, generation == self.generation else { return }
@@ -73,6 +78,8 @@ public final class LibraryStore {
                 self.isLoading = false
                 self.items = items
                 self.observers.notify(())
+                // The reading's garbage (records, listings) is freed by now.
+                if first { FreedMemory.release() }
             }
         }
     }
@@ -88,8 +95,21 @@ public final class LibraryStore {
         if let index = positions[url] { items[index].duration = seconds }
         let library = library
         BackgroundWork.async(on: disk) { try? library.setDuration(seconds, url: url) }
-        observers.notify(())
+        notifySoon()
     }
+
+    /// One notification for the changes made before the main loop next turns: a screenful of
+    /// durations probed together makes the rows once, not once each.
+    private func notifySoon() {
+        guard !notificationPending else { return }
+        notificationPending = true
+        MainContext.post { [weak self] in
+            guard let self else { return }
+            self.notificationPending = false
+            self.observers.notify(())
+        }
+    }
+    private var notificationPending = false
 
     /// Remembers where playback of `url` stopped (nil: from the start next time), in its record.
     public func setPosition(_ seconds: Double?, url: String) {

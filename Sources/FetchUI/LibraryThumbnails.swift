@@ -20,8 +20,9 @@ final class LibraryThumbnails {
     nonisolated static let width = 192
     /// Videos decoded at once: a row's frame comes quickly, and a fast scroll never starts dozens.
     static let poolSize = 2
-    /// Textures kept for rows that scrolled away and may come back (about 80 KB each).
-    static let keptTextures = 96
+    /// Textures kept for rows that scrolled away and may come back (about 80 KB each, and as
+    /// much again for the renderer's copy under cairo): two screenfuls.
+    static let keptTextures = 48
 
     /// Where thumbnails are kept between runs (`ROOT/thumbnails`); nil: not kept.
     var folder: String?
@@ -106,6 +107,8 @@ final class LibraryThumbnails {
         }
         onLoaded?(path, made.duration)
         startWaiting()
+        // A screenful decoded on worker threads left their arenas full of freed frames.
+        if pending == 0 { FreedMemory.release() }
     }
 
     private func forgetOldest() {
@@ -121,7 +124,7 @@ final class LibraryThumbnails {
     /// On a worker: the saved thumbnail, else a new one (saved); the duration when asked.
     nonisolated private static func make(path: String, folder: String?, probeDuration: Bool) -> Made {
         let saved = folder.flatMap { folder in ContentFingerprint.of(path: path).map { folder + "/" + $0 + ".png" } }
-        var texture = saved.flatMap { FileManager.default.fileExists(atPath: $0) ? gdk_texture_new_from_filename($0, nil) : nil }
+        var texture = saved.flatMap { FileManager.default.fileExists(atPath: $0) ? loadPNG($0) : nil }
         if texture == nil, let picture = try? Thumbnailer.snapshot(path: path, at: 0.1, timeout: 5) {
             texture = memoryTexture(scaled(picture, toWidth: width))
             if let texture, let saved, let folder { save(texture, to: saved, in: folder) }
@@ -136,6 +139,20 @@ final class LibraryThumbnails {
         defer { g_bytes_unref(bytes) }
         return gdk_memory_texture_new(Int32(small.width), Int32(small.height),
                                       GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(small.width * 4))
+    }
+
+    /// A saved thumbnail as a memory texture in the format the renderers draw from. The PNG
+    /// loader's texture is kept in the PNG's own format and converted again by the renderer
+    /// (under cairo into a surface cached on the texture), so each row held two copies.
+    nonisolated private static func loadPNG(_ path: String) -> OpaquePointer? {
+        guard let loaded = gdk_texture_new_from_filename(path, nil) else { return nil }
+        defer { g_object_unref(loaded.rawObject) }
+        let width = Int(gdk_texture_get_width(loaded)), height = Int(gdk_texture_get_height(loaded))
+        guard width > 0, height > 0, width <= 4 * Self.width, height <= 4 * Self.width else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        // gdk_texture_download writes B8G8R8A8_PREMULTIPLIED (cairo's ARGB32 in memory).
+        pixels.withUnsafeMutableBufferPointer { gdk_texture_download(loaded, $0.baseAddress, gsize(width * 4)) }
+        return memoryTexture(ScaledFrame(width: width, height: height, pixels: pixels))
     }
 
     /// Written beside its name and renamed into it: a reader never sees half a PNG.

@@ -46,6 +46,8 @@ public final class LibraryView {
     /// A visibility check waits for the next frame (0: none).
     private var visibilityTick: guint = 0
     private var visibilityRetries = 0
+    /// Set by `focusList(when:)` until the list can take the focus.
+    private var focusWanted: (@MainActor () -> Bool)?
     /// Set while the view changes the selection itself, so it is not reported as a choice.
     private var selecting = false
 
@@ -117,6 +119,7 @@ public final class LibraryView {
         // Typing while the list has the focus starts a search, as in GNOME's file lists.
         gtk_search_entry_set_key_capture_widget(searchEntry.opaque, list)
         searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }
+        list.connect("map") { [weak self] in self?.focusListIfWanted() }
         sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
         // GTK 4.8's list view keeps up to 200 rows bound around the view; thumbnails follow
@@ -180,6 +183,7 @@ public final class LibraryView {
         for url in changed { if let row = bound[url], let model = model.models[url] { show(model, in: row) } }
         gtk_stack_set_visible_child_name(emptyStack.opaque, models.isEmpty ? "empty" : "list")
         updateTotal()
+        focusListIfWanted()
     }
 
     private func updateTotal() {
@@ -221,6 +225,20 @@ public final class LibraryView {
     }
 
     public var isUndoVisible: Bool { gtk_revealer_get_reveal_child(undoRevealer.opaque) != 0 }
+
+    /// Gives the list the keyboard focus as soon as it shows rows on screen, if `stillWanted`
+    /// holds then (the person may have typed a link meanwhile).
+    func focusList(when stillWanted: @escaping @MainActor () -> Bool) {
+        focusWanted = stillWanted
+        focusListIfWanted()
+    }
+
+    private func focusListIfWanted() {
+        // Rows may come before the window maps (the first batch is quick); "map" calls again.
+        guard let wanted = focusWanted, model.shownCount > 0, gtk_widget_get_mapped(list) != 0 else { return }
+        focusWanted = nil
+        if wanted() { gtk_widget_grab_focus(list) }
+    }
 
     /// Puts the keyboard focus in the search field, its text selected (Ctrl+F).
     func focusSearch() {

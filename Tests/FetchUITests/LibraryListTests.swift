@@ -117,4 +117,38 @@ struct LibraryListTests {
         let partial = try FileManager.default.contentsOfDirectory(atPath: cache.path + "/partial")
         #expect(partial.isEmpty, "left in partial/: \(partial)")
     }
+
+    /// Opened with no link, the window gives the list the focus once its rows are in (no
+    /// blinking cursor in an empty entry): the arrows walk the videos and typing searches.
+    @Test func aWindowOpeningOnALibraryFocusesItsListWhereTypingSearches() throws {
+        try fillLibrary()
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let view = try #require(window.library?.view)
+        #expect(GtkHarness.iterate(until: { view.urls.count == Self.count && RealInput.focusIsIn(window, view.list) }, timeout: 20),
+                "focus: \(RealInput.describeFocus(window))")
+        try RealInput.key("Down")
+        #expect(GtkHarness.iterate(until: { view.selectedURL != nil }, timeout: 5), "Down selected nothing")
+        try RealInput.type("00042")
+        #expect(GtkHarness.iterate(until: { view.shownURLs == [Self.url(42)] }, timeout: 5),
+                "typing in the list: “\(view.searchText)”, \(view.shownURLs.count) shown")
+        // The entry shows the selected row's link, not what was typed.
+        #expect(!window.urlText.contains("00042"), "the search typed into the link entry")
+    }
+
+    /// Ctrl+V while the list has the focus puts the copied link in the entry, as it does
+    /// anywhere but a text field.
+    @Test func ctrlVFromTheLibraryListPastesTheLink() throws {
+        try fillLibrary()
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let view = try #require(window.library?.view)
+        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, view.list) }, timeout: 20),
+                "focus: \(RealInput.describeFocus(window))")
+        let link = "http://127.0.0.1:1/pasted.webm"
+        gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), link)
+        try RealInput.key("ctrl+v")
+        #expect(GtkHarness.iterate(until: { window.urlText == link }, timeout: 5), "the entry holds “\(window.urlText)”")
+        #expect(view.searchText.isEmpty, "Ctrl+V pasted into the search")
+    }
 }
