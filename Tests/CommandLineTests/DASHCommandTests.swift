@@ -32,7 +32,7 @@ struct DASHCommandTests {
     private func expectVideo(_ run: FetchplayProcess, height: Int? = 360) throws -> String {
         #expect(run.status == 0, "stderr: \(run.standardError)")
         let path = try #require(run.lastLine)
-        #expect(path.hasPrefix(cacheDir + "/videos/"), "\(path)")
+        #expect(path.hasPrefix(cacheDir + "/videos/") && path.hasSuffix(height == nil ? ".m4a" : ".mp4"), "\(path)")
         let media = try DiscoveredMedia.probe(path)
         #expect(abs(media.duration - clip.seconds) < 0.1, "duration \(media.duration)")
         #expect(media.videoStreams == (height == nil ? 0 : 1) && media.audioStreams == 1, "\(media)")
@@ -87,7 +87,8 @@ struct DASHCommandTests {
     }
 
     @Test func audioOnlyIsSavedAsAudio() throws {
-        try expectVideo(try download("/audio/index.mpd"), height: nil)
+        let path = try expectVideo(try download("/audio/index.mpd"), height: nil)
+        #expect(path.hasSuffix(".m4a"), "\(path)")
     }
 
     @Test func theBestVideoOrTheTallestUpToQuality() throws {

@@ -13,6 +13,8 @@ public struct DASHChoice: Sendable, Equatable {
     public var label: String?
     /// The audio's language or its id, for people.
     public var audioName: String?
+    /// No video in the presentation: `video` holds the audio.
+    public var isAudioOnly = false
 
     /// - Parameters:
     ///   - representation: a video Representation's id a person chose (`variants`).
@@ -47,10 +49,15 @@ public struct DASHChoice: Sendable, Equatable {
             // Audio only: the audio goes where a variant's stream would.
             choice.video = choice.audio
             choice.audio = choice.audio.map { _ in nil }
+            choice.isAudioOnly = true
             choice.label = choice.video.compactMap { $0 }.first.map { "\($0.bandwidth / 1000) kbit/s" }
         } else {
             choice.label = choice.video.compactMap { $0 }.first.map(variant(of:))?.label
             choice.audioName = choice.audio.compactMap { $0 }.first.map { $0.id }
+            if let index = choice.audio.firstIndex(where: { $0 != nil }),
+               let language = manifest.periods[index].adaptationSets.first(where: { $0.representations.contains(choice.audio[index]!) })?.language {
+                choice.audioName = language
+            }
         }
         return choice
     }

@@ -45,6 +45,7 @@ enum DASHSource {
         }
         var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL, mediaPlaylist: DASHPlaylist.text(video),
                                             variant: choice.label)
+        record.audioOnly = choice.isAudioOnly ? true : nil
         if !audio.isEmpty {
             record.audioURL = answer.finalURL
             record.audioPlaylist = DASHPlaylist.text(audio)

@@ -522,7 +522,7 @@ public final class HLSDownload: Sendable {
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
         var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
         final.finalURL = WebAddress.redacted(record.mediaURL)
-        final.contentType = "video/mp4"
+        final.contentType = record.contentType
         final.total = size
         final.durableBytes = size
         final.duration = duration

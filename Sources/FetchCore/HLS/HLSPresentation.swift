@@ -29,6 +29,11 @@ struct HLSPresentation {
         var audioName: String?
         /// Why the last run failed, as people saw it (listed after a restart); nil otherwise.
         var failure: String?
+        /// A DASH presentation with no video: saved as audio (`.m4a`). Nil in older records.
+        var audioOnly: Bool?
+
+        /// The saved file's type, which names its extension.
+        var contentType: String { audioOnly == true ? "audio/mp4" : "video/mp4" }
     }
 
     let folder: String
