@@ -101,6 +101,23 @@ struct DASHCommandTests {
         #expect(media.height == 180 && media.audioStreams == 1, "\(media)")
     }
 
+    @Test func twoPeriodsAreJoinedInOrderOnOneTimeline() throws {
+        let run = try download("/periods/index.mpd")
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        let media = try DiscoveredMedia.probe(path)
+        #expect(abs(media.duration - 2 * clip.seconds) < 0.1, "duration \(media.duration)")
+        #expect(media.videoStreams == 1 && media.audioStreams == 1, "\(media)")
+        let packets = try FFprobe.packets(path)
+        #expect(packets.first { $0.kind == "video" }?.count == 2 * Int(clip.seconds) * 30, "\(packets)")
+        // The video decodes cleanly; the first Period's audio runs a fraction of a frame past its
+        // end (AAC frames do not fall on its end), which a decoder reports as one overlap.
+        let errors = try FFprobe.decodeErrors(path).split(separator: "\n").filter { !$0.contains("non monotonically increasing dts") }
+        #expect(errors.isEmpty, "\(errors)")
+        // Each segment once, though both Periods name it.
+        #expect(server.requests(to: "/tl/chunk-stream0-00001.m4s").count == 1)
+    }
+
     @Test func aManifestKnownOnlyByItsAnswerAfterARedirect() throws {
         // No .mpd in the link: the engine's first bytes tell; links resolve from where the
         // redirect ended.

@@ -11,6 +11,7 @@ import Synchronization
 /// single/index.mpd   one file per stream, a SegmentList of mediaRange byte ranges (-single_file 1)
 /// multi/index.mpd    two video Representations (640x360 and 320x180) and the audio, timeline
 /// audio/index.mpd    the tone alone
+/// periods/index.mpd  tl's media twice, as two Periods (8 s)
 /// base/index.mpd     SegmentBase with indexRange (the on-demand profile) over fragmented MP4s
 ///                    with a global sidx (base/media/video.mp4, base/media/audio.mp4), their
 ///                    BaseURLs nested at the MPD, AdaptationSet and Representation
@@ -60,6 +61,7 @@ extension Clips {
                        + ["-adaptation_sets", "id=0,streams=v id=1,streams=a"], into: folder + "/multi")
         try ffmpegDASH(audio + aac, into: folder + "/audio")
         try onDemand(video: video + h264, audio: audio + aac, into: folder + "/base", seconds: seconds)
+        try twoPeriods(from: folder + "/tl", into: folder + "/periods", seconds: seconds)
 
         var files: [String: [UInt8]] = [:]
         let enumerator = FileManager.default.enumerator(atPath: folder)
@@ -116,6 +118,25 @@ extension Clips {
             </MPD>
 
             """.utf8).write(to: URL(fileURLWithPath: folder + "/index.mpd"))
+    }
+
+    /// `source`'s manifest as two Periods one after the other, both of its media (a BaseURL
+    /// up to it): the second Period's media times start at 0 again, as a packager's do.
+    private static func twoPeriods(from source: String, into folder: String, seconds: Int) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: source + "/index.mpd", encoding: .utf8)
+        guard let open = text.range(of: "<Period"), let close = text.range(of: "</Period>") else {
+            throw Failure(description: "no Period in \(source)/index.mpd")
+        }
+        let body = text[open.lowerBound..<close.upperBound]
+        let periods = [0, 1].map { index in
+            body.replacingOccurrences(of: "<Period id=\"0\" start=\"PT0.0S\">",
+                                      with: "<Period id=\"\(index)\" duration=\"PT\(seconds)S\"><BaseURL>../tl/</BaseURL>")
+        }
+        let manifest = text[..<open.lowerBound].replacingOccurrences(of: "mediaPresentationDuration=\"PT\(seconds).0S\"",
+                                                                    with: "mediaPresentationDuration=\"PT\(seconds * 2)S\"")
+            + periods.joined(separator: "\n") + text[close.upperBound...]
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: folder + "/index.mpd"))
     }
 
     /// Where a file's top-level sidx box lies.

@@ -3,11 +3,22 @@
 /// file, absolute links). Kept in the presentation's record in place of an HLS playlist, it
 /// makes a resume use the same segment list without reading the manifest again.
 enum DASHPlaylist {
-    static func text(_ tracks: [DASHTrack]) -> String {
+    /// Where a Period starts (seconds), before its first segment, when there are several: the
+    /// feed then moves its fragments' decode times to go on from there.
+    static let periodTag = "#FETCHPLAY-PERIOD-START"
+
+    /// - Parameter starts: each track's Period start in seconds; nil: one after the other.
+    static func text(_ tracks: [DASHTrack], starts: [Double]? = nil) -> String {
         let longest = tracks.flatMap(\.segments).map(\.duration).max() ?? 1
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(Int(longest.rounded(.up)))",
                      "#EXT-X-PLAYLIST-TYPE:VOD"]
-        for track in tracks {
+        var start = 0.0
+        for (index, track) in tracks.enumerated() {
+            if tracks.count > 1 {
+                if let starts, index < starts.count { start = max(start, starts[index]) }
+                lines.append("\(periodTag):\(start)")
+                start += track.segments.reduce(0) { $0 + $1.duration }
+            }
             if let initialization = track.initialization, let url = initialization.url {
                 var map = "#EXT-X-MAP:URI=\"\(escaped(url))\""
                 if let range = initialization.range { map += ",BYTERANGE=\"\(range.length)@\(range.first)\"" }

@@ -39,16 +39,23 @@ enum DASHSource {
             throw .refusedManifest(error)
         }
         var video: [DASHTrack] = [], audio: [DASHTrack] = []
+        var videoStarts: [Double] = [], audioStarts: [Double] = []
         for (index, period) in manifest.periods.enumerated() {
-            if let chosen = choice.video[index] { video.append(try track(chosen, period: period, fetch: fetch)) }
-            if let chosen = choice.audio[index] { audio.append(try track(chosen, period: period, fetch: fetch)) }
+            if let chosen = choice.video[index] {
+                video.append(try track(chosen, period: period, fetch: fetch))
+                videoStarts.append(period.start ?? 0)
+            }
+            if let chosen = choice.audio[index] {
+                audio.append(try track(chosen, period: period, fetch: fetch))
+                audioStarts.append(period.start ?? 0)
+            }
         }
-        var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL, mediaPlaylist: DASHPlaylist.text(video),
-                                            variant: choice.label)
+        var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
+                                            mediaPlaylist: DASHPlaylist.text(video, starts: videoStarts), variant: choice.label)
         record.audioOnly = choice.isAudioOnly ? true : nil
         if !audio.isEmpty {
             record.audioURL = answer.finalURL
-            record.audioPlaylist = DASHPlaylist.text(audio)
+            record.audioPlaylist = DASHPlaylist.text(audio, starts: audioStarts)
             record.audioName = choice.audioName
         }
         return record

@@ -143,6 +143,10 @@ public struct HLSSegment: Sendable, Equatable {
     public var key: HLSKey?
     /// The initialisation section that comes before it (`EXT-X-MAP`, fragmented MP4).
     public var map: HLSMap?
+    /// Where its DASH Period starts, in seconds, when a presentation of several Periods was
+    /// written as this playlist (`#FETCHPLAY-PERIOD-START`): its fragments' decode times are
+    /// moved to go on from there. Nil: as they are.
+    public var periodStart: Double?
 }
 
 /// `length@offset` within a resource, in bytes.
