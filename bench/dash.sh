@@ -78,7 +78,7 @@ sync
 
 raw="$BENCH_TMP/raw.tsv"
 : >"$raw"
-declare -A verified
+declare -A verified failed
 load_before=$(loadavg)
 started=$(date +%s)
 
@@ -96,8 +96,11 @@ run_one() {
         ffmpeg+sync) cmd=(sh -c 'ffmpeg -nostdin -loglevel error -i "$1" -c copy "$2" && sync "$2"' sh "$URL" "$got") ;;
     esac
     if ! /usr/bin/time -f '%e %U %S %M' -o "$BENCH_TMP/time" "${cmd[@]}" >"$BENCH_TMP/stdout" 2>"$BENCH_TMP/stderr"; then
-        cat "$BENCH_TMP/stderr" >&2
-        die "$tool failed"
+        # Recorded, not fatal: the table says which tool cannot save this layout, and why.
+        failed[$tool]=$(grep -v '^Command exited' "$BENCH_TMP/stderr" | grep -i 'error' | tail -n 1 | cut -c1-160)
+        log "round $round  $tool failed: ${failed[$tool]}"
+        rm -rf "$out"
+        return 0
     fi
     local wall user sys rss
     read -r wall user sys rss < <(tail -n 1 "$BENCH_TMP/time")
@@ -122,7 +125,8 @@ run_one() {
 for round in $(seq "$ROUNDS"); do
     n=${#TOOLS[@]}
     for i in $(seq 0 $((n - 1))); do
-        run_one "${TOOLS[$(((i + round - 1) % n))]}" "$round"
+        tool=${TOOLS[$(((i + round - 1) % n))]}
+        [[ -n ${failed[$tool]:-} ]] || run_one "$tool" "$round"
     done
 done
 elapsed=$(($(date +%s) - started))
@@ -159,11 +163,12 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "  RSS from \`/usr/bin/time -f '%e %U %S %M'\`. Untimed between runs: output deleted, \`sync\`."
     echo "- Load average before / after: $load_before / $load_after; the runs took ${elapsed} s."
     echo "- Every tool's MP4 was checked once with gst-discoverer-1.0: 1080 lines and an audio stream; durations"
-    for tool in "${TOOLS[@]}"; do echo "  $tool ${verified[$tool]}"; done
+    for tool in "${TOOLS[@]}"; do echo "  $tool ${verified[$tool]:-(no file: ${failed[$tool]:-})}"; done
     echo
     echo "| tool | wall s | CPU s | peak RSS MiB | wall vs fetchplay | CPU vs fetchplay |"
     echo "|---|---:|---:|---:|---:|---:|"
     for tool in "${TOOLS[@]}"; do
+        if [[ -n ${failed[$tool]:-} ]]; then echo "| $tool | failed | | | | |"; continue; fi
         echo "| $tool | $(fmt "${med[$tool.wall]}") | $(fmt "${med[$tool.cpu]}") | $(fmt "${med[$tool.rss]}" 1) | $(ratio "${med[$tool.wall]}" "${med[fetchplay.wall]}") | $(ratio "${med[$tool.cpu]}" "${med[fetchplay.cpu]}") |"
     done
     echo
@@ -172,6 +177,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "| against | fetchplay wall | theirs | verdict |"
     echo "|---|---:|---:|---|"
     for tool in yt-dlp-N4 ffmpeg ffmpeg+sync; do
+        if [[ -n ${failed[$tool]:-} ]]; then echo "| $tool | $(fmt "${med[fetchplay.wall]}") | failed | met |"; continue; fi
         echo "| $tool | $(fmt "${med[fetchplay.wall]}") | $(fmt "${med[$tool.wall]}") | $(verdict "${med[fetchplay.wall]}" "${med[$tool.wall]}") |"
     done
     echo
