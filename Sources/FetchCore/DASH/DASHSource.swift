@@ -19,6 +19,11 @@ enum DASHSource {
     }
 
     static func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> DASHManifest {
+        // A `.mpd` link that answers with a sign-in page says so, not that its XML is bad.
+        let sniffed = Array(answer.body.prefix(MediaSniffer.enough)).withUnsafeBytes {
+            MediaSniffer.document(contentType: answer.contentType, firstBytes: $0)
+        }
+        if let sniffed, [.webPage, .pdf, .json].contains(sniffed) { throw .notAVideo(sniffed) }
         do throws(DASHRefusal) {
             return try DASHManifestParser.parse(answer.body, base: answer.finalURL)
         } catch {
