@@ -203,6 +203,17 @@ struct DASHManifestParserTests {
         #expect(variants.map(\.representation) == ["v"] && variants.first?.audio.first?.name == "en")
     }
 
+    @Test func kindsFromTypesElseFormatsElseSizes() throws {
+        let manifest = try parse(mpd("""
+            <AdaptationSet><Representation id="v" bandwidth="1" codecs="avc1.64001f"><SegmentTemplate media="v$Number$" duration="8"/></Representation></AdaptationSet>
+            <AdaptationSet><Representation id="a" bandwidth="1" codecs="mp4a.40.2"><SegmentTemplate media="a$Number$" duration="8"/></Representation></AdaptationSet>
+            <AdaptationSet><Representation id="s" bandwidth="1" width="320" height="180"><SegmentTemplate media="s$Number$" duration="8"/></Representation></AdaptationSet>
+            <AdaptationSet mimeType="application/ttml+xml"><Representation id="t" bandwidth="1"><SegmentTemplate media="t$Number$" duration="8"/></Representation></AdaptationSet>
+            <AdaptationSet contentType="image"><Representation id="i" bandwidth="1"><SegmentTemplate media="i$Number$" duration="8"/></Representation></AdaptationSet>
+            """))
+        #expect(manifest.periods[0].adaptationSets.map(\.kind) == ["video", "audio", "video", "text", "image"])
+    }
+
     @Test func anAudioOnlyPresentationIsSavedAsItsAudio() throws {
         let manifest = try parse(mpd("""
             <AdaptationSet contentType="audio"><Representation id="a" bandwidth="128000" codecs="mp4a.40.2">

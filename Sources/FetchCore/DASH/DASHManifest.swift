@@ -55,6 +55,11 @@ public struct DASHAdaptationSet: Sendable, Equatable {
         if type.hasPrefix("video/") { return "video" }
         if type.hasPrefix("audio/") { return "audio" }
         if type.hasPrefix("text/") || type.contains("ttml") || type.contains("vtt") { return "text" }
+        // No type said: the formats tell (RFC 6381 codec names), or a picture size does.
+        let formats = Set(representations.flatMap(\.codecs).map { $0.prefix { $0 != "." }.lowercased() })
+        if !formats.isDisjoint(with: ["avc1", "avc3", "hvc1", "hev1", "av01", "vp09", "vp8", "mp4v", "dvh1", "dvhe"])
+            || representations.contains(where: { $0.height != nil }) { return "video" }
+        if !formats.isDisjoint(with: ["mp4a", "ac-3", "ec-3", "opus", "flac", "alac", "ac-4"]) { return "audio" }
         return nil
     }
 }
