@@ -86,6 +86,14 @@ struct DASHCommandTests {
         #expect(video.count == 2, "\(video)")
     }
 
+    @Test func aSidxFromAServerThatIgnoresRange() throws {
+        // The whole file instead of the index range: the index is cut out of it.
+        let path = "base/media/audio.mp4"
+        server.serve("/" + path, body: try #require(clip.files[path]), etag: "\"audio\"", faults: [.ignoreRange], faultyRequests: 1)
+        try expectVideo(try download("/base/index.mpd"))
+        #expect(server.requests(to: "/" + path).first?["range"] != nil, "the index was asked for by range")
+    }
+
     @Test func audioOnlyIsSavedAsAudio() throws {
         let path = try expectVideo(try download("/audio/index.mpd"), height: nil)
         #expect(path.hasSuffix(".m4a"), "\(path)")
