@@ -28,9 +28,24 @@ public enum WebAddress {
         let trimmed = String(cut)
         guard !trimmed.isEmpty else { throw .invalidURL(text) }
         if let local = LocalPath(trimmed) { throw .localFile(local) }
-        let parts = try URLParts(completingScheme(trimmed))
+        var normal = try checked(URLParts(completingScheme(trimmed)), from: trimmed)
+        // libcurl reads some spellings differently a second time: it decodes a host's
+        // percent-encoding after it has read IPv4 numbers, so `https://%34/` has the host `4`,
+        // which read again is the address `0.0.0.4`. The normal form is read again until it
+        // stands still (what libcurl will fetch), so that a record's link, checked again, names
+        // the same video; one that never settles is refused.
+        for _ in 0..<3 {
+            let again = try checked(URLParts(normal), from: trimmed)
+            if again == normal { return normal }
+            normal = again
+        }
+        throw .invalidURL(trimmed.contains("@") ? "…" : trimmed)
+    }
+
+    /// The normal form of `parts`, when they name an http or https host.
+    private static func checked(_ parts: URLParts, from text: String) throws(DownloadError) -> String {
         guard parts.scheme == "http" || parts.scheme == "https" else { throw .unsupportedScheme(parts.scheme) }
-        guard HostName.isSpelledAsHost(parts.host) else { throw .invalidURL(trimmed.contains("@") ? "…" : trimmed) }
+        guard HostName.isSpelledAsHost(parts.host) else { throw .invalidURL(text.contains("@") ? "…" : text) }
         return parts.normalized(keepingPassword: true)
     }
 
