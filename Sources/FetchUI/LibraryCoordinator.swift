@@ -150,27 +150,29 @@ public final class LibraryCoordinator {
             return showMessage?(LibraryError.inUse.message) ?? ()
         }
         guard session.queue.remove(url) else { return showMessage?(LibraryError.inUse.message) ?? () }
-        let deletion: Deletion
-        do {
-            deletion = try store.delete(url: url, busy: busy)
-        } catch {
-            refreshRows()
-            return showMessage?(error.message) ?? ()
+        store.delete(urls: [url], busy: busy) { [weak self] deleted, refusal in
+            guard let self else { return }
+            guard let deletion = deleted.first else {
+                self.refreshRows()
+                return self.showMessage?((refusal ?? .inUse).message) ?? ()
+            }
+            if self.session.url == url { self.session.clearSelection() }
+            self.showUndoBar(String(format: tr("“%1$@” deleted"), deletion.item.displayName))
         }
-        session.clearSelection()
-        showUndoBar(String(format: tr("“%1$@” deleted"), deletion.item.displayName))
     }
 
     /// Deletes `urls` at once; those downloading or playing stay, and the window says so.
     private func deleteMany(_ urls: [String]) {
         let busy = self.busy
         let free = urls.filter { !busy.contains($0) && session.queue.remove($0) }
-        let (deleted, refusal) = store.delete(urls: free, busy: busy)
-        if deleted.count < urls.count { showMessage?((refusal ?? .inUse).message) }
-        guard !deleted.isEmpty else { return refreshRows() }
-        if let url = session.url, deleted.contains(where: { $0.url == url }) { session.clearSelection() }
-        showUndoBar(deleted.count == 1 ? String(format: tr("“%1$@” deleted"), deleted[0].item.displayName)
-                    : String(format: trn("%1$d video deleted", "%1$d videos deleted", deleted.count), deleted.count))
+        store.delete(urls: free, busy: busy) { [weak self] deleted, refusal in
+            guard let self else { return }
+            if let url = self.session.url, deleted.contains(where: { $0.url == url }) { self.session.clearSelection() }
+            if deleted.count < urls.count { self.showMessage?((refusal ?? .inUse).message) }
+            guard !deleted.isEmpty else { return self.refreshRows() }
+            self.showUndoBar(deleted.count == 1 ? String(format: tr("“%1$@” deleted"), deleted[0].item.displayName)
+                             : String(format: trn("%1$d video deleted", "%1$d videos deleted", deleted.count), deleted.count))
+        }
     }
 
     /// Shows the undo bar; the deletion becomes final when it goes, `undoSeconds` later.
@@ -193,12 +195,11 @@ public final class LibraryCoordinator {
         guard let url = store.pendingDeletions.first?.url else { return }
         undoGeneration += 1
         view.showUndo(nil)
-        do {
-            try store.undo()
-        } catch {
-            return showMessage?(error.message) ?? ()
+        store.undo { [weak self] failure in
+            guard let self else { return }
+            if let failure { return self.showMessage?(failure.message) ?? () }
+            self.session.select(url: url)
         }
-        session.select(url: url)
     }
 
     /// The window is closing: deletions nobody undid become final.

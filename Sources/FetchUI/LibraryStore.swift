@@ -7,7 +7,8 @@ import Locking
 ///
 /// Reading the folder, eviction, probing results and record writes run on one serial queue off
 /// the main thread, in the order asked, and the results come back through `MainContext.post`.
-/// Delete and undo are a few renames and run at once, so the row goes (or returns) immediately.
+/// Delete and undo too: a row goes at once, and the renames (which on a slow or network disk
+/// take their time) never hold the window.
 @MainActor
 public final class LibraryStore {
     public let library: Library
@@ -128,50 +129,66 @@ public final class LibraryStore {
         BackgroundWork.async(on: disk) { try? library.setChoices(choices, url: url) }
     }
 
-    /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
-    /// committed first. The row goes at once.
-    public func delete(url: String, busy: Set<String>) throws(LibraryError) -> Deletion {
-        let (deleted, refusal) = delete(urls: [url], busy: busy)
-        if let refusal { throw refusal }
-        return deleted[0]
-    }
-
     /// Moves the files of every URL in `urls` to the trash, as one deletion that one undo brings
-    /// back; those in `busy` (or that cannot be moved) stay, and the first reason is returned.
-    public func delete(urls: [String], busy: Set<String>) -> (deleted: [Deletion], refusal: LibraryError?) {
+    /// back; those in `busy` (or that cannot be moved) stay. A previous pending deletion is
+    /// committed first. The rows go at once; the renames run on the disk queue, after any reading
+    /// asked before (the library's own list must know the items), and `done` gets what was
+    /// deleted and the first refusal on the main thread, where refused rows are back.
+    public func delete(urls: [String], busy: Set<String>,
+                       done: @escaping @MainActor (_ deleted: [Deletion], _ refusal: LibraryError?) -> Void) {
         commitPending()
-        var deleted: [Deletion] = []
-        var refusal: LibraryError?
-        for url in urls {
-            // The disk queue may still be reading: the library's own list must know the item.
-            do throws(LibraryError) {
-                deleted.append(try library.delete(url: url, busy: busy))
-            } catch {
-                refusal = refusal ?? error
-            }
-        }
-        guard !deleted.isEmpty else { return ([], refusal) }
-        pendingDeletions = deleted
-        let gone = Set(deleted.map(\.url))
-        items.removeAll { gone.contains($0.url) }
+        let asked = Set(urls)
+        items.removeAll { asked.contains($0.url) }
         generation += 1 // a reload in flight would bring the rows back
         observers.notify(())
-        return (deleted, refusal)
+        let library = library
+        BackgroundWork.async(on: disk) {
+            var deleted: [Deletion] = []
+            var refusal: LibraryError?
+            for url in urls {
+                do throws(LibraryError) {
+                    deleted.append(try library.delete(url: url, busy: busy))
+                } catch {
+                    refusal = refusal ?? error
+                }
+            }
+            let remaining = deleted.count < urls.count ? library.items : nil
+            MainContext.post { [weak self] in
+                guard let self else { return }
+                // A deletion asked for while this one ran has committed nothing of this one yet.
+                self.commitPending()
+                self.pendingDeletions = deleted
+                if let remaining {
+                    self.items = remaining
+                    self.generation += 1
+                    self.observers.notify(())
+                }
+                done(deleted, refusal)
+            }
+        }
     }
 
-    /// Puts the pending deletion back, byte for byte (every video of it).
-    public func undo() throws(LibraryError) {
-        guard !pendingDeletions.isEmpty else { return }
+    /// Puts the pending deletion back, byte for byte (every video of it), on the disk queue; the
+    /// rows return and `done` gets the first failure on the main thread.
+    public func undo(done: @escaping @MainActor (_ failure: LibraryError?) -> Void) {
+        guard !pendingDeletions.isEmpty else { return done(nil) }
         let deletions = pendingDeletions
         pendingDeletions = []
-        var failure: LibraryError?
-        for deletion in deletions {
-            do throws(LibraryError) { try library.undo(deletion) } catch { failure = failure ?? error }
+        let library = library
+        BackgroundWork.async(on: disk) {
+            var failure: LibraryError?
+            for deletion in deletions {
+                do throws(LibraryError) { try library.undo(deletion) } catch { failure = failure ?? error }
+            }
+            let items = library.items
+            MainContext.post { [weak self] in
+                guard let self else { return }
+                self.items = items
+                self.generation += 1
+                self.observers.notify(())
+                done(failure)
+            }
         }
-        items = library.items
-        generation += 1
-        observers.notify(())
-        if let failure { throw failure }
     }
 
     /// Makes the pending deletion final (the undo bar went away, or the window closes).

@@ -108,7 +108,7 @@ struct LibraryMenuTests {
         try RealInput.click(try #require(menuItems(row)["Delete"]))
         #expect(GtkHarness.iterate(until: { window.library?.view.row(url: url) == nil }, timeout: 5),
                 "Delete left the row")
-        #expect(window.library?.view.isUndoVisible == true)
+        #expect(GtkHarness.iterate(until: { window.library?.view.isUndoVisible == true }, timeout: 5))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
