@@ -38,11 +38,13 @@ let package = Package(
         .target(name: "Locking"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "CXML2", "Locking", "Localization"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "CXML2", "Locking", "Localization"],
+                exclude: ["README.md"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"],
+                exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),

@@ -67,7 +67,7 @@ struct CatalogueTests {
         let bare = try NSRegularExpression(pattern: "(?:" + setters.joined(separator: "|") + #")(?:[^"()]*\? )?"[^"]*\p{L}"#)
         var found: [String] = []
         let folder = Checkout.path("Sources/FetchUI")
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".swift") {
+        for case let name as String in FileManager.default.enumerator(atPath: folder)! where name.hasSuffix(".swift") {
             let lines = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
                 .split(separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
