@@ -43,7 +43,9 @@ let package = Package(
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"],
+        // What each view shows (text, state, enablement), computed from the stores without GTK.
+        .target(name: "FetchPresentation", dependencies: ["CGLib", "FetchCore", "Localization"], exclude: ["README.md"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchPresentation", "HLSRemuxer", "Localization", "Locking"],
                 exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
@@ -56,6 +58,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "Locking"]),
+        .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore"]),
         .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk", "Locking"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),

@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchPresentation
 @testable import FetchUI
 import Foundation
 import GLibSupport

@@ -10,6 +10,11 @@ import TestSupport
 /// with real keys: Play, Space, Right, Alt+Left.
 @Suite(.serialized) @MainActor
 struct PlaybackPositionTests {
+    @Test(arguments: [(1.0, 60.0, false), (3, 60, true), (30, 60, true), (58, 60, false), (100, nil, true)] as [(Double, Double?, Bool)])
+    func worthResuming(position: Double, duration: Double?, expected: Bool) {
+        #expect(PlaybackPositions.isWorthResuming(position, duration: duration) == expected)
+    }
+
     let server: FaultServer
     let cache: TemporaryDirectory
 

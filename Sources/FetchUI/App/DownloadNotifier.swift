@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import FetchCore
+import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
@@ -52,7 +53,7 @@ final class DownloadNotifier {
     private func notifyFailed(url: String, error: DownloadError) {
         guard !windowHasFocus else { return }
         // TRANSLATORS: a notification's text: %1$@ is the video's name, %2$@ why it failed.
-        let body = String(format: tr("%1$@: %2$@"), MainWindow.displayName(url), error.message)
+        let body = String(format: tr("%1$@: %2$@"), LinkTitle.of(url), error.message)
         send(url: url, title: tr("Download failed"), body: body, play: false)
     }
 

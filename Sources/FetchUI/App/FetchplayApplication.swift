@@ -30,6 +30,7 @@
 // by GLib's destroy notifies and reach their Swift owner through weak references.
 import CGtk
 import FetchCore
+import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport

@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
@@ -225,12 +226,5 @@ public final class MainWindow {
             if let app { g_application_release(app.as(GApplication.self)) }
         }
         return true
-    }
-
-    /// A name for the title line: the URL's last path component, else its host.
-    nonisolated static func displayName(_ url: String) -> String {
-        guard let parsed = URL(string: url) else { return url }
-        let last = parsed.lastPathComponent
-        return last.isEmpty || last == "/" ? (parsed.host ?? url) : (last.removingPercentEncoding ?? last)
     }
 }

@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
@@ -140,9 +141,9 @@ final class DownloadPageController {
     func playSelected() {
         guard let session, let url = session.url else { return }
         if case .completed(let path) = session.state {
-            play?(path, MainWindow.displayName(url))
+            play?(path, LinkTitle.of(url))
         } else if let board = watchableBoard {
-            watch?(board, MainWindow.displayName(url))
+            watch?(board, LinkTitle.of(url))
         }
     }
 

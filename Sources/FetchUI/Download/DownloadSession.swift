@@ -1,4 +1,5 @@
 import FetchCore
+import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport
@@ -162,7 +163,7 @@ public final class DownloadSession {
 
     /// The name people see for `url`: the one the browser suggested, else the link's own.
     public func title(for url: String) -> String {
-        contexts[url]?.suggestedName ?? MainWindow.displayName(url)
+        contexts[url]?.suggestedName ?? LinkTitle.of(url)
     }
 
     /// What the selected download was given to send, as the window may say it (no value).

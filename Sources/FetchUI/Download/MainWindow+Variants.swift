@@ -1,4 +1,5 @@
 import FetchCore
+import FetchPresentation
 
 /// An HLS link with several variants: the window asks which one to save before it starts.
 extension MainWindow {
@@ -10,7 +11,7 @@ extension MainWindow {
     }
 
     private func chooseVariant(url: String, variants: [HLSVariant], done: @escaping @MainActor (HLSVariant?) -> Void) {
-        let chooser = VariantChooser(over: widget, title: MainWindow.displayName(url), variants: variants) { [weak self] chosen in
+        let chooser = VariantChooser(over: widget, title: LinkTitle.of(url), variants: variants) { [weak self] chosen in
             self?.variantChooser = nil
             done(chosen)
         }

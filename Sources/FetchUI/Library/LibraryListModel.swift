@@ -1,3 +1,4 @@
+import FetchPresentation
 import CGtk
 import GLibSupport
 

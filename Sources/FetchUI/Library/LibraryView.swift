@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchPresentation
 import GLibSupport
 import Localization
 

@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport

@@ -55,7 +55,7 @@ public struct ControlState: Sendable, Equatable {
 }
 
 extension DownloadState {
-    var isFailed: Bool {
+    public var isFailed: Bool {
         if case .failed = self { return true }
         return false
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FetchUI
+@testable import FetchPresentation
 
 @Suite struct RingGeometryTests {
     @Test func fitsTheSmallerSideCentred() {

@@ -1,6 +1,6 @@
 import FetchCore
 import Testing
-@testable import FetchUI
+@testable import FetchPresentation
 
 @Suite struct ControlStateTests {
     struct Case: Sendable, CustomStringConvertible {

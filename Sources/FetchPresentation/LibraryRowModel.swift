@@ -97,7 +97,7 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
 
     static func row(item: LibraryItem?, entry: DownloadQueue.Entry?, now: Date) -> LibraryRowModel {
         let url = item?.url ?? entry?.url ?? ""
-        let title = item?.displayName ?? MainWindow.displayName(url)
+        let title = item?.displayName ?? LinkTitle.of(url)
         if let entry, case .completed(let path) = entry.state {
             let size = entry.progress.total ?? entry.progress.bytesDone
             return finished(url: url, title: title, path: path, size: size,
