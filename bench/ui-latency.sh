@@ -5,7 +5,7 @@
 #   RUNS=1 BIG_MIB=256 bench/ui-latency.sh
 #
 # The window runs under Xvfb (cairo renderer, X11) with FETCHPLAY_LATENCY_PROBE=FILE: a 10 ms
-# GLib timeout on the main loop records how late each tick fires (Sources/FetchUI/
+# GLib timeout on the main loop records how late each tick fires (Sources/FetchBench/
 # MainLoopLatencyProbe.swift), and FETCHPLAY_LATENCY_PROBE_QUIT=1 quits the app half a second
 # after the download ends. `fetchplay --cache-dir DIR URL` starts the download at once; every run
 # gets a fresh cache folder. Results go to bench/results/ui-latency.md.
