@@ -48,6 +48,12 @@ final class RangeDownload {
     private var speedWindow: (start: Double, length: Int64)?
     /// Bytes per second over the last whole window, before the first partition.
     private var windowSpeed: Double?
+    /// With connections that adapt (`options.growConnections`): how many the download has
+    /// now, grown while each one added raised the total rate; nil: `maxConnections` at once.
+    private var growth: ConnectionGrowth?
+    /// The interval the total rate is being measured over for `growth`: its start and the
+    /// partial's length then.
+    private var growthWindow: (start: Double, length: Int64)?
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
     /// The connection fetching that index; no slice opens before its answer is in.
@@ -68,7 +74,11 @@ final class RangeDownload {
         maxConnections = max(1, connections)
         host = WebAddress.host(of: url)
         sliceBackoff = options.initialBackoff
+        if options.growConnections, maxConnections > 1 { growth = ConnectionGrowth(ceiling: maxConnections) }
     }
+
+    /// Connections this attempt may have at once now.
+    private var connectionLimit: Int { growth?.target ?? maxConnections }
 
     /// Runs the attempt: from the partial's first missing byte when `resume`, else from 0.
     func run(resume: Bool) -> TransferOutcome {
@@ -116,6 +126,7 @@ final class RangeDownload {
                 return .failed(error, gotBytes: partial.length > 0)
             }
             if speedDecides(primary), primary.gotBytes { watchSpeed() }
+            if partitioned { watchGrowth(total: primary.total) }
             for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
@@ -141,7 +152,7 @@ final class RangeDownload {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
             do {
-                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && speedWindow != nil))
+                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: (speedDecides(primary) && speedWindow != nil) || growing))
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
@@ -191,6 +202,7 @@ final class RangeDownload {
         case .sliceRefused(let reason):
             Log.warning("\(WebAddress.redacted(url)): \(reason); going on with one connection")
             slicesRefused = true
+            growth?.stop()
             giveBack(transfer, to: primary)
             return nil
         case .failed(let error, _, _):
@@ -198,6 +210,8 @@ final class RangeDownload {
             guard others, CurlError.isTransient(error, serverWasReached: true) else { return outcome }
             // The network dropped this one; the others go on, and its range opens again later.
             sliceFailures += 1
+            // A server that starts failing gets no more connections.
+            growth?.stop()
             if sliceFailures > options.maxRetries {
                 slicesRefused = true
                 return nil
@@ -262,9 +276,14 @@ final class RangeDownload {
         // A primary that runs to the file's end may finish it alone; one that stops at a hole's
         // end (a resume) leaves the other holes to other connections whatever the speed.
         if !partitioned, primary.end == nil, !worthMoreConnections(total: total) { return }
+        // The first one more, measured against the primary alone.
+        if !partitioned, var first = growth {
+            _ = first.measured(rate: windowSpeed ?? 0, canSplit: true)
+            growth = first
+        }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true
-        while active.count < maxConnections, HostSlots.shared.hasRoom(host, limit: maxConnections),
+        while active.count < connectionLimit, HostSlots.shared.hasRoom(host, limit: maxConnections),
               let work = parts.isEmpty ? nextWork(total: total) : parts.removeFirst() {
             do {
                 let slice = try Transfer(url: url, role: .slice, range: (work.lowerBound, work.upperBound - 1),
@@ -342,7 +361,7 @@ final class RangeDownload {
     /// may hold some); the primary is cut to the first, the others are returned.
     private func partition(_ primary: Transfer, total: Int64) -> [Range<Int64>] {
         let from = primary.start, to = primary.end ?? total
-        let free = min(maxConnections - active.count, HostSlots.shared.room(host, limit: maxConnections))
+        let free = min(connectionLimit - active.count, HostSlots.shared.room(host, limit: maxConnections))
         let count = min(Int64(1 + max(0, free)), (to - from) / Self.minimumSlice)
         guard count > 1 else { return [] }
         let size = ((to - from) / count) & ~0xFFFF
@@ -397,6 +416,29 @@ final class RangeDownload {
         speedWindow = (now, partial.length)
     }
 
+    /// Whether connections are still being added one by one.
+    private var growing: Bool { partitioned && growth.map { !$0.settled && $0.target < $0.ceiling } ?? false }
+
+    /// Closes the interval the total rate is measured over once it spans `growthInterval`,
+    /// and asks `growth` whether one more connection opens.
+    private func watchGrowth(total: Int64?) {
+        guard growing, let total else { return }
+        let now = monotonicSeconds()
+        guard let window = growthWindow else {
+            growthWindow = (now, partial.length)
+            return
+        }
+        let watched = now - window.start
+        guard watched >= Self.growthInterval else { return }
+        let rate = Double(partial.length - window.length) / watched
+        let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
+        _ = growth?.measured(rate: rate, canSplit: canSplit)
+        growthWindow = (now, partial.length)
+    }
+
+    /// Seconds each interval of the total rate spans while connections are added: long enough
+    /// for a new connection's first answer, short enough to reach 8 within a second.
+    static let growthInterval = 0.1
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
     /// Seconds each window of the primary's speed spans: on a fast link several socket reads,

@@ -51,6 +51,27 @@ struct ConnectionsTests {
         #expect(Set(requests.map(\.connection)).count >= 4)
     }
 
+    /// By default connections grow one by one while each raises the total rate: on a host
+    /// limiting each connection the download ends up with several.
+    @Test func connectionsGrowAgainstAHostLimitingEachOne() throws {
+        let url = serve()
+        var options = DownloadHarness.quickOptions
+        options.connections = 8
+        options.growConnections = true
+        try expectExact(try harness.download(url, options: options))
+        #expect(Set(server.requests(to: "/v.bin").map(\.connection)).count >= 3)
+    }
+
+    /// An explicit count (`--connections N`) opens them at once.
+    @Test func anExplicitCountOpensThemAtOnce() throws {
+        let url = serve()
+        var options = DownloadHarness.quickOptions
+        options.connections = 4
+        options.growConnections = false
+        try expectExact(try harness.download(url, options: options))
+        #expect(slices.count >= 3)
+    }
+
     @Test func aFileThatEndsWithinSecondsOnOneConnectionGetsNoMore() throws {
         // Unthrottled loopback brings the whole file far sooner than `RangeDownload.worthSeconds`.
         server.serve("/fast.bin", body: Self.body, etag: Self.etag)
