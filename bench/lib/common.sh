@@ -105,7 +105,7 @@ bench_random_file() {
 # one worker, sendfile), on a free loopback port (retried if another process takes it first).
 nginx_start() {
     local root=$1 attempt port
-    NGINX_PREFIX="$BENCH_TMP/nginx"
+    NGINX_PREFIX="$BENCH_TMP/${NGINX_NAME:-nginx}"
     mkdir -p "$NGINX_PREFIX"
     for attempt in 1 2 3 4 5 6 7 8; do
         port=$((20000 + RANDOM % 40000))
