@@ -29,17 +29,20 @@ let package = Package(
         .systemLibrary(name: "CIntl"),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // DASH manifests: libxml2's streaming reader, never with entity expansion or the network.
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-tag-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
 
         .target(name: "Locking"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "Locking", "Localization"]),
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "CXML2", "Locking", "Localization"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"]),
+        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "HLSRemuxer", "Localization", "Locking"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),

@@ -11,6 +11,7 @@ import PackageDescription
 let targets = [
     "ResponseHead",
     "HLSPlaylist",
+    "DASHManifest",
     "DownloadRecord",
     "Settings",
     "MP4Index",

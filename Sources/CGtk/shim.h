@@ -85,3 +85,8 @@ static inline GtkDropTarget *fp_drop_target_new_for_links(void) {
 static inline gboolean fp_value_holds_string(const GValue *value) {
     return G_VALUE_HOLDS_STRING(value);
 }
+
+/// A search entry's placeholder (`gtk_search_entry_set_placeholder_text` is GTK 4.10+).
+static inline void fp_search_entry_set_placeholder(GtkWidget *entry, const char *text) {
+    g_object_set(entry, "placeholder-text", text, NULL);
+}

@@ -2,6 +2,7 @@
 // Linux calls that Swift's Glibc module leaves out because they need _GNU_SOURCE.
 #define _GNU_SOURCE 1
 #include <fcntl.h>
+#include <malloc.h>
 
 /// Starts writing back the dirty pages of [offset, offset + count) without waiting for them.
 static inline int fp_start_writeback(int fd, off_t offset, off_t count) {

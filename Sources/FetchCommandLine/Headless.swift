@@ -36,8 +36,9 @@ enum Headless {
                 current.set { task.cancel() }
                 task.start()
                 end = task.wait()
-                // A playlist is recognised by its answer too (its type, or `#EXTM3U`).
-                if case .failed(.notAVideo(.playlist)) = end, interruption.received == 0 {
+                // A playlist or a DASH manifest is recognised by its answer too (its type,
+                // `#EXTM3U`, an `MPD` root).
+                if case .failed(.notAVideo(let kind)) = end, kind == .playlist || kind == .manifest, interruption.received == 0 {
                     end = try hls(text, cache: cache, options: options, context: context,
                                   quality: quality, current: current, onEvent: report)
                 }
@@ -59,7 +60,7 @@ enum Headless {
         }
     }
 
-    /// An HLS link: its segments, then one MP4 remuxed by GStreamer.
+    /// An HLS or DASH link: its segments, then one MP4 remuxed by GStreamer.
     private static func hls(_ text: String, cache: Cache, options: DownloadOptions, context: RequestContext?, quality: String?,
                             current: CurrentDownload,
                             onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) -> DownloadState {
@@ -75,6 +76,8 @@ enum Headless {
     static func list(cacheRoot: String, videos: String?) -> Int32 {
         let cache: Cache
         do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
+        // Leftovers of older versions (unheld locks, abandoned temporary files) go, as in the window.
+        cache.tidyLeftovers()
         // The same model as the window's library: same entries, strays reported on stderr.
         for entry in Library(cache: cache).reload() {
             let total = entry.total.map(String.init) ?? "?"
@@ -101,7 +104,7 @@ enum ExitCode {
         case .hostNotFound, .connectionRefused, .proxyFailed, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
         case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
-        case .notAVideo, .refusedStream: 7
+        case .notAVideo, .refusedStream, .refusedManifest: 7
         case .badResponse, .remuxFailed, .other: 1
         }
     }

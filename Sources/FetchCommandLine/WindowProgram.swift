@@ -40,6 +40,16 @@ public enum WindowProgram {
         fclose(file)
     }
 
+    /// Under the cairo renderer (`GSK_RENDERER=cairo`) GDK still makes a GL context at start to
+    /// learn what the display can do, which loads the GL driver (Mesa's is about 50 MB
+    /// resident) for nothing: nothing draws with it. Called before GTK starts.
+    public static func leaveGLOutUnderCairo() {
+        guard let renderer = getenv("GSK_RENDERER").map({ String(cString: $0) }), renderer == "cairo" else { return }
+        let debug = getenv("GDK_DEBUG").map { String(cString: $0) } ?? ""
+        guard !debug.split(separator: ",").contains("gl-disable") else { return }
+        setenv("GDK_DEBUG", debug.isEmpty ? "gl-disable" : debug + ",gl-disable", 1)
+    }
+
     private static func fail(_ sentence: String) -> Never {
         FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
         exit(1)

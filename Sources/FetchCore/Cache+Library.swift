@@ -6,24 +6,31 @@ extension Cache {
     /// `ROOT/trash`: deleted videos wait here until undone or purged.
     var trashDirectory: String { root + "/trash" }
 
-    /// Every file on disk that belongs to `url` (video, partial, their records, an HLS
-    /// presentation's folder), existing or not.
-    /// The partial's lock is not among them: it stays, empty, as the engine leaves it.
-    func files(of url: String) -> [String] {
+    /// Every file on disk that belongs to `url` (video, partial, their records and request
+    /// context, an HLS presentation's folder), existing or not. `partials`: a listing of
+    /// `partial/` already made (a caller handling many URLs lists it once).
+    /// The partial's lock is not among them: it belongs to whoever holds it, and goes with them.
+    func files(of url: String, partials: PartialFolder? = nil) -> [String] {
         let key = Self.key(for: url)
         let video = loadRecord(at: videoRecordPath(key), key: key).map { videoFile(of: $0, key: key) }
             ?? videoPath(key, url: url)
-        return [video, videoRecordPath(key), partialPath(key, "json"), partialPath(key, "context")] + dataFiles(key: key) + [presentationFolder(key: key)]
+        return [video] + files(key: key, url: url, partials: partials ?? partialFolder())
+    }
+
+    /// The files of `key` but its finished video, which only its record names.
+    private func files(key: String, url: String, partials: PartialFolder) -> [String] {
+        [videoRecordPath(key), partialPath(key, "json"), partialPath(key, "context")]
+            + partials.dataFiles(key: key).map { partialDirectory + "/" + $0 } + [presentationFolder(key: key)]
     }
 
     /// The data files of `key`'s partial on disk: `KEY.<generation>.part`, and `KEY.part` and
     /// `KEY.new` of older versions.
     func dataFiles(key: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: partialDirectory)) ?? []
-        return names.filter { name in
-            name == "\(key).part" || name == "\(key).new" || (name.hasPrefix(key + ".") && name.hasSuffix(".part"))
-        }.sorted().map { partialDirectory + "/" + $0 }
+        partialFolder().dataFiles(key: key).map { partialDirectory + "/" + $0 }
     }
+
+    /// One listing of `partial/`, its names grouped by key.
+    func partialFolder() -> PartialFolder { PartialFolder(names: FileIO.names(in: partialDirectory)) }
 
     /// Rewrites the finished record of `url` (atomically); false when there is none.
     @discardableResult
@@ -39,17 +46,29 @@ extension Cache {
     /// Names in the cache that belong to nothing the library knows, for the log: foreign files,
     /// leftovers of interrupted atomic writes, videos whose record is gone.
     func strayFiles(known entries: [LibraryItem]) -> [String] {
-        let manager = FileManager.default
-        let knownPaths = Set(entries.flatMap { files(of: $0.url) })
+        strayFiles(known: entries, partials: partialFolder())
+    }
+
+    /// The same from a listing of `partial/` already made: one pass over the folders, and the
+    /// known files of each item from its listed item (its video is the item's path), not from
+    /// reading its record again.
+    func strayFiles(known entries: [LibraryItem], partials: PartialFolder) -> [String] {
+        var knownPaths = Set<String>()
+        for entry in entries {
+            let key = Self.key(for: entry.url)
+            knownPaths.insert(entry.path)
+            knownPaths.insert(videoPath(key, url: entry.url))
+            knownPaths.formUnion(files(key: key, url: entry.url, partials: partials))
+        }
         var stray: [String] = []
         // positions.json: playback positions of local files (cached videos keep theirs in the record).
         // hls: unfinished HLS presentations, listed by their own records.
-        let rootNames = Set(["partial", "videos", "trash", "hls", LibrarySettings.fileName, "positions.json"])
-        for name in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where !rootNames.contains(name) {
+        let rootNames = Set(["partial", "videos", "trash", "hls", "thumbnails", LibrarySettings.fileName, "positions.json"])
+        for name in FileIO.names(in: root) where !rootNames.contains(name) {
             stray.append(root + "/" + name)
         }
-        for directory in [videosDirectory, partialDirectory] {
-            for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
+        for (directory, names) in [(videosDirectory, FileIO.names(in: videosDirectory)), (partialDirectory, partials.names)] {
+            for name in names {
                 let path = directory + "/" + name
                 if knownPaths.contains(path) || name.hasSuffix(".lock") || isBeingWritten(path) { continue }
                 stray.append(path)
@@ -59,16 +78,35 @@ extension Cache {
     }
 
     /// A partial's bytes before its first checkpoint wrote the record: the download holds its lock.
-    private func isBeingWritten(_ path: String) -> Bool {
-        guard path.hasSuffix(".part") || path.hasSuffix(".new") else { return false }
+    /// The request context is written before the first record too.
+    func isBeingWritten(_ path: String) -> Bool {
+        guard path.hasSuffix(".part") || path.hasSuffix(".new") || path.hasSuffix(".context") else { return false }
         let name = (path as NSString).lastPathComponent
-        let lock = partialDirectory + "/" + name.prefix(64) + ".lock"
-        guard let fd = try? FileIO.open(lock, O_RDONLY) else { return false }
-        defer { FileIO.close(fd) }
-        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
-            flock(fd, LOCK_UN)
-            return false
-        }
-        return true
+        return PartialLock.isHeld(partialDirectory + "/" + name.prefix(64) + ".lock")
     }
+}
+
+/// The names in `partial/` from one listing, grouped by the key they start with.
+struct PartialFolder {
+    let names: [String]
+    private let byKey: [Substring: [String]]
+
+    init(names: [String]) {
+        self.names = names
+        byKey = Dictionary(grouping: names.filter { $0.utf8.count > 65 }) { $0.prefix(64) }
+    }
+
+    /// Keys that have a record (`KEY.json`).
+    var recordKeys: [String] {
+        names.filter { $0.utf8.count == 64 + 5 && $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+    }
+
+    /// `KEY.<generation>.part`, `KEY.part` and `KEY.new`, sorted.
+    func dataFiles(key: String) -> [String] {
+        (byKey[Substring(key)] ?? []).filter { name in
+            name == "\(key).part" || name == "\(key).new" || (name.hasPrefix(key + ".") && name.hasSuffix(".part"))
+        }.sorted()
+    }
+
+    func contains(_ name: String) -> Bool { byKey[name.prefix(64)]?.contains(name) ?? false }
 }

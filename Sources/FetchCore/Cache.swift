@@ -8,7 +8,8 @@ import Locking
 /// ```
 /// ROOT/partial/KEY.G.part   bytes so far, in ranges   VIDEOS/Name.ext       finished video
 /// ROOT/partial/KEY.json     their record, naming G    ROOT/videos/KEY.json  its record, naming it
-/// ROOT/partial/KEY.lock     one writer at a time
+/// ROOT/partial/KEY.lock     one writer at a time (there only while a writer holds it)
+/// ROOT/partial/KEY.context  the request's context (mode 0600), kept as long as KEY.json
 /// (G: a generation, new when a download starts over; `KEY.part` in older versions, whose
 /// finished videos are `ROOT/videos/KEY.EXT`)
 /// ```
@@ -82,10 +83,43 @@ public final class Cache: Sendable {
     /// The cache key of a URL: the SHA-256 in hex of its identity (normalised, no password), so
     /// two spellings of one link are one video.
     static func key(for url: String) -> String {
-        let identity = (try? WebAddress.identity(url)) ?? url
-        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, identity, -1)!
+        if let known = keys.withLock({ $0[url] }) { return known }
+        let key = computeKey(for: url)
+        remember(key, for: url)
+        return key
+    }
+
+    /// Keys already computed: the library asks for each record's key more than once per
+    /// reading, and every reading after the first asks for the same ones.
+    private static let keys = Locked<[String: String]>([:])
+
+    private static func computeKey(for url: String) -> String {
+        digest((try? WebAddress.identity(url)) ?? url)
+    }
+
+    private static func digest(_ text: String) -> String {
+        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)!
         defer { g_free(digest) }
         return String(cString: digest)
+    }
+
+    /// Whether `key` is the key of `url`, as a record's name must be. Records store the link's
+    /// identity, already normal, so its digest as written is the key: a library of thousands is
+    /// checked without parsing every link again (most of a listing's time). A link stored in
+    /// another spelling is normalised first.
+    static func isKey(_ key: String, of url: String) -> Bool {
+        if let known = keys.withLock({ $0[url] }) { return known == key }
+        guard digest(url) == key else { return Self.key(for: url) == key }
+        remember(key, for: url)
+        return true
+    }
+
+    private static func remember(_ key: String, for url: String) {
+        keys.withLock { keys in
+            // Bounded: a long session of links never grows it past this.
+            if keys.count >= 50_000 { keys.removeAll(keepingCapacity: true) }
+            keys[url] = key
+        }
     }
 
     func partialPath(_ key: String, _ suffix: String) -> String { "\(partialDirectory)/\(key).\(suffix)" }
@@ -118,7 +152,7 @@ public final class Cache: Sendable {
             return nil
         }
         // Reported once as a stray by the library, not here at every look.
-        return Self.key(for: record.url) == key ? record : nil
+        return Self.isKey(key, of: record.url) ? record : nil
     }
 
     /// Replaces the record at `path` atomically and durably.
@@ -134,7 +168,14 @@ public final class Cache: Sendable {
     // MARK: Listing
 
     /// Every finished and partial video, newest first. Unreadable records are skipped and logged.
-    public func entries() -> [LibraryItem] {
+    public func entries() -> [LibraryItem] { entries(partials: partialFolder()) }
+
+    /// The same from one listing of `partial/` made by the caller: one pass over the records,
+    /// each read once, so the cost grows with the library and not with its square.
+    ///
+    /// - Parameter batch: called with the finished videos read so far, every `batchSize`
+    ///   records, so a window can show the first rows while the rest are read.
+    func entries(partials: PartialFolder, batch: (([LibraryItem]) -> Void)? = nil) -> [LibraryItem] {
         var result: [LibraryItem] = []
         var listed = Set<String>()
         var missing: [String: LibraryItem] = [:]
@@ -144,21 +185,23 @@ public final class Cache: Sendable {
             if entry.isMissing { missing[key] = entry; continue }
             listed.insert(key)
             result.append(entry)
+            if let batch, result.count % Self.batchSize == 0 { batch(result) }
         }
-        for name in Self.recordNames(in: partialDirectory) {
-            let key = String(name.dropLast(5))
+        for key in partials.recordKeys {
             guard !listed.contains(key), let entry = partialEntry(key: key) else { continue }
             // Downloading it again: the partial is what there is now.
             missing[key] = nil
             listed.insert(key)
             result.append(entry)
         }
-        for entry in presentationEntries() where !listed.contains(Self.key(for: entry.url)) {
-            missing[Self.key(for: entry.url)] = nil
+        for entry in presentationEntries() {
+            let key = Self.key(for: entry.url)
+            guard !listed.contains(key) else { continue }
+            missing[key] = nil
             result.append(entry)
         }
         result += missing.values
-        return result.sorted { $0.date > $1.date }
+        return result.sorted { $0.isListed(before: $1) }
     }
 
     /// What the cache holds for `url`: finished, partial, or nothing.
@@ -169,9 +212,11 @@ public final class Cache: Sendable {
         return partialEntry(key: key) ?? presentationEntry(key: key) ?? finished
     }
 
-    private static func recordNames(in directory: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".json") && $0.count == 64 + 5 }
+    /// Records per batch of `entries(partials:batch:)`.
+    static let batchSize = 500
+
+    static func recordNames(in directory: String) -> [String] {
+        FileIO.names(in: directory).filter { $0.utf8.count == 64 + 5 && $0.hasSuffix(".json") }
     }
 
     /// A finished video counts only when its record and its file agree on the length. One whose

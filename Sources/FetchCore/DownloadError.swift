@@ -37,6 +37,8 @@ public enum DownloadError: Error, Sendable, Equatable {
     case notAVideo(DocumentKind)
     /// An HLS presentation that cannot be saved (live, DRM, an invalid playlist); nothing kept.
     case refusedStream(HLSRefusal)
+    /// A DASH presentation that cannot be saved (live, DRM, a bad or hostile manifest); nothing kept.
+    case refusedManifest(DASHRefusal)
     /// An HLS presentation's segments are all on disk but GStreamer could not join them.
     case remuxFailed(String)
     /// The server sent more bytes than it announced, or a reply that cannot be used.
@@ -95,6 +97,8 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .notAVideo(let kind):
             kind.message
         case .refusedStream(let refusal):
+            refusal.message
+        case .refusedManifest(let refusal):
             refusal.message
         case .remuxFailed(let detail):
             // TRANSLATORS: %1$@ is GStreamer's reason.

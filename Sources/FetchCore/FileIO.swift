@@ -69,6 +69,13 @@ enum FileIO {
         throw .fileSystem(String(format: tr("%1$@ is not a regular file and cannot be replaced"), path))
     }
 
+    /// Whether `path` still names the file open at `fd` (not removed or replaced since).
+    static func isSameFile(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(fd, &open) == 0 && lstat(path, &named) == 0
+            && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     private static func isRegular(_ fd: Int32) -> Bool {
         var info = stat()
         return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
@@ -260,6 +267,20 @@ enum FileIO {
     }
 
     /// The size of a regular file (never a symlink's target); nil for anything else.
+    /// The names in `directory` (none when it cannot be read), from one `readdir` pass.
+    static func names(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     static func size(of path: String) -> Int64? {
         regularFileInfo(path).map { Int64($0.st_size) }
     }

@@ -25,10 +25,15 @@ public final class Library: Sendable {
     public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
 
     /// Reads the cache folder again; logs what it skips. Returns the items, newest first.
+    ///
+    /// - Parameter batch: called with the videos read so far while reading (not sorted), so a
+    ///   window can show the first rows of a big library at once.
     @discardableResult
-    public func reload() -> [LibraryItem] {
-        let items = cache.entries()
-        let stray = cache.strayFiles(known: items)
+    public func reload(batch: (([LibraryItem]) -> Void)? = nil) -> [LibraryItem] {
+        // One listing of partial/ serves both passes.
+        let partials = cache.partialFolder()
+        let items = cache.entries(partials: partials, batch: batch)
+        let stray = cache.strayFiles(known: items, partials: partials)
         let fresh = reported.withLock { reported in stray.filter { reported.insert($0).inserted } }
         for path in fresh {
             Log.warning("skipping \(path): not a video or record Fetchplay wrote")
@@ -126,7 +131,13 @@ public final class Library: Sendable {
             do { try FileIO.rename(move.trashed, move.original) } catch { throw .fileSystem(error.message) }
         }
         commit(deletion)
-        reload()
+        // Listed again where it was (newest first) without reading the folder: undoing a
+        // deletion of many videos reads nothing per video.
+        state.withLock { items in
+            items.removeAll { $0.url == deletion.url }
+            let index = items.firstIndex { deletion.item.isListed(before: $0) } ?? items.count
+            items.insert(deletion.item, at: index)
+        }
     }
 
     /// Removes a deletion's files for good.

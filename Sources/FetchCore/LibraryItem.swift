@@ -72,6 +72,12 @@ public struct LibraryItem: Sendable, Equatable, Identifiable {
         DownloadProgress(bytesDone: bytesDone, total: total, segments: isComplete ? nil : segments)
     }
 
+    /// The library's order, newest first: by date, then by link, so two videos finished in the
+    /// same second (dates are kept in whole seconds) list the same way in every reading.
+    public func isListed(before other: LibraryItem) -> Bool {
+        date != other.date ? date > other.date : url < other.url
+    }
+
     /// When it was last of use to someone: played, else downloaded. The size cap evicts the oldest.
     public var lastUsed: Date { lastPlayed ?? date }
 }

@@ -15,7 +15,8 @@ public enum DocumentKind: String, Sendable, Equatable {
         case .xml: tr("This link is an XML document, not a video.")
         case .text: tr("This link is a text file, not a video.")
         case .playlist: tr("This link is a streaming playlist (HLS), which Fetchplay cannot save yet.")
-        case .manifest: tr("This link is a streaming manifest (DASH), which Fetchplay cannot save yet.")
+        // Not a failure people see: such a link goes on as a DASH presentation.
+        case .manifest: tr("This link is a streaming manifest (DASH); Fetchplay saves it segment by segment.")
         }
     }
 

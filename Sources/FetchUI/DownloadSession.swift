@@ -294,7 +294,7 @@ public final class DownloadSession {
     private func update() {
         let current = orderedEntries
         for entry in current where presentations[entry.url] == nil {
-            if case .failed(.notAVideo(.playlist)) = entry.state {
+            if case .failed(.notAVideo(let kind)) = entry.state, kind == .playlist || kind == .manifest {
                 // Known as a playlist only by its answer: saved the HLS way from here on.
                 MainContext.post { [weak self] in self?.startPresentation(entry.url) }
             }
@@ -312,7 +312,7 @@ public final class DownloadSession {
             }
             switch entry.state {
             // A link that turned out to be a playlist goes on as HLS: not an end.
-            case .failed(.notAVideo(.playlist)):
+            case .failed(.notAVideo(.playlist)), .failed(.notAVideo(.manifest)):
                 break
             case .failed:
                 // Also one that failed before any update showed it downloading (a 404 at once).

@@ -40,6 +40,7 @@ extension FetchplayAction {
         case .delete: tr("Delete the video")
         case .undo: tr("Undo the deletion")
         case .openFolder: tr("Open the downloads folder")
+        case .find: tr("Find in the library")
         }
     }
 }

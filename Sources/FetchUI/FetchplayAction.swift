@@ -40,6 +40,7 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case delete
     case undo
     case openFolder = "open-folder"
+    case find
 
     public enum Scope: String, Sendable { case app, win }
 
@@ -105,13 +106,14 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
         case .slower: ["bracketleft"]
         case .faster: ["bracketright"]
         case .delete: ["Delete", "KP_Delete"]
+        case .find: ["<Control>f"]
         default: []
         }
     }
 
     public var keyScope: KeyScope {
         switch self {
-        case .focusURL, .close, .open, .quit, .back, .preferences, .shortcuts: .anywhere
+        case .focusURL, .close, .open, .quit, .back, .preferences, .shortcuts, .find: .anywhere
         case .pauseOrContinue, .pasteURL, .undo: .unclaimed
         case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
              .leaveFullscreen, .slower, .faster: .videoPage

@@ -43,6 +43,7 @@ public final class LibraryCoordinator {
         view.onToggle = { [weak self] url in self?.session.toggle(url: url) }
         view.onCommand = { [weak self] command, url in self?.perform(command, url: url) }
         view.onDuration = { [weak self] url, seconds in self?.store.setDuration(seconds, url: url) }
+        view.thumbnails.folder = session.cache.thumbnailsDirectory
         reload()
     }
 
@@ -68,9 +69,15 @@ public final class LibraryCoordinator {
         refreshRows()
     }
 
+    /// Rows of videos the queue does not know, kept from one refresh to the next.
+    private let rowMemo = LibraryRowModel.Memo()
+
     /// Puts the store and the queue on screen.
     func refreshRows() {
-        let rows = LibraryRowModel.rows(items: store.items, entries: session.orderedEntries, keeping: view.urls)
+        // While the first reading arrives in batches, rows go in date order; after it, rows on
+        // screen keep their place.
+        let rows = LibraryRowModel.rows(items: store.items, entries: session.orderedEntries,
+                                        keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: session.url)
     }
@@ -125,14 +132,19 @@ public final class LibraryCoordinator {
 
     // MARK: Delete and undo
 
-    /// Whether the selected item can be deleted now.
+    /// Whether the selected item can be deleted now (or, of several selected, one of them).
     var canDelete: Bool {
-        guard let url = session.url, view.rows[url] != nil else { return false }
+        let selected = view.selectedURLs
+        if selected.count > 1 { return selected.contains { !busy.contains($0) } }
+        guard let url = session.url, view.contains(url: url) else { return false }
         return !busy.contains(url) && !(session.state.completedPath.map(busy.contains) ?? false)
     }
 
-    /// Deletes the selected video or partial, with an undo bar.
+    /// Deletes the selected video or partial, with an undo bar; several selected rows go
+    /// together, and one undo brings them all back.
     func deleteSelected() {
+        let selected = view.selectedURLs
+        if selected.count > 1 { return deleteMany(selected) }
         guard let url = session.url else { return }
         if let path = session.state.completedPath, busy.contains(path) {
             return showMessage?(LibraryError.inUse.message) ?? ()
@@ -146,7 +158,24 @@ public final class LibraryCoordinator {
             return showMessage?(error.message) ?? ()
         }
         session.clearSelection()
-        view.showUndo(String(format: tr("“%1$@” deleted"), deletion.item.displayName))
+        showUndoBar(String(format: tr("“%1$@” deleted"), deletion.item.displayName))
+    }
+
+    /// Deletes `urls` at once; those downloading or playing stay, and the window says so.
+    private func deleteMany(_ urls: [String]) {
+        let busy = self.busy
+        let free = urls.filter { !busy.contains($0) && session.queue.remove($0) }
+        let (deleted, refusal) = store.delete(urls: free, busy: busy)
+        if deleted.count < urls.count { showMessage?((refusal ?? .inUse).message) }
+        guard !deleted.isEmpty else { return refreshRows() }
+        if let url = session.url, deleted.contains(where: { $0.url == url }) { session.clearSelection() }
+        showUndoBar(deleted.count == 1 ? String(format: tr("“%1$@” deleted"), deleted[0].item.displayName)
+                    : String(format: trn("%1$d video deleted", "%1$d videos deleted", deleted.count), deleted.count))
+    }
+
+    /// Shows the undo bar; the deletion becomes final when it goes, `undoSeconds` later.
+    private func showUndoBar(_ message: String) {
+        view.showUndo(message)
         undoGeneration += 1
         let generation = undoGeneration
         MainContext.every(milliseconds: Self.undoSeconds * 1000) { [weak self] in
@@ -159,9 +188,9 @@ public final class LibraryCoordinator {
 
     var canUndo: Bool { store.pendingDeletion != nil }
 
-    /// Brings the last deleted video back and selects it.
+    /// Brings the last deleted video (or videos) back and selects it (the first of them).
     func undo() {
-        guard let url = store.pendingDeletion?.url else { return }
+        guard let url = store.pendingDeletions.first?.url else { return }
         undoGeneration += 1
         view.showUndo(nil)
         do {

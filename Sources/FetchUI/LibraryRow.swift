@@ -6,18 +6,21 @@ import Localization
 /// a partial a Pause / Continue button, and a menu (its button, a right-click, a touch long press).
 ///
 /// ```
-/// GtkListBoxRow                       actions "row.*" for its menu
-/// └─ box ─ [thumbnail | small ring] ─ title / detail ─ [pause or continue] ─ [⋮ menu]
+/// GtkListItem's child: box            actions "row.*" for its menu
+/// └─ [thumbnail | small ring] ─ title / detail ─ [pause or continue] ─ [⋮ menu]
 /// ```
-/// Thin: `update(_:)` puts a `LibraryRowModel` on screen, changing only what differs.
+/// Recycled: the list view makes a few rows and binds each to the URL that scrolls into it
+/// (`bind(url:)`); `update(_:)` puts that URL's `LibraryRowModel` on screen, changing only what
+/// differs.
 @MainActor
 final class LibraryRow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The `GtkListBoxRow`; this object holds a reference so it can leave and rejoin the list.
+    /// The row's widget, the list item's child; this object holds a reference to it.
     nonisolated(unsafe) let row: Widget
     private let ownedRow: OwnedWidget
-    let url: String
+    /// The URL the row shows now ("" while unbound).
+    private(set) var url = ""
     private(set) var model: LibraryRowModel?
     let ring = RingView()
     private let thumbnailStack: Widget
@@ -50,11 +53,7 @@ final class LibraryRow {
         }
     }
 
-    init(url: String) {
-        self.url = url
-        row = gtk_list_box_row_new()!
-        ownedRow = OwnedWidget(row)
-        gtk_widget_add_css_class(row, "library-row")
+    init() {
 
         picture = OpaquePointer(gtk_picture_new()!)
         gtk_picture_set_content_fit(picture, GTK_CONTENT_FIT_COVER)
@@ -102,8 +101,9 @@ final class LibraryRow {
         gtk_widget_set_tooltip_text(menuButton, tr("More"))
         fp_accessible_update_label(menuButton.opaque, tr("Video menu"))
 
-        let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [thumbnailStack, text, toggleButton, menuButton])
-        gtk_list_box_row_set_child(row.as(GtkListBoxRow.self), content)
+        row = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["library-row"],
+                          [thumbnailStack, text, toggleButton, menuButton])
+        ownedRow = OwnedWidget(row)
         toggleButton.connect("clicked") { [weak self] in
             guard let self else { return }
             self.onToggle?(self.url)
@@ -111,10 +111,24 @@ final class LibraryRow {
         installMenu()
     }
 
-    /// The menu and its `row.*` actions; a right-click or a long press on the row opens it too.
+    /// The menu of every row: the same items, each naming its row's `row.*` action. Made once.
+    nonisolated(unsafe) private static let menu: OpaquePointer = {
+        let menu = g_menu_new()!
+        for command in Command.allCases {
+            let item = g_menu_item_new(command.label, "row.\(command.rawValue)")!
+            // Pause, Continue and Play show only when they apply.
+            g_menu_item_set_attribute_value(item, "hidden-when", g_variant_new_string("action-disabled"))
+            g_menu_append_item(menu, item)
+            g_object_unref(item.rawObject)
+        }
+        return menu
+    }()
+
+    /// The menu's `row.*` actions; its popover is made when it first opens (a popover for each
+    /// recycled row cost a few hundred kB a row, most never opened). A right-click or a long
+    /// press on the row opens it too.
     private func installMenu() {
         let group = g_simple_action_group_new()!
-        let menu = g_menu_new()!
         for command in Command.allCases {
             let action = g_simple_action_new(command.rawValue, nil)!
             action.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in
@@ -124,16 +138,14 @@ final class LibraryRow {
             g_action_map_add_action(group.opaque, action)
             menuActions[command] = action
             g_object_unref(action.rawObject)
-            let item = g_menu_item_new(command.label, "row.\(command.rawValue)")!
-            // Pause, Continue and Play show only when they apply.
-            g_menu_item_set_attribute_value(item, "hidden-when", g_variant_new_string("action-disabled"))
-            g_menu_append_item(menu, item)
-            g_object_unref(item.rawObject)
         }
         gtk_widget_insert_action_group(row, "row", group.opaque)
         g_object_unref(group.rawObject)
-        gtk_menu_button_set_menu_model(menuButton.opaque, menu.as(GMenuModel.self))
-        g_object_unref(menu.rawObject)
+        gtk_menu_button_set_create_popup_func(menuButton.opaque, { button, _ in
+            // Called at every opening; the model (and with it the popover) is set the first time.
+            guard gtk_menu_button_get_menu_model(button) == nil else { return }
+            gtk_menu_button_set_menu_model(button, LibraryRow.menu.as(GMenuModel.self))
+        }, nil, nil)
 
         let rightClick = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))
@@ -162,6 +174,16 @@ final class LibraryRow {
     private func setMenu(_ command: Command, enabled: Bool) {
         guard let action = menuActions[command], (g_action_get_enabled(action) != 0) != enabled else { return }
         g_simple_action_set_enabled(action, enabled ? 1 : 0)
+    }
+
+    /// Shows `url` from now on (its model follows with `update`); "" while the row is unused.
+    func bind(url: String) {
+        guard url != self.url else { return }
+        self.url = url
+        model = nil
+        hasThumbnail = false
+        gtk_picture_set_paintable(picture, nil)
+        if isMenuOpen { gtk_menu_button_popdown(menuButton.opaque) }
     }
 
     func update(_ model: LibraryRowModel) {

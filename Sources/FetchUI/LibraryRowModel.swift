@@ -28,23 +28,66 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
     public var isFinished: Bool { activity == .finished }
 
     /// One row per URL, newest first, in a stable order: rows already shown (`keeping`) stay
-    /// where they are (pausing or finishing never moves a row under the pointer); new ones go on
-    /// top, downloads only the queue knows first, then the cache's items in its order. A link
+    /// where they are (pausing or finishing never moves a row under the pointer); new ones go
+    /// where the fresh order puts them, after the shown row before them (downloads only the
+    /// queue knows come first, so they go on top). A link
     /// that failed with nothing downloaded has no row: there is nothing to continue or play.
+    ///
+    /// - Parameter memo: rows of items the queue does not know, from the last call: a library of
+    ///   thousands makes only the rows that changed (the rest are the same values).
     public static func rows(items: [LibraryItem], entries: [DownloadQueue.Entry], keeping order: [String] = [],
-                            now: Date = Date()) -> [LibraryRowModel] {
+                            now: Date = Date(), memo: Memo? = nil) -> [LibraryRowModel] {
         let byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         let known = Set(items.map(\.url))
         let fresh = entries.reversed().filter { !known.contains($0.url) && !isEmptyFailure($0) }.map { entry in
             row(item: nil, entry: entry, now: now)
         }
         let fromDisk = items.filter { item in byURL[item.url].map { !isEmptyFailure($0) } ?? true }
-        let models = fresh + fromDisk.map { row(item: $0, entry: byURL[$0.url], now: now) }
+        memo?.startDay(of: now)
+        let models = fresh + fromDisk.map { item in
+            guard let memo, byURL[item.url] == nil else { return row(item: item, entry: byURL[item.url], now: now) }
+            return memo.row(of: item) { row(item: item, entry: nil, now: now) }
+        }
         guard !order.isEmpty else { return models }
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let new = models.filter { position[$0.url] == nil }
+        // A new row follows the shown row before it in the fresh order (the library read in
+        // batches adds older rows under the ones shown, below the download that runs); a new
+        // row with none before it (a download only the queue knows) goes on top.
+        var top: [LibraryRowModel] = []
+        var following: [String: [LibraryRowModel]] = [:]
+        var anchor: String?
+        for model in models {
+            if position[model.url] != nil {
+                anchor = model.url
+            } else if let anchor {
+                following[anchor, default: []].append(model)
+            } else {
+                top.append(model)
+            }
+        }
         let shown = models.filter { position[$0.url] != nil }.sorted { position[$0.url]! < position[$1.url]! }
-        return new + shown
+        return top + shown.flatMap { [$0] + (following[$0.url] ?? []) }
+    }
+
+    /// Rows made from the disk alone, by URL, valid for one day ("Today" becomes "Yesterday").
+    public final class Memo {
+        private var rows: [String: (item: LibraryItem, row: LibraryRowModel)] = [:]
+        private var day: Int?
+
+        public init() {}
+
+        func startDay(of now: Date) {
+            let today = Calendar.current.ordinality(of: .day, in: .era, for: now)
+            if today != day { rows.removeAll() }
+            day = today
+        }
+
+        func row(of item: LibraryItem, make: () -> LibraryRowModel) -> LibraryRowModel {
+            if let kept = rows[item.url], kept.item == item { return kept.row }
+            let row = make()
+            rows[item.url] = (item, row)
+            return row
+        }
     }
 
     /// A failure before any byte was kept (a 404, a refused connection, a web page).
@@ -135,9 +178,14 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         if calendar.isDate(date, inSameDayAs: now) { return tr("Today") }
         if let yesterday = calendar.date(byAdding: .day, value: -1, to: now),
            calendar.isDate(date, inSameDayAs: yesterday) { return tr("Yesterday") }
+        return mediumDate.string(from: date)
+    }
+
+    /// Made once: a formatter costs more to make than a library of thousands takes to list.
+    nonisolated(unsafe) private static let mediumDate: DateFormatter = {
         let formatter = DateFormatter()
         formatter.dateStyle = .medium
         formatter.timeStyle = .none
-        return formatter.string(from: date)
-    }
+        return formatter
+    }()
 }

@@ -11,9 +11,16 @@ import Locking
 @MainActor
 public final class LibraryStore {
     public let library: Library
-    public private(set) var items: [LibraryItem] = []
-    /// The last deletion, while it can still be undone.
-    public private(set) var pendingDeletion: Deletion?
+    public private(set) var items: [LibraryItem] = [] {
+        didSet { positions = Dictionary(items.enumerated().map { ($1.url, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+    /// Where each URL is in `items`: a big library is looked up by URL at every change.
+    private var positions: [String: Int] = [:]
+    /// The last deletion (one video, or several selected together), while it can be undone.
+    public private(set) var pendingDeletions: [Deletion] = []
+    public var pendingDeletion: Deletion? { pendingDeletions.last }
+    /// True while the folder is read; the items so far arrive in batches.
+    public private(set) var isLoading = false
     public var settings: LibrarySettings
     private let observers = Observers<Void>()
 
@@ -26,9 +33,13 @@ public final class LibraryStore {
     public init(cache: Cache, settings: LibrarySettings) {
         library = Library(cache: cache)
         self.settings = settings
-        // Deletions nobody undid before the last quit or crash go now.
+        // Deletions nobody undid before the last quit or crash go now, and leftovers of older
+        // versions (unheld locks, abandoned temporary files, orphaned request contexts).
         let library = library
-        BackgroundWork.async(on: disk) { library.purgeTrash() }
+        BackgroundWork.async(on: disk) {
+            library.purgeTrash()
+            library.cache.tidyLeftovers()
+        }
     }
 
     public var cache: Cache { library.cache }
@@ -36,21 +47,39 @@ public final class LibraryStore {
     /// Bytes of every video and partial listed.
     public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
 
-    public func item(url: String) -> LibraryItem? { items.first { $0.url == url } }
+    public func item(url: String) -> LibraryItem? { positions[url].map { items[$0] } }
 
     /// Reads the folder again; with a size cap, evicts the least recently played videos first,
     /// never a partial nor anything in `protected` (what plays or downloads).
     public func reload(protecting protected: Set<String> = []) {
         generation += 1
         let generation = generation, library = library, cap = settings.sizeCap
+        // Only the first reading shows its first batch early (a screenful at once); the rest
+        // comes in one piece: every batch shown would make the list and its rows again, which
+        // for thousands of videos costs more than the reading. Later readings change a row or two.
+        let first = items.isEmpty
+        isLoading = first
         BackgroundWork.async(on: disk) {
-            library.reload()
+            var shownEarly = false
+            library.reload(batch: first ? { batch in
+                guard !shownEarly else { return }
+                shownEarly = true
+                let sorted = batch.sorted { $0.isListed(before: $1) }
+                MainContext.post { [weak self] in
+                    guard let self, generation == self.generation else { return }
+                    self.items = sorted
+                    self.observers.notify(())
+                }
+            } : nil)
             if let cap { library.evict(toFit: cap, protected: protected) }
             let items = library.items
             MainContext.post { [weak self] in
                 guard let self, generation == self.generation else { return }
+                self.isLoading = false
                 self.items = items
                 self.observers.notify(())
+                // The reading's garbage (records, listings) is freed by now.
+                if first { FreedMemory.release() }
             }
         }
     }
@@ -63,15 +92,28 @@ public final class LibraryStore {
 
     /// Stores a probed duration, once, and shows it.
     public func setDuration(_ seconds: Double, url: String) {
-        if let index = items.firstIndex(where: { $0.url == url }) { items[index].duration = seconds }
+        if let index = positions[url] { items[index].duration = seconds }
         let library = library
         BackgroundWork.async(on: disk) { try? library.setDuration(seconds, url: url) }
-        observers.notify(())
+        notifySoon()
     }
+
+    /// One notification for the changes made before the main loop next turns: a screenful of
+    /// durations probed together makes the rows once, not once each.
+    private func notifySoon() {
+        guard !notificationPending else { return }
+        notificationPending = true
+        MainContext.post { [weak self] in
+            guard let self else { return }
+            self.notificationPending = false
+            self.observers.notify(())
+        }
+    }
+    private var notificationPending = false
 
     /// Remembers where playback of `url` stopped (nil: from the start next time), in its record.
     public func setPosition(_ seconds: Double?, url: String) {
-        guard let index = items.firstIndex(where: { $0.url == url }), items[index].position != seconds else { return }
+        guard let index = positions[url], items[index].position != seconds else { return }
         items[index].position = seconds
         let library = library
         BackgroundWork.async(on: disk) { try? library.setPosition(seconds, url: url) }
@@ -79,7 +121,7 @@ public final class LibraryStore {
 
     /// Remembers the choices made while watching `url`, in its record.
     public func setChoices(_ choices: PlaybackChoices, url: String) {
-        guard let index = items.firstIndex(where: { $0.url == url }), items[index].choices ?? PlaybackChoices() != choices
+        guard let index = positions[url], items[index].choices ?? PlaybackChoices() != choices
         else { return }
         items[index].choices = choices.isEmpty ? nil : choices
         let library = library
@@ -89,32 +131,56 @@ public final class LibraryStore {
     /// Moves `url`'s files to the trash (refused while in `busy`); a previous pending deletion is
     /// committed first. The row goes at once.
     public func delete(url: String, busy: Set<String>) throws(LibraryError) -> Deletion {
-        commitPending()
-        // The disk queue may still be reading: the library's own list must know the item.
-        let deletion = try library.delete(url: url, busy: busy)
-        pendingDeletion = deletion
-        items.removeAll { $0.url == url }
-        generation += 1 // a reload in flight would bring the row back
-        observers.notify(())
-        return deletion
+        let (deleted, refusal) = delete(urls: [url], busy: busy)
+        if let refusal { throw refusal }
+        return deleted[0]
     }
 
-    /// Puts the pending deletion back, byte for byte.
+    /// Moves the files of every URL in `urls` to the trash, as one deletion that one undo brings
+    /// back; those in `busy` (or that cannot be moved) stay, and the first reason is returned.
+    public func delete(urls: [String], busy: Set<String>) -> (deleted: [Deletion], refusal: LibraryError?) {
+        commitPending()
+        var deleted: [Deletion] = []
+        var refusal: LibraryError?
+        for url in urls {
+            // The disk queue may still be reading: the library's own list must know the item.
+            do throws(LibraryError) {
+                deleted.append(try library.delete(url: url, busy: busy))
+            } catch {
+                refusal = refusal ?? error
+            }
+        }
+        guard !deleted.isEmpty else { return ([], refusal) }
+        pendingDeletions = deleted
+        let gone = Set(deleted.map(\.url))
+        items.removeAll { gone.contains($0.url) }
+        generation += 1 // a reload in flight would bring the rows back
+        observers.notify(())
+        return (deleted, refusal)
+    }
+
+    /// Puts the pending deletion back, byte for byte (every video of it).
     public func undo() throws(LibraryError) {
-        guard let deletion = pendingDeletion else { return }
-        pendingDeletion = nil
-        try library.undo(deletion)
+        guard !pendingDeletions.isEmpty else { return }
+        let deletions = pendingDeletions
+        pendingDeletions = []
+        var failure: LibraryError?
+        for deletion in deletions {
+            do throws(LibraryError) { try library.undo(deletion) } catch { failure = failure ?? error }
+        }
         items = library.items
         generation += 1
         observers.notify(())
+        if let failure { throw failure }
     }
 
     /// Makes the pending deletion final (the undo bar went away, or the window closes).
     public func commitPending() {
-        guard let deletion = pendingDeletion else { return }
-        pendingDeletion = nil
+        guard !pendingDeletions.isEmpty else { return }
+        let deletions = pendingDeletions
+        pendingDeletions = []
         let library = library
-        BackgroundWork.async(on: disk) { library.commit(deletion) }
+        BackgroundWork.async(on: disk) { for deletion in deletions { library.commit(deletion) } }
     }
 
     /// Waits for the disk queue (tests, and the window closing before the process exits).

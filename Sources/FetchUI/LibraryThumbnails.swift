@@ -1,55 +1,166 @@
 import CGtk
+import FetchCore
 import FetchPlayer
 import Foundation
 import GLibSupport
 import Locking
 
-/// Thumbnails (and durations) of finished videos, made once each off the main thread.
+/// Thumbnails (and durations) of finished videos, made lazily for the rows on screen.
 ///
-/// One worker thread at a time decodes a frame with `Thumbnailer` (and probes the duration when
-/// the record has none), scales it down to `width` pixels wide there, and hands the small pixels
-/// to the main thread, where they become a `GdkTexture`. Full-size frames never reach the UI.
+/// A row asks when it is bound to a video (`request`) and withdraws when it scrolls away
+/// (`cancel`): only waiting requests are dropped, the newest first served, at most `poolSize`
+/// at once on worker threads. A worker names the video's content (`ContentFingerprint`), takes
+/// `folder/FINGERPRINT.png` when an earlier run made it, else decodes a frame with `Thumbnailer`
+/// (and probes the duration when the record has none), scales it to `width` pixels wide, and
+/// saves the PNG atomically for next time. The texture comes back to the main thread; at most
+/// `keptTextures` stay in memory (the rows on screen hold their own).
 @MainActor
 final class LibraryThumbnails {
     /// Pixels wide: twice the 96 logical pixels a row shows, sharp on HiDPI screens too.
     nonisolated static let width = 192
+    /// Videos decoded at once: a row's frame comes quickly, and a fast scroll never starts dozens.
+    static let poolSize = 2
+    /// Textures kept for rows that scrolled away and may come back (about 80 KB each, and as
+    /// much again for the renderer's copy under cairo): two screenfuls.
+    static let keptTextures = 48
 
+    /// Where thumbnails are kept between runs (`ROOT/thumbnails`); nil: not kept.
+    var folder: String?
     /// Called on the main thread when a video's thumbnail or duration is ready.
     var onLoaded: (@MainActor (_ path: String, _ duration: Double?) -> Void)?
 
+    private struct Request {
+        var path: String
+        var probeDuration: Bool
+    }
+
     nonisolated(unsafe) private var textures: [String: OpaquePointer] = [:]
-    private var requested = Set<String>()
-    private let worker = DispatchQueue(label: "fetchplay.thumbnails", qos: .utility)
+    /// When each texture was last asked for, to let the oldest go.
+    private var lastUse: [String: Int] = [:]
+    private var clock = 0
+    /// Waiting, the newest last (served first: the rows just scrolled to).
+    private var waiting: [Request] = []
+    private var running = Set<String>()
+    /// Made (or found impossible) in this run: never asked for twice.
+    private var finished = Set<String>()
+    private let workers = DispatchQueue(label: "fetchplay.thumbnails", qos: .utility, attributes: .concurrent)
 
     deinit {
         for texture in textures.values { g_object_unref(texture.rawObject) }
     }
 
     /// The thumbnail of the video at `path`, once made.
-    func texture(for path: String) -> OpaquePointer? { textures[path] }
+    func texture(for path: String) -> OpaquePointer? {
+        guard let texture = textures[path] else { return nil }
+        clock += 1
+        lastUse[path] = clock
+        return texture
+    }
 
-    /// Makes the thumbnail of `path` unless it was asked for before; with `probeDuration`, the
-    /// duration comes along.
+    /// Asks for the thumbnail of `path` (with `probeDuration`, its duration too) unless it is
+    /// made, being made, or could not be made.
     func request(path: String, probeDuration: Bool) {
-        guard requested.insert(path).inserted else { return }
-        BackgroundWork.async(on: worker, .skippable) {
-            let picture = try? Thumbnailer.snapshot(path: path, at: 0.1, timeout: 5)
-            let small = picture.map { Self.scaled($0, toWidth: Self.width) }
-            let duration = probeDuration ? try? Thumbnailer.probeDuration(path: path) : nil
-            MainContext.post { [weak self] in self?.loaded(path: path, small: small, duration: duration) }
+        guard textures[path] == nil, !finished.contains(path), !running.contains(path) else { return }
+        if !waiting.contains(where: { $0.path == path }) { requestedCount += 1 }
+        waiting.removeAll { $0.path == path }
+        waiting.append(Request(path: path, probeDuration: probeDuration))
+        startWaiting()
+    }
+
+    /// The row of `path` scrolled away: its thumbnail is not made unless it started already.
+    func cancel(path: String) {
+        waiting.removeAll { $0.path == path }
+    }
+
+    /// Thumbnails waiting or being made (the bench waits for none).
+    var pending: Int { waiting.count + running.count }
+
+    /// Thumbnails asked for since the view was made (each video once).
+    private(set) var requestedCount = 0
+
+    private func startWaiting() {
+        while running.count < Self.poolSize, let next = waiting.popLast() {
+            running.insert(next.path)
+            let folder = folder
+            BackgroundWork.async(on: workers, .skippable) {
+                let made = Self.make(path: next.path, folder: folder, probeDuration: next.probeDuration)
+                MainContext.post { [weak self] in self?.loaded(path: next.path, made: made) }
+            }
         }
     }
 
-    private func loaded(path: String, small: ScaledFrame?, duration: Double?) {
-        if let small, small.width > 0, small.height > 0 {
-            let bytes = small.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-            if let texture = gdk_memory_texture_new(Int32(small.width), Int32(small.height),
-                                                    GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(small.width * 4)) {
-                textures[path] = texture
-            }
-            g_bytes_unref(bytes)
+    /// What a worker made: a texture (its reference handed over) and maybe a duration.
+    private struct Made: @unchecked Sendable {
+        var texture: OpaquePointer?
+        var duration: Double?
+    }
+
+    private func loaded(path: String, made: Made) {
+        running.remove(path)
+        finished.insert(path)
+        if let texture = made.texture {
+            if let old = textures[path] { g_object_unref(old.rawObject) }
+            textures[path] = texture
+            clock += 1
+            lastUse[path] = clock
+            forgetOldest()
         }
-        onLoaded?(path, duration)
+        onLoaded?(path, made.duration)
+        startWaiting()
+        // A screenful decoded on worker threads left their arenas full of freed frames.
+        if pending == 0 { FreedMemory.release() }
+    }
+
+    private func forgetOldest() {
+        guard textures.count > Self.keptTextures else { return }
+        for (path, _) in lastUse.sorted(by: { $0.value < $1.value }).prefix(textures.count - Self.keptTextures) {
+            if let texture = textures.removeValue(forKey: path) { g_object_unref(texture.rawObject) }
+            lastUse[path] = nil
+            // Asked for again if its row comes back (from the disk by then).
+            finished.remove(path)
+        }
+    }
+
+    /// On a worker: the saved thumbnail, else a new one (saved); the duration when asked.
+    nonisolated private static func make(path: String, folder: String?, probeDuration: Bool) -> Made {
+        let saved = folder.flatMap { folder in ContentFingerprint.of(path: path).map { folder + "/" + $0 + ".png" } }
+        var texture = saved.flatMap { FileManager.default.fileExists(atPath: $0) ? loadPNG($0) : nil }
+        if texture == nil, let picture = try? Thumbnailer.snapshot(path: path, at: 0.1, timeout: 5) {
+            texture = memoryTexture(scaled(picture, toWidth: width))
+            if let texture, let saved, let folder { save(texture, to: saved, in: folder) }
+        }
+        let duration = probeDuration ? try? Thumbnailer.probeDuration(path: path) : nil
+        return Made(texture: texture, duration: duration)
+    }
+
+    nonisolated private static func memoryTexture(_ small: ScaledFrame) -> OpaquePointer? {
+        guard small.width > 0, small.height > 0 else { return nil }
+        let bytes = small.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        return gdk_memory_texture_new(Int32(small.width), Int32(small.height),
+                                      GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(small.width * 4))
+    }
+
+    /// A saved thumbnail as a memory texture in the format the renderers draw from. The PNG
+    /// loader's texture is kept in the PNG's own format and converted again by the renderer
+    /// (under cairo into a surface cached on the texture), so each row held two copies.
+    nonisolated private static func loadPNG(_ path: String) -> OpaquePointer? {
+        guard let loaded = gdk_texture_new_from_filename(path, nil) else { return nil }
+        defer { g_object_unref(loaded.rawObject) }
+        let width = Int(gdk_texture_get_width(loaded)), height = Int(gdk_texture_get_height(loaded))
+        guard width > 0, height > 0, width <= 4 * Self.width, height <= 4 * Self.width else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        // gdk_texture_download writes B8G8R8A8_PREMULTIPLIED (cairo's ARGB32 in memory).
+        pixels.withUnsafeMutableBufferPointer { gdk_texture_download(loaded, $0.baseAddress, gsize(width * 4)) }
+        return memoryTexture(ScaledFrame(width: width, height: height, pixels: pixels))
+    }
+
+    /// Written beside its name and renamed into it: a reader never sees half a PNG.
+    nonisolated private static func save(_ texture: OpaquePointer, to path: String, in folder: String) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        if gdk_texture_save_to_png(texture, temporary) != 0, rename(temporary, path) == 0 { return }
+        unlink(temporary)
     }
 
     /// A frame scaled down, tightly packed BGRA rows.

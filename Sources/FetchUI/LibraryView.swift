@@ -3,17 +3,22 @@ import FetchCore
 import GLibSupport
 import Localization
 
-/// The library pane: a header with the total size and Open Folder, the list of videos and
-/// partials, and an undo bar after a deletion.
+/// The library pane: a header with the counts, the sort and Open Folder, a search field, the
+/// list of videos and partials, and an undo bar after a deletion.
 ///
 /// ```
 /// box (.library)
-/// ├─ header      "Library" · "3 videos · 45 MB" · [open folder]
-/// ├─ scrolled    GtkListBox of LibraryRow (placeholder when empty)
+/// ├─ header      "Library" · "3 videos · 45 MB" · [sort ▾] · [open folder]
+/// ├─ search      GtkSearchEntry (Ctrl+F; typing in the list starts it too)
+/// ├─ scrolled    GtkListView over LibraryListModel, rows recycled (placeholder when empty)
 /// └─ revealer    undo bar: "“clip.webm” deleted" [Undo]
 /// ```
-/// Selecting a row, activating it (Enter, double-click) and a row's button are reported through
-/// closures; the window decides what they mean, and puts the list's keys (Delete) on it.
+/// The list view makes widgets only for the rows on screen, however long the library: each
+/// `LibraryRow` is bound to the URL that scrolls into it, and its thumbnail is asked for then
+/// and withdrawn when it scrolls away. Selecting one row, activating it (Enter, double-click)
+/// and a row's button are reported through closures; the window decides what they mean, and
+/// puts the list's keys (Delete) on it. Several rows can be selected (Ctrl, Shift) to delete
+/// them at once.
 @MainActor
 public final class LibraryView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
@@ -22,15 +27,29 @@ public final class LibraryView {
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
     let list: Widget
+    let searchEntry: Widget
+    let sortChooser: Widget
     let totalLabel: Widget
+    private let emptyStack: Widget
+    private let emptyLabel: Widget
     let undoRevealer: Widget
     let undoLabel: Widget
     let thumbnails = LibraryThumbnails()
+    let model = LibraryListModel()
 
-    private(set) var rows: [String: LibraryRow] = [:]
-    private(set) var order: [String] = []
-    /// Set while the list is rebuilt, so re-selecting the same row is not reported as a choice.
-    private var rebuilding = false
+    /// Every row widget the list view made, by its list item; few, whatever the library's size.
+    private var rowsByItem: [UnsafeMutableRawPointer: LibraryRow] = [:]
+    /// The row bound to each URL on screen now.
+    private var bound: [String: LibraryRow] = [:]
+    private var summary = ""
+    private let scrolled: Widget
+    /// A visibility check waits for the next frame (0: none).
+    private var visibilityTick: guint = 0
+    private var visibilityRetries = 0
+    /// Set by `focusList(when:)` until the list can take the focus.
+    private var focusWanted: (@MainActor () -> Bool)?
+    /// Set while the view changes the selection itself, so it is not reported as a choice.
+    private var selecting = false
 
     var onSelect: (@MainActor (String) -> Void)?
     var onActivate: (@MainActor (String) -> Void)?
@@ -45,27 +64,40 @@ public final class LibraryView {
         gtk_label_set_xalign(title.opaque, 0)
         totalLabel = Widgets.label("", classes: ["dim-label", "caption", "numeric"])
         gtk_label_set_xalign(totalLabel.opaque, 0)
+        gtk_label_set_ellipsize(totalLabel.opaque, PANGO_ELLIPSIZE_END)
         let titles = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, [title, totalLabel])
         gtk_widget_set_hexpand(titles, 1)
+        sortChooser = Self.makeSortChooser()
         let openFolder = Widgets.button(nil, icon: "folder-open-symbolic", action: .openFolder,
                                         tooltip: tr("Open the cache folder"), accessibleLabel: tr("Open cache folder"),
                                         classes: ["flat"])
         gtk_widget_set_valign(openFolder, GTK_ALIGN_CENTER)
         let header = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["library-header"],
-                                 [titles, openFolder])
+                                 [titles, sortChooser, openFolder])
 
-        list = gtk_list_box_new()!
+        searchEntry = gtk_search_entry_new()!
+        gtk_widget_add_css_class(searchEntry, "library-search")
+        // TRANSLATORS: the placeholder of the library's search field.
+        fp_search_entry_set_placeholder(searchEntry, tr("Search videos"))
+        fp_accessible_update_label(searchEntry.opaque, tr("Search the library"))
+        gtk_widget_set_tooltip_text(searchEntry, tr("Find videos by name (Ctrl+F)"))
+
+        let factory = gtk_signal_list_item_factory_new()!
+        list = gtk_list_view_new(model.selection, factory)!
         gtk_widget_add_css_class(list, "library-list")
-        gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_SINGLE)
-        gtk_list_box_set_activate_on_single_click(list.opaque, 0)
+        gtk_list_view_set_single_click_activate(list.opaque, 0)
         fp_accessible_update_label(list.opaque, tr("Library"))
-        let empty = Widgets.label(tr("Downloaded videos appear here."), classes: ["dim-label"], wrap: true)
-        gtk_widget_add_css_class(empty, "library-empty")
-        gtk_list_box_set_placeholder(list.opaque, empty)
-        let scrolled = gtk_scrolled_window_new()!
+        scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(scrolled.opaque, list)
-        gtk_widget_set_vexpand(scrolled, 1)
+        emptyLabel = Widgets.label(tr("Downloaded videos appear here."), classes: ["dim-label"], wrap: true)
+        gtk_widget_add_css_class(emptyLabel, "library-empty")
+        gtk_widget_set_valign(emptyLabel, GTK_ALIGN_START)
+        emptyStack = gtk_stack_new()!
+        gtk_stack_add_named(emptyStack.opaque, scrolled, "list")
+        gtk_stack_add_named(emptyStack.opaque, emptyLabel, "empty")
+        gtk_stack_set_visible_child_name(emptyStack.opaque, "empty")
+        gtk_widget_set_vexpand(emptyStack, 1)
 
         undoLabel = Widgets.label("")
         gtk_label_set_ellipsize(undoLabel.opaque, PANGO_ELLIPSIZE_MIDDLE)
@@ -79,73 +111,111 @@ public final class LibraryView {
         gtk_revealer_set_child(undoRevealer.opaque, bar)
 
         widget = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
-                             [header, scrolled, undoRevealer])
+                             [header, searchEntry, emptyStack, undoRevealer])
         ownedWidget = OwnedWidget(widget)
 
+        connectFactory(factory)
         connectListSignals()
+        // Typing while the list has the focus starts a search, as in GNOME's file lists.
+        gtk_search_entry_set_key_capture_widget(searchEntry.opaque, list)
+        searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }
+        list.connect("map") { [weak self] in self?.focusListIfWanted() }
+        sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
+        // GTK 4.8's list view keeps up to 200 rows bound around the view; thumbnails follow
+        // what is really on screen as it scrolls and resizes.
+        let adjustment = gtk_scrolled_window_get_vadjustment(scrolled.opaque)!
+        adjustment.connect("value-changed") { [weak self] in self?.checkVisibleSoon() }
+        adjustment.connect("changed") { [weak self] in self?.checkVisibleSoon() }
     }
 
-    /// The URL of the selected row.
+    private static func makeSortChooser() -> Widget {
+        // In `LibraryListModel.Sort`'s order.
+        let names = [tr("Newest first"), tr("By name"), tr("Largest first")]
+        let chooser = names.withCStringArray { gtk_drop_down_new_from_strings($0) }!
+        gtk_widget_set_valign(chooser, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(chooser, tr("Sort the library"))
+        fp_accessible_update_label(chooser.opaque, tr("Sort the library"))
+        return chooser
+    }
+
+    // MARK: What it shows
+
+    /// The URL of the one selected row; nil when none, or several, are selected.
     public var selectedURL: String? {
-        guard let row = gtk_list_box_get_selected_row(list.opaque) else { return nil }
-        return url(of: UnsafeMutableRawPointer(row))
+        let selected = model.selectedURLs
+        return selected.count == 1 ? selected[0] : nil
     }
 
-    /// The rows' URLs, top to bottom.
-    public var urls: [String] { order }
+    /// The selected rows' URLs, top to bottom.
+    public var selectedURLs: [String] { model.selectedURLs }
 
-    func row(url: String) -> LibraryRow? { rows[url] }
+    /// Every row's URL in the library's order (newest first), shown or not.
+    public var urls: [String] { model.order }
 
-    /// Shows `models` in their order, reusing rows by URL; the selection stays on its URL.
+    /// Whether `url` has a row (shown or filtered out).
+    func contains(url: String) -> Bool { model.models[url] != nil }
+
+    /// The URLs shown now, top to bottom (after the search and the sort).
+    public var shownURLs: [String] { model.shownURLs }
+
+    /// The row on screen for `url`; nil when it is not in the library or not on screen.
+    func row(url: String) -> LibraryRow? {
+        guard model.models[url] != nil, let row = bound[url], row.url == url else { return nil }
+        return row
+    }
+
+    /// Rows bound to a URL now: about a screenful, whatever the library's size.
+    public var boundRowCount: Int { bound.count }
+
+    /// The URLs rows are bound to now (tests).
+    var boundURLs: Set<String> { Set(rowsByItem.values.map(\.url).filter { !$0.isEmpty }) }
+
+    /// Thumbnails waiting or being made.
+    public var pendingThumbnails: Int { thumbnails.pending }
+
+    /// Shows `models` in their order; rows that stay keep their widgets and the selection.
     func update(_ models: [LibraryRowModel], total: String) {
-        Widgets.setText(totalLabel, total)
-        let urls = models.map(\.url)
-        if urls != order {
-            let selected = selectedURL
-            rebuilding = true
-            for url in Set(order).subtracting(urls) {
-                gtk_list_box_remove(list.opaque, rows[url]!.row)
-                rows[url] = nil
-            }
-            // Rows that stay are moved only when out of place, and new rows are inserted where they
-            // belong: a row taken out and put back has no size until the next layout, loses the
-            // keyboard focus and drops a click that arrives in between.
-            for (index, model) in models.enumerated() {
-                let row: LibraryRow
-                if let existing = rows[model.url] {
-                    row = existing
-                    let current = gtk_list_box_get_row_at_index(list.opaque, Int32(index))
-                    if current.map({ UnsafeMutableRawPointer($0) }) == UnsafeMutableRawPointer(row.row) { continue }
-                    gtk_list_box_remove(list.opaque, row.row)
-                } else {
-                    row = makeRow(model.url)
-                }
-                gtk_list_box_insert(list.opaque, row.row, Int32(index))
-            }
-            order = urls
-            if let selected, let row = rows[selected] { gtk_list_box_select_row(list.opaque, row.row.as(GtkListBoxRow.self)) }
-            rebuilding = false
+        summary = total
+        selecting = true
+        let changed = model.set(models)
+        selecting = false
+        for url in changed { if let row = bound[url], let model = model.models[url] { show(model, in: row) } }
+        gtk_stack_set_visible_child_name(emptyStack.opaque, models.isEmpty ? "empty" : "list")
+        updateTotal()
+        focusListIfWanted()
+    }
+
+    private func updateTotal() {
+        var text = summary
+        if !model.search.isEmpty {
+            let shown = model.shownCount, all = model.order.count
+            // TRANSLATORS: the library while searching: "3 of 5000 shown", then the usual summary.
+            text = String(format: trn("%1$d of %2$d shown", "%1$d of %2$d shown", all), shown, all) + " · " + summary
         }
-        for model in models {
-            rows[model.url]?.update(model)
-            if let path = model.videoPath {
-                if let texture = thumbnails.texture(for: path) { rows[model.url]?.setThumbnail(texture) }
-                thumbnails.request(path: path, probeDuration: !model.hasDuration)
-            }
+        Widgets.setText(totalLabel, text)
+    }
+
+    /// Selects `url`'s row alone (nil: none) without reporting it back. A selection of several
+    /// rows made by the person stays while it holds `url`.
+    func select(url: String?) {
+        let selected = model.selectedURLs
+        if let url, selected.contains(url), selected.count > 1 { return }
+        guard selected != (url.map { [$0] } ?? []) else { return }
+        selecting = true
+        defer { selecting = false }
+        let selection = model.selection
+        if let url, let position = model.position(of: url) {
+            gtk_selection_model_select_item(selection, guint(position), 1)
+        } else {
+            gtk_selection_model_unselect_all(selection)
         }
     }
 
-    /// Selects `url`'s row (nil: none) without reporting it back.
-    func select(url: String?) {
-        guard url != selectedURL else { return }
-        rebuilding = true
-        if let url, let row = rows[url] {
-            gtk_list_box_select_row(list.opaque, row.row.as(GtkListBoxRow.self))
-        } else {
-            gtk_list_box_unselect_all(list.opaque)
-        }
-        rebuilding = false
+    /// Selects `url`'s row alone as a click would, reporting it (tests).
+    func choose(url: String) {
+        guard let position = model.position(of: url) else { return }
+        gtk_selection_model_select_item(model.selection, guint(position), 1)
     }
 
     /// Shows the undo bar with `message`; nil hides it.
@@ -156,58 +226,173 @@ public final class LibraryView {
 
     public var isUndoVisible: Bool { gtk_revealer_get_reveal_child(undoRevealer.opaque) != 0 }
 
-    private func makeRow(_ url: String) -> LibraryRow {
-        let row = LibraryRow(url: url)
-        row.onToggle = { [weak self] url in self?.onToggle?(url) }
-        row.onCommand = { [weak self] command, url in self?.onCommand?(command, url) }
-        rows[url] = row
-        return row
+    /// Gives the list the keyboard focus as soon as it shows rows on screen, if `stillWanted`
+    /// holds then (the person may have typed a link meanwhile).
+    func focusList(when stillWanted: @escaping @MainActor () -> Bool) {
+        focusWanted = stillWanted
+        focusListIfWanted()
     }
 
-    private func url(of row: UnsafeMutableRawPointer) -> String? {
-        rows.first { UnsafeMutableRawPointer($0.value.row) == row }?.key
+    private func focusListIfWanted() {
+        // Rows may come before the window maps (the first batch is quick); "map" calls again.
+        guard let wanted = focusWanted, model.shownCount > 0, gtk_widget_get_mapped(list) != 0 else { return }
+        focusWanted = nil
+        if wanted() { gtk_widget_grab_focus(list) }
+    }
+
+    /// Puts the keyboard focus in the search field, its text selected (Ctrl+F).
+    func focusSearch() {
+        gtk_widget_grab_focus(searchEntry)
+    }
+
+    /// The search field's text.
+    var searchText: String {
+        String(cString: gtk_editable_get_text(searchEntry.opaque))
+    }
+
+    private func searchChanged() {
+        model.setSearch(searchText)
+        updateTotal()
+        scrollToTop()
+    }
+
+    private func sortChanged() {
+        let index = Int(gtk_drop_down_get_selected(sortChooser.opaque))
+        model.setSort(LibraryListModel.Sort(rawValue: index) ?? .date)
+        scrollToTop()
+    }
+
+    /// A new order or search starts at its first row (the list view would otherwise keep the
+    /// row that was on top, wherever the new order put it).
+    private func scrollToTop() {
+        guard model.shownCount > 0 else { return }
+        gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(0))
+    }
+
+    // MARK: Rows
+
+    private func show(_ rowModel: LibraryRowModel, in row: LibraryRow) {
+        row.update(rowModel)
+        guard let path = rowModel.videoPath else { return }
+        if let texture = thumbnails.texture(for: path) {
+            if !row.hasThumbnail { row.setThumbnail(texture) }
+        } else {
+            checkVisibleSoon()
+        }
+    }
+
+    /// Asks for the thumbnails of the rows on screen, and withdraws those of rows that are not,
+    /// once the next frame has laid the list out.
+    private func checkVisibleSoon() {
+        guard visibilityTick == 0 else { return }
+        let box = CallbackBox(WeakLibraryView(self))
+        visibilityTick = gtk_widget_add_tick_callback(list, { _, _, data in
+            let view = CallbackBox<WeakLibraryView>.from(data).body.view
+            return MainActor.assumeIsolated { view?.checkVisible() ?? false } ? 1 : 0
+        }, box.retainedPointer(), releaseBox)
+    }
+
+    /// Returns whether to look again at the next frame: rows just bound may have no size yet
+    /// (a few frames at most, so an idle window never ticks).
+    private func checkVisible() -> Bool {
+        // The list view scrolls by placing its rows: their bounds are in the view's own
+        // coordinates, and the rows on screen are those between 0 and its height.
+        let height = Double(gtk_widget_get_height(list))
+        var unsized = false
+        for row in rowsByItem.values where !row.url.isEmpty && !row.hasThumbnail {
+            guard let rowModel = model.models[row.url], let path = rowModel.videoPath else { continue }
+            var bounds = graphene_rect_t()
+            guard height > 0, let parent = gtk_widget_get_parent(row.row), gtk_widget_get_height(parent) > 0,
+                  gtk_widget_compute_bounds(parent, list, &bounds) != 0 else {
+                unsized = true
+                continue
+            }
+            let y = Double(bounds.origin.y)
+            if y + Double(bounds.size.height) > 0 && y < height {
+                thumbnails.request(path: path, probeDuration: !rowModel.hasDuration)
+            } else {
+                thumbnails.cancel(path: path)
+            }
+        }
+        visibilityRetries = unsized ? visibilityRetries + 1 : 0
+        let again = unsized && visibilityRetries < 10
+        if !again { visibilityTick = 0 }
+        return again
+    }
+
+    private func setUp(item: UnsafeMutableRawPointer) {
+        let row = LibraryRow()
+        row.onToggle = { [weak self] url in self?.onToggle?(url) }
+        row.onCommand = { [weak self] command, url in self?.onCommand?(command, url) }
+        rowsByItem[item] = row
+        gtk_list_item_set_child(OpaquePointer(item), row.row)
+    }
+
+    private func bind(item: UnsafeMutableRawPointer) {
+        guard let row = rowsByItem[item] else { return }
+        let url = LibraryListModel.url(of: gtk_list_item_get_item(OpaquePointer(item)))
+        row.bind(url: url)
+        bound[url] = row
+        if let rowModel = model.models[url] { show(rowModel, in: row) }
+    }
+
+    private func unbind(item: UnsafeMutableRawPointer) {
+        guard let row = rowsByItem[item] else { return }
+        if bound[row.url] === row { bound[row.url] = nil }
+        if let path = model.models[row.url]?.videoPath { thumbnails.cancel(path: path) }
+        row.bind(url: "")
+    }
+
+    private func tearDown(item: UnsafeMutableRawPointer) {
+        rowsByItem[item] = nil
     }
 
     private func thumbnailLoaded(path: String, duration: Double?) {
-        for row in rows.values where row.model?.videoPath == path {
+        for row in bound.values where row.model?.videoPath == path {
             if let texture = thumbnails.texture(for: path) { row.setThumbnail(texture) }
             if let duration { onDuration?(row.url, duration) }
         }
     }
 
-    private func connectListSignals() {
-        typealias RowHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-                                               UnsafeMutableRawPointer?) -> Void
-        let selected: RowHandler = { _, row, data in
-            let box = CallbackBox<WeakLibraryView>.from(data)
-            nonisolated(unsafe) let row = row
-            MainActor.assumeIsolated { box.body.view?.rowSelected(row) }
-        }
-        let activated: RowHandler = { _, row, data in
-            let box = CallbackBox<WeakLibraryView>.from(data)
-            nonisolated(unsafe) let row = row
-            MainActor.assumeIsolated { box.body.view?.rowActivated(row) }
-        }
-        list.connect("row-selected", box: CallbackBox(WeakLibraryView(self)),
-                     handler: unsafeBitCast(selected, to: GCallback.self))
-        list.connect("row-activated", box: CallbackBox(WeakLibraryView(self)),
-                     handler: unsafeBitCast(activated, to: GCallback.self))
+    private func connectFactory(_ factory: OpaquePointer) {
+        // Each handler gets the GtkListItem.
+        factory.connect("setup") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.setUp(item: $0) } }
+        factory.connect("bind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.bind(item: $0) } }
+        factory.connect("unbind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.unbind(item: $0) } }
+        factory.connect("teardown") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.tearDown(item: $0) } }
     }
 
-    private func rowSelected(_ row: UnsafeMutableRawPointer?) {
-        guard !rebuilding, let row, let url = url(of: row) else { return }
+    private func connectListSignals() {
+        typealias PositionHandler = @convention(c) (UnsafeMutableRawPointer?, guint, UnsafeMutableRawPointer?) -> Void
+        typealias RangeHandler = @convention(c) (UnsafeMutableRawPointer?, guint, guint, UnsafeMutableRawPointer?) -> Void
+        let activated: PositionHandler = { _, position, data in
+            let box = CallbackBox<WeakLibraryView>.from(data)
+            MainActor.assumeIsolated { box.body.view?.rowActivated(Int(position)) }
+        }
+        let selected: RangeHandler = { _, _, _, data in
+            let box = CallbackBox<WeakLibraryView>.from(data)
+            MainActor.assumeIsolated { box.body.view?.selectionChanged() }
+        }
+        list.connect("activate", box: CallbackBox(WeakLibraryView(self)),
+                     handler: unsafeBitCast(activated, to: GCallback.self))
+        model.selection.connect("selection-changed", box: CallbackBox(WeakLibraryView(self)),
+                                handler: unsafeBitCast(selected, to: GCallback.self))
+    }
+
+    private func selectionChanged() {
+        guard !selecting, let url = selectedURL else { return }
         onSelect?(url)
     }
 
-    private func rowActivated(_ row: UnsafeMutableRawPointer?) {
-        guard let row, let url = url(of: row) else { return }
-        onActivate?(url)
+    private func rowActivated(_ position: Int) {
+        guard position < model.shownCount else { return }
+        onActivate?(model.url(at: position))
     }
 
     /// Activates `url`'s row as Enter or a double-click would (tests).
     func activateRow(url: String) {
-        guard let row = rows[url] else { return }
-        gtk_widget_activate(row.row)
+        guard let position = model.position(of: url) else { return }
+        gtk_widget_activate_action_variant(list, "list.activate-item", g_variant_new_uint32(guint(position)))
     }
 }
 
@@ -215,4 +400,16 @@ public final class LibraryView {
 private final class WeakLibraryView {
     weak var view: LibraryView?
     init(_ view: LibraryView) { self.view = view }
+}
+
+extension Array where Element == String {
+    /// Calls `body` with the strings as a NULL-terminated `const char **`, valid during the call.
+    func withCStringArray<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafeMutablePointer<CChar>?] = map { strdup($0) }
+        pointers.append(nil)
+        defer { for pointer in pointers { free(pointer) } }
+        return pointers.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { body($0) }
+        }
+    }
 }

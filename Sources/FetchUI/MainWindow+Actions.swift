@@ -73,6 +73,7 @@ extension MainWindow {
         case .delete: return library?.canDelete ?? false
         case .undo: return library?.canUndo ?? false
         case .openFolder: return library != nil
+        case .find: return library != nil && !onVideo
         case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload: return true
         }
     }
@@ -109,7 +110,7 @@ extension MainWindow {
         case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
              .leaveFullscreen, .startOver, .slower, .faster:
             playback.perform(action)
-        case .delete, .undo, .openFolder:
+        case .delete, .undo, .openFolder, .find:
             performLibrary(action)
         case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload:
             break // the application's own (FetchplayApplication)

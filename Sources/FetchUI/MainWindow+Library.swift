@@ -18,6 +18,17 @@ extension MainWindow {
         widget.connect("unrealize") { [weak self] in self?.library?.close() }
     }
 
+    /// A window opened on a library with no link to fetch gives the list the keyboard focus
+    /// once it shows rows: the arrows go through the videos, typing searches, Ctrl+V still
+    /// pastes a link. The empty entry's blinking cursor would also redraw the window for ten
+    /// seconds after start (GTK's blink timeout) while nothing else happens.
+    func placeInitialFocus() {
+        library?.view.focusList { [weak self] in
+            guard let self else { return false }
+            return self.entryText.isEmpty && self.visiblePage == "download"
+        }
+    }
+
     /// Runs a library action.
     func performLibrary(_ action: FetchplayAction) {
         guard let library else { return }
@@ -25,6 +36,10 @@ extension MainWindow {
         case .delete: library.deleteSelected()
         case .undo: library.undo()
         case .openFolder: library.openFolder(parent: widget.as(GtkWindow.self))
+        case .find:
+            // A narrow window shows the library first.
+            if isNarrow, !isLibraryVisible { gtk_toggle_button_set_active(ui.libraryToggle.as(GtkToggleButton.self), 1) }
+            library.view.focusSearch()
         default: break
         }
         refresh()

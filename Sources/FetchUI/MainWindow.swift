@@ -41,6 +41,8 @@ public final class MainWindow {
     var notifier: DownloadNotifier?
     /// The window asking which variant of an HLS link to save, while it shows.
     var variantChooser: VariantChooser?
+    /// Whether `present()` ran once (the first places the keyboard focus).
+    private var presented = false
 
     /// - Parameters:
     ///   - geometryFile: where the size is remembered between runs (nil: nowhere).
@@ -96,7 +98,13 @@ public final class MainWindow {
         refresh()
     }
 
-    public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
+    public func present() {
+        if !presented {
+            presented = true
+            placeInitialFocus()
+        }
+        gtk_window_present(widget.as(GtkWindow.self))
+    }
 
     /// The `MainWindow` behind a GTK window, if it is one (the app's actions find theirs).
     public static func of(_ window: UnsafeMutablePointer<GtkWindow>) -> MainWindow? {

@@ -22,6 +22,7 @@ import Locking
 // First, before any thread or GTK: the process's name, the user's locale and Fetchplay's
 // catalogues.
 WindowProgram.takeTheAppsName()
+WindowProgram.leaveGLOutUnderCairo()
 Localization.setUp()
 
 let app = FetchplayApplication()

@@ -19,19 +19,20 @@ struct QuitTests {
         folder = try TemporaryDirectory(prefix: "fetchplay-quit")
     }
 
-    /// Finished videos as an earlier run leaves them: one clip under `count` links, each with its
-    /// record (the oldest record format, which every version reads).
+    /// Finished videos as an earlier run leaves them, each with its record (the oldest record
+    /// format, which every version reads). One clip, made distinct for each link by trailing
+    /// bytes: thumbnails are cached by content, and the same clip would make one thumbnail only.
     private func library(count: Int, in cache: String) throws {
-        let clip = try Clips.webm(seconds: 4, width: 1280, height: 720)
+        let clip = try #require(FileManager.default.contents(atPath: try Clips.webm(seconds: 4, width: 1280, height: 720)))
         let videos = cache + "/videos"
         try FileManager.default.createDirectory(atPath: videos, withIntermediateDirectories: true)
-        let size = try #require(FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int)
         for index in 0..<count {
             let url = "http://127.0.0.1:1/library-\(index).webm"
             let key = sha256Hex(of: Array(url.utf8))
-            try FileManager.default.copyItem(atPath: clip, toPath: "\(videos)/\(key).webm")
-            let record: [String: Any] = ["url": url, "displayName": "library-\(index).webm", "total": size,
-                                         "durableBytes": size, "created": "2026-01-01T00:00:00Z",
+            let bytes = clip + Data(repeating: 0, count: index + 1)
+            try bytes.write(to: URL(fileURLWithPath: "\(videos)/\(key).webm"))
+            let record: [String: Any] = ["url": url, "displayName": "library-\(index).webm", "total": bytes.count,
+                                         "durableBytes": bytes.count, "created": "2026-01-01T00:00:00Z",
                                          "completed": "2026-01-01T00:00:00Z"]
             try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: "\(videos)/\(key).json"))
         }
@@ -52,28 +53,53 @@ struct QuitTests {
         return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 
+    /// The X window `pid` shows, once it is mapped.
+    private func window(of pid: Int32) -> UInt? {
+        var window: UInt?
+        _ = waitUntil(timeout: .seconds(20), interval: .milliseconds(100)) {
+            let found = try? Command.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"])
+            window = found?.output.split(separator: "\n").first.flatMap { UInt($0) }
+            return window != nil
+        }
+        return window
+    }
+
     @Test func sigtermWhileDownloadingAndMakingThumbnailsEndsEveryWorkerFirst() throws {
-        let cache = folder.file("cache")
-        try library(count: 24, in: cache)
+        try Desktop.ensureWindowManager()
+        let cache = folder.file("cache"), config = folder.file("config")
+        try library(count: 80, in: cache)
+        // Wide enough for the library beside the download.
+        try FileManager.default.createDirectory(atPath: config + "/fetchplay", withIntermediateDirectories: true)
+        try Data(#"{"width":1200,"height":700,"maximized":false}"#.utf8)
+            .write(to: URL(fileURLWithPath: config + "/fetchplay/window.json"))
         // About 1 MiB/s over four connections: still running seconds after the window is up.
         server.serve("/big.webm", body: Self.body, etag: "\"q\"", faults: [.throttle(bytesPerSecond: 256 << 10)],
                      faultyRequests: nil)
         let environment = [
             "DISPLAY": ProcessInfo.processInfo.environment["DISPLAY"] ?? "", "GDK_BACKEND": "x11",
-            "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
+            "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "XDG_CONFIG_HOME": config,
             // No session bus: the window is its own instance whatever else runs.
             "DBUS_SESSION_BUS_ADDRESS": "disabled:",
         ]
         let app = try FetchplayProcess(["--cache-dir", cache, server.url("/big.webm")], folder: folder, name: "window",
                                        environment: environment)
         let pid = app.process.processIdentifier
-        // Busy: the partial open and checkpointed, and a library video open at the same moment
-        // (its thumbnail or its duration being probed).
-        let busy = waitUntil(timeout: .seconds(40)) {
-            let open = openFiles(pid)
-            return partialRecord(in: cache) != nil
-                && open.contains { $0.hasPrefix(cache + "/partial/") && $0.hasSuffix(".part") }
-                && open.contains { $0.hasPrefix(cache + "/videos/") && $0.hasSuffix(".webm") }
+        let shown = try #require(window(of: pid), "no window appeared: \(app.standardError)")
+        // The download checkpointed once: its record is on disk.
+        #expect(waitUntil(timeout: .seconds(20)) { partialRecord(in: cache) != nil }, "no checkpoint")
+        // Busy: the partial open and a library video open at the same moment (its thumbnail or
+        // its duration being probed). Thumbnails are made for the rows on screen, so the wheel
+        // over the library brings new rows until one is being made.
+        let geometry = try Desktop.geometry(of: shown)
+        let x = (geometry["X"] ?? 0) + (geometry["WIDTH"] ?? 0) * 4 / 5, y = (geometry["Y"] ?? 0) + (geometry["HEIGHT"] ?? 0) / 2
+        var busy = false
+        for _ in 0..<200 where !busy {
+            busy = waitUntil(timeout: .milliseconds(150), interval: .milliseconds(10)) {
+                let open = openFiles(pid)
+                return open.contains { $0.hasPrefix(cache + "/partial/") && $0.hasSuffix(".part") }
+                    && open.contains { $0.hasPrefix(cache + "/videos/") && $0.hasSuffix(".webm") }
+            }
+            if !busy { try Desktop.xdotool(["mousemove", "\(x)", "\(y)", "click", "--repeat", "3", "5"]) }
         }
         #expect(busy, "never saw a download and a thumbnail at once; stderr: \(app.standardError)")
         app.send(SIGTERM)

@@ -46,6 +46,26 @@ struct WindowProcessTests {
         #expect(app.status == 0, "exit status \(app.status): \(app.standardError)")
     }
 
+    /// Under the cairo renderer the window never loads a GL driver (GDK would make a context
+    /// only to look at it: about 50 MB resident of Mesa's for nothing).
+    @Test func underCairoNoGLDriverIsLoaded() throws {
+        try Desktop.ensureWindowManager()
+        let folder = try TemporaryDirectory(prefix: "fetchplay-nogl")
+        let config = folder.file("config"), cache = folder.file("cache")
+        let (app, window) = try launch([], folder: folder, name: "nogl", config: config, cache: cache)
+        // Read to its end: /proc's files have no size for Foundation's whole-file readers.
+        let data = FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readDataToEndOfFile() ?? Data()
+        let maps = String(decoding: data, as: UTF8.self)
+        #expect(maps.contains("libgtk-4"), "the window's maps were not read")
+        let drivers = Set(maps.split(separator: "\n").compactMap { line -> String? in
+            guard let path = line.split(separator: " ").last, path.hasSuffix("_dri.so") || path.contains("libGLX_mesa")
+                || path.contains("libEGL_mesa") else { return nil }
+            return String(path)
+        })
+        #expect(drivers.isEmpty, "GL loaded under cairo: \(drivers.sorted())")
+        try close(app, window: window)
+    }
+
     @Test func theWindowRemembersItsSizeAndPrintsNoGtkWarnings() throws {
         try Desktop.ensureWindowManager()
         let folder = try TemporaryDirectory(prefix: "fetchplay-window")

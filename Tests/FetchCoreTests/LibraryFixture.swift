@@ -63,11 +63,9 @@ final class LibraryFixture: Sendable {
                                                 withIntermediateDirectories: true)
     }
 
-    /// Every file under the cache root, relative to it.
-    /// Every file under the cache root but the empty per-URL lock files, which taking a lock
-    /// (a download, a delete, an undo) leaves behind by design.
+    /// Every file under the cache root, relative to it (a lock goes with its holder: none is
+    /// left once a delete or an undo is done).
     func files() -> [String] {
-        (FileManager.default.enumerator(atPath: cache.root)?.allObjects as? [String] ?? [])
-            .filter { !$0.hasSuffix(".lock") }.sorted()
+        (FileManager.default.enumerator(atPath: cache.root)?.allObjects as? [String] ?? []).sorted()
     }
 }

@@ -57,6 +57,10 @@ struct LinkNormalizationTests {
         ("http://[::1]:8080/v.webm", "http://[::1]:8080/v.webm"),
         ("http://Example.ORG./v.webm", "http://example.org./v.webm"),
         ("http://bücher.example/v.webm", "http://bücher.example/v.webm"),
+        // libcurl decodes a host after reading IPv4 numbers: `%34` is `4`, which is `0.0.0.4`.
+        ("https:/%34", "https://0.0.0.4/"),
+        ("https://%34/v.webm", "https://0.0.0.4/v.webm"),
+        ("http://1.2.3/v.webm", "http://1.2.0.3/v.webm"),
     ])
     func spellingsOfOneLinkAreOne(_ text: String, _ normal: String) throws {
         #expect(try WebAddress.validate(text) == normal)
@@ -139,3 +143,4 @@ struct TypedTextTests {
         #expect(message.hasSuffix("fetchplay '/home/me/my clip.mp4'"))
     }
 }
+

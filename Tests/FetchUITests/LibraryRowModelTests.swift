@@ -94,4 +94,17 @@ struct LibraryRowModelTests {
                                         keeping: [a.url, b.url], now: now)
         #expect(rows.map(\.title) == ["c.webm", "a.webm", "b.webm"])
     }
+
+    /// The library read in batches: the older videos of a later batch go under the rows shown,
+    /// after the one before them, never above the download that runs on top.
+    @Test func rowsReadLaterGoBelowTheShownOnes() {
+        let a = item("a.webm", complete: true, bytes: 10), b = item("b.webm", complete: true, bytes: 5)
+        let c = item("c.webm", complete: true, bytes: 7), d = item("d.webm", complete: true, bytes: 3)
+        let running = entry("new.webm", .downloading, bytes: 1)
+        let first = LibraryRowModel.rows(items: [a, c], entries: [running], now: now)
+        #expect(first.map(\.title) == ["new.webm", "a.webm", "c.webm"])
+        // The whole folder: b between a and c, d last.
+        let all = LibraryRowModel.rows(items: [a, b, c, d], entries: [running], keeping: first.map(\.url), now: now)
+        #expect(all.map(\.title) == ["new.webm", "a.webm", "b.webm", "c.webm", "d.webm"])
+    }
 }

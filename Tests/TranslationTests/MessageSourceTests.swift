@@ -20,6 +20,9 @@ struct MessageSourceTests {
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
         .refusedStream(.live), .refusedStream(.protected("SAMPLE-AES")), .refusedStream(.invalid("it lists no segments")),
         .remuxFailed("Internal data stream error."),
+        .refusedManifest(.live), .refusedManifest(.protected("Widevine")), .refusedManifest(.notXML("Start tag expected")),
+        .refusedManifest(.notMPD("html")), .refusedManifest(.declarations), .refusedManifest(.unsafeLink("file:///etc/passwd")),
+        .refusedManifest(.tooLarge("more than 100000 segments")), .refusedManifest(.invalid("a Representation has no segments")),
     ]
 
     static let libraryErrors: [LibraryError] = [.notFound, .inUse, .replaced, .fileSystem("EACCES")]
@@ -38,7 +41,7 @@ struct MessageSourceTests {
         switch error {
         case .invalidURL, .localFile, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
              .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other,
-             .refusedStream, .remuxFailed:
+             .refusedStream, .refusedManifest, .remuxFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }

@@ -86,6 +86,7 @@ public final class HLSDownload: Sendable {
                                 stop: StopSignal = StopSignal()) throws(DownloadError) -> [HLSVariant] {
         let url = try WebAddress.validate(text)
         let answer = try HLSFetch(options: options, stop: stop).get(url)
+        if DASHSource.isManifest(answer, link: url) { return DASHChoice.variants(try DASHSource.parse(answer), url: url) }
         let parsed: HLSPlaylist
         do throws(HLSRefusal) {
             parsed = try HLSPlaylistParser.parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
@@ -96,11 +97,11 @@ public final class HLSDownload: Sendable {
         return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
     }
 
-    /// Whether a link names a playlist by its extension (`.m3u8`, `.m3u`), so it goes straight
-    /// to HLS without a first request through the engine.
+    /// Whether a link names a playlist or a DASH manifest by its extension (`.m3u8`, `.m3u`,
+    /// `.mpd`), so it goes straight here without a first request through the engine.
     public static func isPlaylistLink(_ text: String) -> Bool {
         guard let url = try? WebAddress.validate(text), let name = WebAddress.lastPathSegment(of: url) else { return false }
-        return name.lowercased().hasSuffix(".m3u8") || name.lowercased().hasSuffix(".m3u")
+        return name.lowercased().hasSuffix(".m3u8") || name.lowercased().hasSuffix(".m3u") || name.lowercased().hasSuffix(".mpd")
     }
 
     public var state: DownloadState { shared.withLock { $0.state } }
@@ -226,6 +227,15 @@ public final class HLSDownload: Sendable {
         do throws(DownloadError) {
             // A variant chosen from the master before: its playlist straight away.
             var answer = try fetch.get(variant?.url ?? requestURL)
+            if DASHSource.isManifest(answer, link: requestURL) {
+                let record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: quality,
+                                                   representation: variant?.representation)
+                // The playlists made from it read as the saver's own, or nothing is kept.
+                _ = try mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)
+                if let text = record.audioPlaylist, let base = record.audioURL { _ = try mediaPlaylist(text, base: base) }
+                try presentation.save(record)
+                return record
+            }
             var chosen = variant
             if chosen == nil, case .master(let variants) = try parse(answer) {
                 guard let best = variants.choose(quality: quality) else { throw .refusedStream(.invalid("it has no variants")) }
@@ -512,7 +522,7 @@ public final class HLSDownload: Sendable {
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
         var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
         final.finalURL = WebAddress.redacted(record.mediaURL)
-        final.contentType = "video/mp4"
+        final.contentType = record.contentType
         final.total = size
         final.durableBytes = size
         final.duration = duration

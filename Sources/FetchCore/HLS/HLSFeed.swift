@@ -11,6 +11,8 @@ struct HLSFeed {
         var byteRange: HLSByteRange?
         var key: HLSKey?
         var kind = Kind.segment
+        /// Its DASH Period's start in seconds, for fragments whose decode times are moved there.
+        var periodStart: Double?
 
         enum Kind: Equatable {
             /// A media segment of a playlist without init sections.
@@ -41,7 +43,7 @@ struct HLSFeed {
                 lastMap = map
             }
             result.append(Piece(url: segment.url, byteRange: segment.byteRange, key: segment.key,
-                                kind: segment.map == nil ? .segment : .fragment))
+                                kind: segment.map == nil ? .segment : .fragment, periodStart: segment.periodStart))
         }
         return result
     }
@@ -58,6 +60,10 @@ struct HLSFeed {
              stopped: () -> Bool, appended: () -> Void = {}, rejected: (String) -> Void = { _ in }) throws(DownloadError) -> Bool {
         /// What the last init section was, for the fragments after it.
         var section: FragmentedMP4.Section?
+        /// Several DASH Periods: the last init section's timescales, and per Period start and
+        /// track what its decode times are moved by (set by its first fragment).
+        var timescales: [UInt32: UInt32] = [:]
+        var shifts: [Double: [UInt32: Int64]] = [:]
         for piece in pieces {
             guard arrivals.wait(for: piece.url), !stopped() else { return false }
             var refused = false
@@ -74,13 +80,30 @@ struct HLSFeed {
                     defer { FileIO.close(file.fd) }
                     let last = section
                     var next = section
+                    var scales = timescales
+                    var moved = shifts
                     try stream.append(count: Int(file.length), to: index) { buffer in
                         try Self.read(file, into: buffer)
                         refused = true
                         next = try Self.check(piece, UnsafeRawBufferPointer(buffer), after: last)
                         refused = false
+                        if piece.kind == .initSection {
+                            scales = FragmentedMP4.timescales(UnsafeRawBufferPointer(buffer))
+                        } else if piece.kind == .fragment, let start = piece.periodStart {
+                            FragmentedMP4.rewriteDecodeTimes(buffer) { track, time in
+                                let shift = moved[start]?[track] ?? {
+                                    let target = Int64((start * Double(scales[track] ?? 1)).rounded())
+                                    let shift = target - Int64(clamping: time)
+                                    moved[start, default: [:]][track] = shift
+                                    return shift
+                                }()
+                                return UInt64(clamping: max(0, Int64(clamping: time) &+ shift))
+                            }
+                        }
                     }
                     section = next
+                    timescales = scales
+                    shifts = moved
                 }
             } catch {
                 if refused { rejected(piece.url) }

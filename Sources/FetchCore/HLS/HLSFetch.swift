@@ -18,12 +18,13 @@ struct HLSFetch {
     /// Bytes a playlist or key may have at most.
     static let limit = 16 << 20
 
-    /// Fetches `url`; throws the last error once the retries ran out, `.badResponse` past `limit`.
-    func get(_ url: String) throws(DownloadError) -> Answer {
+    /// Fetches `url` (only `range` of it, when given: a DASH `sidx`); throws the last error
+    /// once the retries ran out, `.badResponse` past `limit`.
+    func get(_ url: String, range: DASHRange? = nil) throws(DownloadError) -> Answer {
         var backoff = options.initialBackoff
         var attempt = 0
         while true {
-            let result = once(url)
+            let result = once(url, range: range)
             switch result {
             case .success(let answer):
                 return answer
@@ -44,12 +45,13 @@ struct HLSFetch {
         init(stop: StopSignal) { self.stop = stop }
     }
 
-    private func once(_ url: String) -> Result<Answer, DownloadError> {
+    private func once(_ url: String, range: DASHRange?) -> Result<Answer, DownloadError> {
         let body = Body(stop: stop)
         let easy: CurlEasy
         do {
             easy = try CurlEasy()
             try configure(easy, url: url, body: body)
+            if let range { try easy.set(CURLOPT_RANGE, "\(range.first)-\(range.last)") }
         } catch {
             return .failure(error)
         }
@@ -71,10 +73,36 @@ struct HLSFetch {
                 return .failure(error)
             }
         }
+        if let range {
+            return ranged(body, range: range, url: easy.url)
+        }
         guard body.head.status == 200 else {
             return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
         }
         return .success(Answer(body: body.bytes, finalURL: easy.url, contentType: body.head["content-type"]))
+    }
+
+    /// The bytes of `range`: a 206 that starts where asked, or a whole body (a server that
+    /// ignores Range) cut to it.
+    private func ranged(_ body: Body, range: DASHRange, url: String) -> Result<Answer, DownloadError> {
+        let contentType = body.head["content-type"]
+        switch body.head.status {
+        case 206:
+            let start = body.head["content-range"].flatMap { value in
+                value.split(separator: " ").last?.split(separator: "-").first.flatMap { Int64($0) }
+            }
+            guard start == range.first, Int64(body.bytes.count) <= range.length else {
+                return .failure(.badResponse("a partial answer for another range than the one asked for"))
+            }
+            return .success(Answer(body: body.bytes, finalURL: url, contentType: contentType))
+        case 200:
+            guard Int64(body.bytes.count) > range.last else {
+                return .failure(.badResponse("an answer shorter than the range asked for"))
+            }
+            return .success(Answer(body: Array(body.bytes[Int(range.first)...Int(range.last)]), finalURL: url, contentType: contentType))
+        default:
+            return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
+        }
     }
 
     /// The engine's rules, and a body kept in memory; libcurl calls back into `body`, which

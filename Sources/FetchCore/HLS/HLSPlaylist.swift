@@ -40,16 +40,22 @@ public struct HLSVariant: Sendable, Equatable {
     /// Its formats (`CODECS`, RFC 6381: "avc1.64002a", "mp4a.40.2", "ec-3"), those of its audio
     /// rendition included; empty when the playlist does not say.
     public var codecs: [String]
+    /// A DASH video Representation's `id`: `url` is then the manifest, read again to save it.
+    public var representation: String?
 
     public init(url: String, bandwidth: Int, width: Int? = nil, height: Int? = nil, audio: [HLSRendition] = [],
-                codecs: [String] = []) {
+                codecs: [String] = [], representation: String? = nil) {
         self.url = url
         self.bandwidth = bandwidth
         self.width = width
         self.height = height
         self.audio = audio
         self.codecs = codecs
+        self.representation = representation
     }
+
+    /// What tells one video from another: its playlist, or a manifest's Representation.
+    var identity: String { representation.map { url + "#" + $0 } ?? url }
 
     /// Whether every format it names goes into the MP4 Fetchplay writes as it is (GStreamer's
     /// mp4mux: H.264, H.265, AV1, VP9, MPEG-4 video; AAC, MP3, AC-3, Opus, ALAC). E-AC-3,
@@ -137,6 +143,10 @@ public struct HLSSegment: Sendable, Equatable {
     public var key: HLSKey?
     /// The initialisation section that comes before it (`EXT-X-MAP`, fragmented MP4).
     public var map: HLSMap?
+    /// Where its DASH Period starts, in seconds, when a presentation of several Periods was
+    /// written as this playlist (`#FETCHPLAY-PERIOD-START`): its fragments' decode times are
+    /// moved to go on from there. Nil: as they are.
+    public var periodStart: Double?
 }
 
 /// `length@offset` within a resource, in bytes.
@@ -177,7 +187,7 @@ extension [HLSVariant] {
             chosen = candidates.max { $0.bandwidth < $1.bandwidth }
         }
         guard let chosen, !chosen.hasPlainAudio else { return chosen }
-        return candidates.filter { $0.url == chosen.url && $0.hasPlainAudio }.max { $0.bandwidth < $1.bandwidth } ?? chosen
+        return candidates.filter { $0.identity == chosen.identity && $0.hasPlainAudio }.max { $0.bandwidth < $1.bandwidth } ?? chosen
     }
 
     /// The variants worth offering a person: those an MP4 takes (all when none does), each
@@ -187,8 +197,8 @@ extension [HLSVariant] {
         let candidates = savable.isEmpty ? self : savable
         var seen = Set<String>()
         return candidates.compactMap { variant in
-            guard seen.insert(variant.url).inserted else { return nil }
-            return candidates.filter { $0.url == variant.url }.choose()
+            guard seen.insert(variant.identity).inserted else { return nil }
+            return candidates.filter { $0.identity == variant.identity }.choose()
         }
     }
 }

@@ -98,6 +98,7 @@ public enum HLSPlaylistParser {
         var rangeEnd: [String: Int64] = [:]
         var key: (url: String, iv: [UInt8]?)?
         var map: HLSMap?
+        var periodStart: Double?
         for line in lines {
             if let value = tagValue(line, "#EXTINF") {
                 let number = value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces)
@@ -128,6 +129,11 @@ public enum HLSPlaylistParser {
                 }
                 if let key, let iv = key.iv { section.key = HLSKey(url: key.url, iv: iv) }
                 map = section
+            } else if let value = tagValue(line, DASHPlaylist.periodTag) {
+                guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
+                    throw .invalid("the Period start “\(value)” is not a number")
+                }
+                periodStart = seconds
             } else if line == "#EXT-X-ENDLIST" {
                 complete = true
             } else if !line.hasPrefix("#") {
@@ -136,7 +142,7 @@ public enum HLSPlaylistParser {
                     throw .invalid("the segment link “\(line)” is not an http(s) address")
                 }
                 let number = sequence + segments.count
-                var segment = HLSSegment(url: url, duration: seconds, sequence: number, map: map)
+                var segment = HLSSegment(url: url, duration: seconds, sequence: number, map: map, periodStart: periodStart)
                 if var part = range {
                     if part.offset < 0 {
                         guard let end = rangeEnd[url] else {

@@ -29,6 +29,11 @@ struct HLSPresentation {
         var audioName: String?
         /// Why the last run failed, as people saw it (listed after a restart); nil otherwise.
         var failure: String?
+        /// A DASH presentation with no video: saved as audio (`.m4a`). Nil in older records.
+        var audioOnly: Bool?
+
+        /// The saved file's type, which names its extension.
+        var contentType: String { audioOnly == true ? "audio/mp4" : "video/mp4" }
     }
 
     let folder: String
@@ -41,9 +46,14 @@ struct HLSPresentation {
 
     var recordPath: String { folder + "/presentation.json" }
 
+    /// Bytes a record may have: its playlists' text, which for a long DASH presentation (up to
+    /// `DASHSegmentTemplate.segmentLimit` absolute links for the video and as many for the
+    /// audio) is larger than any playlist fetched.
+    static let recordLimit = 64 << 20
+
     /// The record, trusted only when its link hashes to this folder's name.
     func load(url: String) -> Record? {
-        guard let data = FileIO.readSmallFile(recordPath, limit: HLSFetch.limit),
+        guard let data = FileIO.readSmallFile(recordPath, limit: Self.recordLimit),
               let record = try? JSONDecoder().decode(Record.self, from: data), record.url == url else { return nil }
         return record
     }
@@ -51,7 +61,7 @@ struct HLSPresentation {
     /// The record, when its link hashes to `key` (the folder's name): for listing, where the
     /// link is not known yet.
     func loadTrusted(key: String) -> Record? {
-        guard let data = FileIO.readSmallFile(recordPath, limit: HLSFetch.limit),
+        guard let data = FileIO.readSmallFile(recordPath, limit: Self.recordLimit),
               let record = try? JSONDecoder().decode(Record.self, from: data), Cache.key(for: record.url) == key else { return nil }
         return record
     }
@@ -60,7 +70,7 @@ struct HLSPresentation {
     /// its playlist extension ("index.m3u8" → "index").
     static func displayName(of url: String) -> String {
         var name = DisplayName.fromURL(url)
-        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" {
+        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" || ext == "mpd" {
             name.removeLast(ext.count + 1)
         }
         return name

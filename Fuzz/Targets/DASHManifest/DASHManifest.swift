@@ -1,0 +1,35 @@
+// The DASH manifest parser (libxml2's reader, inheritance, BaseURLs, durations) and what is made
+// from a manifest (templates and timelines expanded, segment lists, the HLS playlist the saver
+// reads back), over any bytes a server sends as a manifest; the same bytes as a sidx too.
+@testable import FetchCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: count))
+    let base = "https://example.org/show/manifest.mpd?token=1"
+    // As a sidx at some offset of an on-demand file.
+    let onDemand = DASHRepresentation(id: "v", bandwidth: 1, codecs: [], baseURL: "https://example.org/v.mp4",
+                                      segments: .base(DASHBase(indexRange: DASHRange(first: 800, last: 800 + Int64(max(0, count - 1))))))
+    if let track = try? DASHSegmentTemplate.track(of: onDemand, index: bytes) {
+        precondition(!track.segments.isEmpty && track.segments.allSatisfy { $0.range.map { $0.first >= 800 + Int64(count) } ?? false })
+    }
+    guard let manifest = try? DASHManifestParser.parse(bytes, base: base) else { return 0 }
+    for period in manifest.periods {
+        for set in period.adaptationSets {
+            for representation in set.representations {
+                guard let track = try? DASHSegmentTemplate.track(of: representation, periodDuration: period.duration),
+                      !track.segments.isEmpty else { continue }
+                precondition(track.segments.count <= DASHSegmentTemplate.segmentLimit)
+                // What the saver keeps must read back as the same segments.
+                let text = DASHPlaylist.text([track])
+                guard case .media(let playlist)? = try? HLSPlaylistParser.parse(text, base: base) else {
+                    preconditionFailure("the playlist made from a manifest does not read back:\n\(text)")
+                }
+                precondition(playlist.segments.count == track.segments.count)
+            }
+        }
+    }
+    _ = try? DASHChoice.choose(manifest, languages: ["en"])
+    _ = DASHChoice.variants(manifest, url: base, languages: ["en"])
+    return 0
+}

@@ -1,0 +1,138 @@
+import CGLib
+
+/// Which Representations of a manifest to save: the best video (or the tallest up to
+/// `--quality`, by the same rule as an HLS master's variants) and the best audio, in the
+/// desktop's language first, else the AdaptationSet marked `main`, else the first. Each Period
+/// gets the Representation of the same `id` when it has one, else the same rule again.
+public struct DASHChoice: Sendable, Equatable {
+    /// Per Period, in order: the video (nil in an audio-only presentation) and the audio (nil
+    /// when the video carries its own, or there is none).
+    public var video: [DASHRepresentation?]
+    public var audio: [DASHRepresentation?]
+    /// "720p", for people.
+    public var label: String?
+    /// The audio's language or its id, for people.
+    public var audioName: String?
+    /// No video in the presentation: `video` holds the audio.
+    public var isAudioOnly = false
+
+    /// - Parameters:
+    ///   - representation: a video Representation's id a person chose (`variants`).
+    ///   - languages: the desktop's languages, most wanted first ("zh", "en").
+    /// - Throws: `.protected` when every video (or, audio only, every audio) is under DRM;
+    ///   `.invalid` when there is neither video nor audio.
+    public static func choose(_ manifest: DASHManifest, quality: String? = nil, representation: String? = nil,
+                              languages: [String] = desktopLanguages()) throws(DASHRefusal) -> DASHChoice {
+        var choice = DASHChoice(video: [], audio: [])
+        var videoID = representation
+        var audioID: String?
+        for period in manifest.periods {
+            let videos = try candidates(period, kind: "video")
+            let audios = try candidates(period, kind: "audio", languages: languages)
+            var video: DASHRepresentation?
+            if !videos.isEmpty {
+                video = videos.first { $0.id == videoID } ?? best(videos, quality: quality)
+                videoID = video?.id
+            }
+            var audio: DASHRepresentation?
+            if !audios.isEmpty {
+                audio = audios.first { $0.id == audioID } ?? audios.first
+                audioID = audio?.id
+            }
+            choice.video.append(video)
+            choice.audio.append(audio)
+        }
+        guard choice.video.contains(where: { $0 != nil }) || choice.audio.contains(where: { $0 != nil }) else {
+            throw .invalid("it has no video or audio Representation")
+        }
+        if choice.video.allSatisfy({ $0 == nil }) {
+            // Audio only: the audio goes where a variant's stream would.
+            choice.video = choice.audio
+            choice.audio = choice.audio.map { _ in nil }
+            choice.isAudioOnly = true
+            choice.label = choice.video.compactMap { $0 }.first.map { "\($0.bandwidth / 1000) kbit/s" }
+        } else {
+            choice.label = choice.video.compactMap { $0 }.first.map(variant(of:))?.label
+            choice.audioName = choice.audio.compactMap { $0 }.first.map { $0.id }
+            if let index = choice.audio.firstIndex(where: { $0 != nil }),
+               let language = manifest.periods[index].adaptationSets.first(where: { $0.representations.contains(choice.audio[index]!) })?.language {
+                choice.audioName = language
+            }
+        }
+        return choice
+    }
+
+    /// The video Representations a person may choose from, as variants of `url` (the
+    /// manifest), best first; each carries the audio `choose` would save with it.
+    public static func variants(_ manifest: DASHManifest, url: String, languages: [String] = desktopLanguages()) -> [HLSVariant] {
+        guard let period = manifest.periods.first,
+              let videos = try? candidates(period, kind: "video"), !videos.isEmpty else { return [] }
+        let audio = (try? candidates(period, kind: "audio", languages: languages))?.first
+        let variants = videos.map { representation in
+            var variant = variant(of: representation)
+            variant.url = url
+            if let audio {
+                variant.codecs += audio.codecs
+                variant.audio = [HLSRendition(group: "audio", name: audio.id, url: url, isDefault: true)]
+            }
+            return variant
+        }
+        return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
+    }
+
+    /// The desktop's languages as two- or three-letter codes, most wanted first (GLib's
+    /// reading of LANGUAGE, LC_ALL, LC_MESSAGES and LANG).
+    public static func desktopLanguages() -> [String] {
+        var result: [String] = []
+        guard var names = g_get_language_names() else { return [] }
+        while let name = names.pointee {
+            let code = String(cString: name).prefix { $0 != "_" && $0 != "." && $0 != "@" }.lowercased()
+            if code != "c", code != "posix", !code.isEmpty, !result.contains(code) { result.append(code) }
+            names += 1
+        }
+        return result
+    }
+
+    // MARK: Choosing
+
+    private static func variant(of representation: DASHRepresentation) -> HLSVariant {
+        HLSVariant(url: representation.baseURL, bandwidth: representation.bandwidth, width: representation.width,
+                   height: representation.height, codecs: representation.codecs, representation: representation.id)
+    }
+
+    private static func best(_ videos: [DASHRepresentation], quality: String?) -> DASHRepresentation? {
+        let chosen = videos.map(variant(of:)).choose(quality: quality)
+        return videos.first { $0.id == chosen?.representation } ?? videos.first
+    }
+
+    /// The Representations of `kind` not under DRM, best first: for audio, the AdaptationSet
+    /// in the first of `languages`, else the one marked main, else the manifest's first, and
+    /// in it the highest bandwidth of a format the MP4 takes.
+    ///
+    /// - Throws: `.protected` when there are some and all are protected.
+    private static func candidates(_ period: DASHPeriod, kind: String, languages: [String] = []) throws(DASHRefusal) -> [DASHRepresentation] {
+        let sets = period.adaptationSets.filter { $0.kind == kind }
+        let all = sets.flatMap(\.representations)
+        guard !all.isEmpty else { return [] }
+        let clear = sets.map { set in
+            var copy = set
+            copy.representations = set.representations.filter { $0.protection == nil }
+            return copy
+        }.filter { !$0.representations.isEmpty }
+        guard !clear.isEmpty else { throw .protected(all.compactMap(\.protection).first ?? "ContentProtection") }
+        guard kind == "audio" else { return clear.flatMap(\.representations) }
+        func rank(_ set: DASHAdaptationSet) -> Int {
+            let language = (set.language ?? "").lowercased().prefix { $0 != "-" && $0 != "_" }
+            if let index = languages.firstIndex(where: { $0 == language }) { return index }
+            if set.roles.contains("main") { return languages.count }
+            return languages.count + 1
+        }
+        let ordered = clear.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        return ordered.flatMap { set in
+            set.representations.sorted { a, b in
+                let savable = { (r: DASHRepresentation) in HLSVariant(url: "", bandwidth: 0, codecs: r.codecs).isSavable }
+                return (savable(a) ? 1 : 0, a.bandwidth) > (savable(b) ? 1 : 0, b.bandwidth)
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+/// One segment to fetch: a resource, maybe a byte range of it, and how long it plays.
+public struct DASHSegment: Sendable, Equatable {
+    public var url: String
+    public var range: DASHRange?
+    /// Seconds.
+    public var duration: Double
+}
+
+/// A Representation's part of one Period as the saver takes it: its init section (none for
+/// self-initialising segments) and its media segments in order.
+public struct DASHTrack: Sendable, Equatable {
+    public var initialization: DASHURLRange?
+    public var segments: [DASHSegment]
+}
+
+/// Turns a Representation's segment addressing into its list of segments: SegmentTemplate
+/// (`$Number$`, `$Time$`, `$RepresentationID$`, `$Bandwidth$`, widths as `%05d`; a
+/// SegmentTimeline or a fixed duration), SegmentList (links or `mediaRange`s), and SegmentBase
+/// once its `sidx` is read (`DASHSegmentIndex`).
+///
+/// Counts are checked before anything is made: an `r="2000000000"` is refused at once, never
+/// looped over or allocated.
+public enum DASHSegmentTemplate {
+    /// Segments one Representation may have over the whole presentation (a day of 1 s segments).
+    public static let segmentLimit = 100_000
+
+    /// The segments of `representation` in a Period of `periodDuration` seconds; for
+    /// SegmentBase, nil (they are in its `sidx`, which must be fetched first).
+    public static func track(of representation: DASHRepresentation, periodDuration: Double?) throws(DASHRefusal) -> DASHTrack? {
+        switch representation.segments {
+        case .template(let template):
+            return try track(template, representation, periodDuration: periodDuration)
+        case .list(let list):
+            return try track(list, representation, periodDuration: periodDuration)
+        case .base:
+            return nil
+        }
+    }
+
+    // MARK: SegmentTemplate
+
+    private static func track(_ template: DASHTemplate, _ representation: DASHRepresentation,
+                              periodDuration: Double?) throws(DASHRefusal) -> DASHTrack {
+        guard let media = template.media else { throw .invalid("a SegmentTemplate has no media") }
+        let timescale = Double(template.timescale)
+        var segments: [DASHSegment] = []
+        if let timeline = template.timeline {
+            let end = periodDuration.map { Int64(min($0 * timescale, 9e15)) + template.presentationTimeOffset }
+            let times = try Self.times(timeline, end: end)
+            segments.reserveCapacity(times.count)
+            for (index, entry) in times.enumerated() {
+                let link = try fill(media, representation, number: template.startNumber + Int64(index), time: entry.time)
+                segments.append(DASHSegment(url: try resolve(link, representation), duration: Double(entry.duration) / timescale))
+            }
+        } else if let duration = template.duration {
+            guard let periodDuration, periodDuration > 0 else {
+                throw .invalid("the Period of “\(representation.id)” has no duration to count its segments by")
+            }
+            let seconds = Double(duration) / timescale
+            let exact = periodDuration / seconds
+            guard exact.isFinite, exact <= Double(segmentLimit) else { throw .tooLarge("more than \(segmentLimit) segments") }
+            // The last segment may be shorter; a rounding error is no extra segment.
+            let count = max(1, Int((exact - 1e-6).rounded(.up)))
+            segments.reserveCapacity(count)
+            for index in 0..<count {
+                let link = try fill(media, representation, number: template.startNumber + Int64(index),
+                                    time: Int64(index) * duration + template.presentationTimeOffset)
+                let length = index == count - 1 ? periodDuration - Double(index) * seconds : seconds
+                segments.append(DASHSegment(url: try resolve(link, representation), duration: length))
+            }
+        } else {
+            throw .invalid("the SegmentTemplate of “\(representation.id)” has neither a SegmentTimeline nor a duration")
+        }
+        guard !segments.isEmpty else { throw .invalid("the Representation “\(representation.id)” lists no segments") }
+        let initialization = try template.initialization.map { pattern throws(DASHRefusal) in
+            DASHURLRange(url: try resolve(try fill(pattern, representation, number: template.startNumber, time: 0), representation))
+        }
+        return DASHTrack(initialization: initialization, segments: segments)
+    }
+
+    /// Each segment's start and length in the timeline's units; a negative `r` repeats up to
+    /// the next `S`'s `t`, or to `end` (the Period's end) for the last one.
+    static func times(_ timeline: [DASHTimelineEntry], end: Int64?) throws(DASHRefusal) -> [(time: Int64, duration: Int64)] {
+        var counts: [Int64] = []
+        var total: Int64 = 0
+        var time: Int64 = 0
+        // First the counts, checked against the limit before anything is made.
+        for (index, entry) in timeline.enumerated() {
+            if let start = entry.time { time = start }
+            var count: Int64
+            if entry.repeats >= 0 {
+                guard entry.repeats < Int64(segmentLimit) else { throw .tooLarge("more than \(segmentLimit) segments") }
+                count = entry.repeats + 1
+            } else {
+                let next = index + 1 < timeline.count ? timeline[index + 1].time : end
+                guard let next else { throw .invalid("an S element repeats to the end of a Period whose end is not known") }
+                guard next > time else { throw .invalid("an S element repeats up to a time before its own") }
+                count = (next - time + entry.duration - 1) / entry.duration
+            }
+            total += count
+            guard total <= Int64(segmentLimit) else { throw .tooLarge("more than \(segmentLimit) segments") }
+            let (advanced, overflow) = entry.duration.multipliedReportingOverflow(by: count)
+            guard !overflow, time <= Int64.max - advanced else { throw .invalid("the SegmentTimeline's times overflow") }
+            counts.append(count)
+            time += advanced
+        }
+        var result: [(time: Int64, duration: Int64)] = []
+        result.reserveCapacity(Int(total))
+        time = 0
+        for (entry, count) in zip(timeline, counts) {
+            if let start = entry.time { time = start }
+            for _ in 0..<count {
+                result.append((time, entry.duration))
+                time += entry.duration
+            }
+        }
+        return result
+    }
+
+    /// `pattern` with its identifiers filled in: `$RepresentationID$`, `$Number$`, `$Time$`,
+    /// `$Bandwidth$`, each maybe with a width (`$Number%05d$`), and `$$` for a dollar sign.
+    static func fill(_ pattern: String, _ representation: DASHRepresentation, number: Int64, time: Int64) throws(DASHRefusal) -> String {
+        var result = ""
+        var rest = Substring(pattern)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let after = rest.index(after: dollar)
+            guard let close = rest[after...].firstIndex(of: "$") else {
+                throw .invalid("the template “\(pattern)” has an unclosed $")
+            }
+            let identifier = rest[after..<close]
+            rest = rest[rest.index(after: close)...]
+            if identifier.isEmpty {
+                result += "$"
+                continue
+            }
+            let name = identifier.prefix { $0 != "%" }
+            let format = identifier.dropFirst(name.count)
+            let value: Int64
+            switch name {
+            case "RepresentationID":
+                guard format.isEmpty else { throw .invalid("the template “\(pattern)” formats $RepresentationID$") }
+                result += representation.id
+                continue
+            case "Number": value = number
+            case "Time": value = time
+            case "Bandwidth": value = Int64(representation.bandwidth)
+            default: throw .invalid("the template “\(pattern)” uses $\(identifier)$, which Fetchplay does not know")
+            }
+            result += try formatted(value, format, pattern: pattern)
+        }
+        return result + rest
+    }
+
+    /// `%0Nd` (or `%d`, `%Nd`): decimal, padded with zeros to N digits.
+    private static func formatted(_ value: Int64, _ format: Substring, pattern: String) throws(DASHRefusal) -> String {
+        let digits = String(value)
+        guard !format.isEmpty else { return digits }
+        var spec = format.dropFirst()
+        guard format.first == "%", spec.last == "d" else { throw .invalid("the template “\(pattern)” has a width that is not %0Nd") }
+        spec = spec.dropLast()
+        if spec.first == "0" { spec = spec.dropFirst() }
+        guard spec.allSatisfy(\.isASCII), let width = spec.isEmpty ? 0 : Int(spec), (0...32).contains(width) else {
+            throw .invalid("the template “\(pattern)” has a width that is not %0Nd")
+        }
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    // MARK: SegmentList
+
+    private static func track(_ list: DASHList, _ representation: DASHRepresentation,
+                              periodDuration: Double?) throws(DASHRefusal) -> DASHTrack {
+        guard list.segments.count <= segmentLimit else { throw .tooLarge("more than \(segmentLimit) segments") }
+        let timescale = Double(list.timescale)
+        let timed = try list.timeline.map { timeline throws(DASHRefusal) in
+            try times(timeline, end: periodDuration.map { Int64(min($0 * timescale, 9e15)) }).map { Double($0.duration) / timescale }
+        }
+        let even = list.duration.map { Double($0) / timescale }
+            ?? periodDuration.map { $0 / Double(list.segments.count) } ?? 0
+        var segments: [DASHSegment] = []
+        segments.reserveCapacity(list.segments.count)
+        for (index, entry) in list.segments.enumerated() {
+            let url = try entry.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL
+            let duration = timed.flatMap { index < $0.count ? $0[index] : nil } ?? even
+            segments.append(DASHSegment(url: url, range: entry.range, duration: duration))
+        }
+        let initialization = try list.initialization.map { part throws(DASHRefusal) in
+            DASHURLRange(url: try part.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL,
+                         range: part.range)
+        }
+        return DASHTrack(initialization: initialization, segments: segments)
+    }
+
+    // MARK: SegmentBase
+
+    /// A SegmentBase Representation's segments from its `sidx` (`index`, the bytes at its
+    /// `indexRange`), all in its one file.
+    public static func track(of representation: DASHRepresentation, index: [UInt8]) throws(DASHRefusal) -> DASHTrack {
+        guard case .base(let base) = representation.segments, let indexRange = base.indexRange else {
+            throw .invalid("the SegmentBase of “\(representation.id)” has no indexRange")
+        }
+        let url = representation.baseURL
+        let references = try DASHSegmentIndex.references(index, at: indexRange.first)
+        let segments = references.map { DASHSegment(url: url, range: $0.range, duration: $0.duration) }
+        // No Initialization: the bytes before the index (ftyp and moov).
+        let initialization = base.initialization.map { part in
+            DASHURLRange(url: part.url.flatMap { HLSAddress.resolve($0, against: url) } ?? url, range: part.range)
+        } ?? (indexRange.first > 0 ? DASHURLRange(url: url, range: DASHRange(first: 0, last: indexRange.first - 1)) : nil)
+        return DASHTrack(initialization: initialization, segments: segments)
+    }
+
+    private static func resolve(_ link: String, _ representation: DASHRepresentation) throws(DASHRefusal) -> String {
+        guard let url = HLSAddress.resolve(link, against: representation.baseURL) else { throw .unsafeLink(link) }
+        return url
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `fetchplay --download` on DASH as ffmpeg's muxer writes it (SegmentTimeline, $Number$, one
+/// file by mediaRange) and on-demand files read through their sidx, served with Range by the
+/// test server: one MP4 with both tracks, the right duration and a clean decode; live, DRM,
+/// hostile and broken manifests refused with one sentence, nothing saved; a segment that fails
+/// ends the run with one sentence, and the next run continues without fetching again what was
+/// finished.
+struct DASHCommandTests {
+    let server: FaultServer
+    let folder: TemporaryDirectory
+    let clip: DASHClip
+    var cacheDir: String { folder.file("cache") }
+
+    init() throws {
+        server = try FaultServer()
+        folder = try TemporaryDirectory(prefix: "fetchplay-cli-dash")
+        clip = try Clips.dash()
+        clip.serve(on: server)
+    }
+
+    private func download(_ path: String, _ extra: [String] = [], name: String = "run") throws -> FetchplayProcess {
+        try FetchplayProcess.run(["--download", server.url(path), "--cache-dir", cacheDir] + extra, folder: folder, name: name)
+    }
+
+    /// The saved MP4: the clip's length, one video stream of `height` lines (none when
+    /// `height` is nil) and one audio stream, and a clean decode.
+    @discardableResult
+    private func expectVideo(_ run: FetchplayProcess, height: Int? = 360) throws -> String {
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasPrefix(cacheDir + "/videos/") && path.hasSuffix(height == nil ? ".m4a" : ".mp4"), "\(path)")
+        let media = try DiscoveredMedia.probe(path)
+        #expect(abs(media.duration - clip.seconds) < 0.1, "duration \(media.duration)")
+        #expect(media.videoStreams == (height == nil ? 0 : 1) && media.audioStreams == 1, "\(media)")
+        if let height { #expect(media.height == height) }
+        let packets = try FFprobe.packets(path)
+        if height != nil { #expect(packets.first { $0.kind == "video" }?.count == Int(clip.seconds) * 30, "\(packets)") }
+        #expect(try FFprobe.decodeErrors(path) == "")
+        #expect(!FileManager.default.fileExists(atPath: cacheDir + "/hls") || presentationFolders().isEmpty,
+                "the presentation's folder is gone once the video is whole")
+        return path
+    }
+
+    private func presentationFolders() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/hls")) ?? []
+    }
+
+    /// Segment files finished so far in the presentation's folder.
+    private func finishedResources() -> [String] {
+        presentationFolders().flatMap { key in
+            ((try? FileManager.default.contentsOfDirectory(atPath: "\(cacheDir)/hls/\(key)/segments/videos")) ?? [])
+                .filter { !$0.hasSuffix(".json") }
+        }
+    }
+
+    /// Nothing kept: no video, no presentation.
+    private func expectNothingSaved() {
+        let videos = (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/videos")) ?? []
+        #expect(videos.filter { !$0.hasPrefix(".") }.isEmpty, "\(videos)")
+        #expect(presentationFolders().isEmpty)
+    }
+
+    @Test func aSegmentTimeline() throws {
+        try expectVideo(try download("/tl/index.mpd"))
+    }
+
+    @Test func aFixedDurationTemplate() throws {
+        try expectVideo(try download("/num/index.mpd"))
+    }
+
+    @Test func aSegmentListOfByteRangesIsFetchedOnceAndCut() throws {
+        #expect(clip.text("single/index.mpd").contains("mediaRange"))
+        try expectVideo(try download("/single/index.mpd"))
+        // Every range lies in one file per stream: no request per segment.
+        #expect(server.requests(to: "/single/index-stream0.mp4").count == 1, "\(server.requests.map(\.path))")
+    }
+
+    @Test func segmentBaseThroughItsSidxWithNestedBaseURLs() throws {
+        try expectVideo(try download("/base/index.mpd"))
+        // The sidx by a range of its own; the file then once.
+        let video = server.requests(to: "/base/media/video.mp4")
+        #expect(video.count == 2, "\(video)")
+    }
+
+    @Test func aSidxFromAServerThatIgnoresRange() throws {
+        // The whole file instead of the index range: the index is cut out of it.
+        let path = "base/media/audio.mp4"
+        server.serve("/" + path, body: try #require(clip.files[path]), etag: "\"audio\"", faults: [.ignoreRange], faultyRequests: 1)
+        try expectVideo(try download("/base/index.mpd"))
+        #expect(server.requests(to: "/" + path).first?["range"] != nil, "the index was asked for by range")
+    }
+
+    @Test func audioOnlyIsSavedAsAudio() throws {
+        let path = try expectVideo(try download("/audio/index.mpd"), height: nil)
+        #expect(path.hasSuffix(".m4a"), "\(path)")
+    }
+
+    @Test func theBestVideoOrTheTallestUpToQuality() throws {
+        try expectVideo(try download("/multi/index.mpd"))
+        let folder2 = folder.file("cache2")
+        let small = try FetchplayProcess.run(["--download", server.url("/multi/index.mpd"), "--cache-dir", folder2, "--quality", "240p"],
+                                             folder: folder, name: "small")
+        #expect(small.status == 0, "\(small.standardError)")
+        let media = try DiscoveredMedia.probe(try #require(small.lastLine))
+        #expect(media.height == 180 && media.audioStreams == 1, "\(media)")
+    }
+
+    @Test func twoPeriodsAreJoinedInOrderOnOneTimeline() throws {
+        let run = try download("/periods/index.mpd")
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        let media = try DiscoveredMedia.probe(path)
+        #expect(abs(media.duration - 2 * clip.seconds) < 0.1, "duration \(media.duration)")
+        #expect(media.videoStreams == 1 && media.audioStreams == 1, "\(media)")
+        let packets = try FFprobe.packets(path)
+        #expect(packets.first { $0.kind == "video" }?.count == 2 * Int(clip.seconds) * 30, "\(packets)")
+        // The video decodes cleanly; the first Period's audio runs a fraction of a frame past its
+        // end (AAC frames do not fall on its end), which a decoder reports as one overlap.
+        let errors = try FFprobe.decodeErrors(path).split(separator: "\n").filter { !$0.contains("non monotonically increasing dts") }
+        #expect(errors.isEmpty, "\(errors)")
+        // Each segment once, though both Periods name it.
+        #expect(server.requests(to: "/tl/chunk-stream0-00001.m4s").count == 1)
+    }
+
+    @Test func aManifestKnownOnlyByItsAnswerAfterARedirect() throws {
+        // No .mpd in the link: the engine's first bytes tell; links resolve from where the
+        // redirect ended.
+        server.serve("/watch", body: [], faults: [.redirect(status: 302, location: "/tl/index.mpd")])
+        try expectVideo(try download("/watch"))
+    }
+
+    @Test func liveIsRefused() throws {
+        server.serve("/live.mpd", body: Array(clip.text("tl/index.mpd").replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\"").utf8))
+        let run = try download("/live.mpd")
+        #expect(run.status == 7)
+        #expect(run.standardError.contains("live DASH stream"), "\(run.standardError)")
+        #expect(run.standardError.split(separator: "\n").count == 1)
+        expectNothingSaved()
+    }
+
+    @Test func drmIsRefused() throws {
+        let text = clip.text("tl/index.mpd").replacingOccurrences(of: "<Representation id=\"0\"", with: """
+            <ContentProtection schemeIdUri="urn:uuid:9a04f079-9840-4286-ab92-e65be0885f95"/><Representation id="0"
+            """)
+        server.serve("/tl/drm.mpd", body: Array(text.utf8))
+        let run = try download("/tl/drm.mpd")
+        #expect(run.status == 7)
+        #expect(run.standardError.contains("protected by DRM (PlayReady)"), "\(run.standardError)")
+        #expect(server.requests.allSatisfy { !$0.path.hasSuffix(".m4s") })
+        expectNothingSaved()
+    }
+
+    @Test(arguments: [
+        ("notxml", "#EXTM3X\nnot <xml", "is not XML"),
+        ("feed", "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><title>news</title></feed>",
+         "an XML document (feed), not a DASH manifest"),
+        ("login", "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form>Sign in to watch</form></body></html>\n",
+         "web page"),
+        ("bomb", "<?xml version=\"1.0\"?><!DOCTYPE MPD [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><MPD>&b;</MPD>",
+         "declares a DTD or entities"),
+        ("file", "<MPD type=\"static\" mediaPresentationDuration=\"PT4S\"><BaseURL>file:///etc/</BaseURL><Period><AdaptationSet contentType=\"video\"><Representation id=\"v\" bandwidth=\"1\"><SegmentTemplate media=\"passwd\" duration=\"4\"/></Representation></AdaptationSet></Period></MPD>",
+         "file:///etc/"),
+        ("empty", "<MPD type=\"static\" mediaPresentationDuration=\"PT4S\"><Period><AdaptationSet contentType=\"video\"><Representation id=\"v\" bandwidth=\"1\"/></AdaptationSet></Period></MPD>",
+         "lists no segments"),
+        ("huge", "<MPD type=\"static\" mediaPresentationDuration=\"PT4S\"><Period><AdaptationSet contentType=\"video\"><Representation id=\"v\" bandwidth=\"1\"><SegmentTemplate media=\"$Time$\"><SegmentTimeline><S d=\"1\" r=\"2000000000\"/></SegmentTimeline></SegmentTemplate></Representation></AdaptationSet></Period></MPD>",
+         "too large"),
+    ])
+    func aBadManifestIsRefusedInOneSentence(_ name: String, _ text: String, _ words: String) throws {
+        server.serve("/bad/\(name).mpd", body: Array(text.utf8))
+        let run = try download("/bad/\(name).mpd")
+        #expect(run.status == 7, "\(run.standardError)")
+        #expect(run.standardError.contains(words), "\(run.standardError)")
+        #expect(run.standardError.split(separator: "\n").count == 1, "\(run.standardError)")
+        #expect(server.requests.allSatisfy { $0.path.hasPrefix("/bad/") })
+        expectNothingSaved()
+    }
+
+    @Test(arguments: ["404", "html"])
+    func aFailingSegmentEndsTheRunAndTheNextOneContinues(_ kind: String) throws {
+        let missing = "/tl/chunk-stream0-00003.m4s"
+        let body = try #require(clip.files[String(missing.dropFirst())])
+        if kind == "404" {
+            server.serve(missing, body: Array("gone".utf8), faults: [.status(404)])
+        } else {
+            server.serve(missing, body: Array("<!DOCTYPE html><html><body>Sign in to watch</body></html>\n".utf8),
+                         headers: [HTTPHeader("Content-Type", "text/html")])
+        }
+        let first = try download("/tl/index.mpd", name: "first")
+        #expect(first.status != 0 && first.lastLine == nil)
+        #expect(first.standardError.contains(kind == "404" ? "404" : "web page"), "\(first.standardError)")
+        // One sentence (besides the warnings of the segment's retries).
+        #expect(first.standardError.split(separator: "\n").filter { $0.hasPrefix("fetchplay:") && !$0.hasPrefix("fetchplay: warning:") }
+                    .count == 1, "\(first.standardError)")
+        let kept = finishedResources()
+        #expect(kept.count >= 2, "the finished segments are kept: \(kept)")
+
+        server.serve(missing, body: body, etag: "\"fixed\"")
+        let before = server.requests.count
+        let second = try download("/tl/index.mpd", name: "second")
+        try expectVideo(second)
+        let again = server.requests.dropFirst(before).map(\.path)
+        // Only what was not finished: the missing one and those the first run never reached.
+        #expect(again.contains(missing))
+        #expect(again.count <= 10 - kept.count, "\(again)")
+        #expect(!again.contains("/tl/index.mpd"), "the manifest is kept with the presentation: \(again)")
+    }
+}

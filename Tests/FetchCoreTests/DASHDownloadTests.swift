@@ -1,0 +1,44 @@
+@testable import FetchCore
+import Foundation
+import Testing
+import TestSupport
+
+/// DASH through the HLS saver in FetchCore alone (no remux): the variants a person is offered,
+/// and the chosen Representation's bytes joined in order, exactly its init section and segments.
+struct DASHDownloadTests {
+    let server: FaultServer
+    let folder: TemporaryDirectory
+    let clip: DASHClip
+
+    init() throws {
+        server = try FaultServer()
+        folder = try TemporaryDirectory(prefix: "fetchplay-dash")
+        clip = try Clips.dash()
+        clip.serve(on: server)
+    }
+
+    @Test func theVariantsOfAManifestAndTheOneChosenIsTheOneSaved() throws {
+        let url = server.url("/multi/index.mpd")
+        let variants = try HLSDownload.variants(at: url)
+        #expect(variants.map(\.height) == [360, 180], "\(variants)")
+        #expect(variants.allSatisfy { $0.url == url && $0.audio.count == 1 })
+        let small = try #require(variants.last)
+
+        let cache = try Cache(root: folder.file("cache"))
+        let task = try HLSDownload(url: url, cache: cache, variant: small, remux: nil) { _ in }
+        task.start()
+        let end = task.wait()
+        guard case .completed(let path) = end else { Issue.record("ended \(end)"); return }
+        let id = try #require(small.representation)
+        let segments = clip.files.keys.filter { $0.hasPrefix("multi/chunk-stream\(id)-") }.sorted()
+        // The feed ends fragmented MP4 with an empty `free` box (HLSFeed.trailingBox).
+        let expected = (["multi/init-stream\(id).m4s"] + segments).flatMap { clip.files[$0]! } + HLSFeed.trailingBox
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected), "\(segments)")
+        #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/multi/chunk-stream0-") }, "the other video is not fetched")
+    }
+
+    @Test func aLinkEndingInMPDGoesStraightToThePresentation() {
+        #expect(HLSDownload.isPlaylistLink("https://example.org/show/index.mpd?token=1"))
+        #expect(!HLSDownload.isPlaylistLink("https://example.org/show/video.mp4"))
+    }
+}
