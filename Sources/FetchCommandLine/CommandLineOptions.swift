@@ -34,7 +34,7 @@ public enum CommandLineOptions {
                    description: tr("Print the version, then exit"), argumentName: nil),
             Option(name: "connections", argument: G_OPTION_ARG_INT,
                    // TRANSLATORS: keep N and --download as they are.
-                   description: tr("With --download: N connections at once, 1 to 16 (default: more while the rate grows, up to 8)"), argumentName: "N"),
+                   description: tr("With --download: N connections at once, 1 to 16 (default: 4, more while the rate grows, up to 8)"), argumentName: "N"),
             Option(name: "speed-limit", argument: G_OPTION_ARG_INT,
                    // TRANSLATORS: keep KIB and --download as they are; KiB is 1024 bytes.
                    description: tr("With --download: at most KIB KiB a second, all connections together (default 0: no limit)"),

@@ -42,7 +42,7 @@ struct SpeedLimitTests {
 
     @Test func oneDownloadsConnectionsShareItsLimit() throws {
         server.serve("/v.bin", body: Self.body, etag: Self.etag)
-        // Four at once: connections that adapt would stop at two, the limit holding the rate.
+        // Four at once, growing none: the limit, not the server, holds the rate.
         var options = DownloadHarness.quickOptions
         options.connections = 4
         options.growConnections = false
