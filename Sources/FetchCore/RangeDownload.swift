@@ -7,8 +7,9 @@ import Locking
 ///
 /// The primary connection asks for the file (or, resuming, for its first missing byte on). When
 /// its answer shows a length, a strong validator and ranges honoured, and the rest of the file
-/// would still take a few seconds at the speed so far (`worthSeconds`), up to
-/// `options.connections` connections fill the file: a free one takes a range nobody has, else
+/// would still take a few seconds at the speed so far (`worthSeconds`), more connections fill
+/// the file (`options.connections` at once, or with `growConnections` four at once and one more
+/// while each one added raises the total rate, up to `options.connections`: `ConnectionGrowth`): a free one takes a range nobody has, else
 /// half of the largest range still to come (never a slice under `minimumSlice`). An extra
 /// connection whose answer cannot fill its slice (a 200, a 416, an error status, a misaligned
 /// range) ends the extra connections for good (`slicesRefused`) and gives its range back; one
@@ -49,11 +50,15 @@ final class RangeDownload {
     /// Bytes per second over the last whole window, before the first partition.
     private var windowSpeed: Double?
     /// With connections that adapt (`options.growConnections`): how many the download has
-    /// now, grown while each one added raised the total rate; nil: `maxConnections` at once.
+    /// now, four at first, grown while each one added raised the total rate; nil:
+    /// `maxConnections` at once.
     private var growth: ConnectionGrowth?
     /// The interval the total rate is being measured over for `growth`: its start and the
     /// partial's length then.
     private var growthWindow: (start: Double, length: Int64)?
+    /// No interval for `growth` starts before this (monotonic seconds): a connection just
+    /// opened sends its first burst then.
+    private var growthQuietUntil = 0.0
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
     /// The connection fetching that index; no slice opens before its answer is in.
@@ -152,7 +157,7 @@ final class RangeDownload {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
             do {
-                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: (speedDecides(primary) && speedWindow != nil) || growing))
+                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && speedWindow != nil))
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
@@ -276,11 +281,7 @@ final class RangeDownload {
         // A primary that runs to the file's end may finish it alone; one that stops at a hole's
         // end (a resume) leaves the other holes to other connections whatever the speed.
         if !partitioned, primary.end == nil, !worthMoreConnections(total: total) { return }
-        // The first one more, measured against the primary alone.
-        if !partitioned, var first = growth {
-            _ = first.measured(rate: windowSpeed ?? 0, canSplit: true)
-            growth = first
-        }
+        if !partitioned { growthQuietUntil = monotonicSeconds() + Self.burstSeconds }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true
         while active.count < connectionLimit, HostSlots.shared.hasRoom(host, limit: maxConnections),
@@ -420,10 +421,12 @@ final class RangeDownload {
     private var growing: Bool { partitioned && growth.map { !$0.settled && $0.target < $0.ceiling } ?? false }
 
     /// Closes the interval the total rate is measured over once it spans `growthInterval`,
-    /// and asks `growth` whether one more connection opens.
+    /// and asks `growth` whether one more connection opens; the next interval starts after
+    /// that one's first burst.
     private func watchGrowth(total: Int64?) {
         guard growing, let total else { return }
         let now = monotonicSeconds()
+        guard now >= growthQuietUntil else { return }
         guard let window = growthWindow else {
             growthWindow = (now, partial.length)
             return
@@ -432,13 +435,21 @@ final class RangeDownload {
         guard watched >= Self.growthInterval else { return }
         let rate = Double(partial.length - window.length) / watched
         let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
-        _ = growth?.measured(rate: rate, canSplit: canSplit)
-        growthWindow = (now, partial.length)
+        if growth?.measured(rate: rate, canSplit: canSplit) == .openOne {
+            growthWindow = nil
+            growthQuietUntil = now + Self.burstSeconds
+        } else {
+            growthWindow = (now, partial.length)
+        }
     }
 
-    /// Seconds each interval of the total rate spans while connections are added: long enough
-    /// for a new connection's first answer, short enough to reach 8 within a second.
-    static let growthInterval = 0.1
+    /// Seconds each interval of the total rate spans while connections are added. nginx's
+    /// `limit_rate` counts in whole seconds and sends in chunks (measured with 0.1 s intervals:
+    /// growth stopped at three, slower than four fixed), so an interval holds a second at least.
+    static let growthInterval = 1.0
+    /// Seconds after connections open before the total rate is measured again: nginx lets a
+    /// connection's first second through at once, which would read as growth.
+    static let burstSeconds = 1.0
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
     /// Seconds each window of the primary's speed spans: on a fast link several socket reads,
@@ -470,19 +481,31 @@ final class RangeDownload {
 /// one server never open more than a download may alone.
 final class HostSlots: Sendable {
     static let shared = HostSlots()
-    private let counts = Locked<[String: Int]>([:])
+    /// Connections open now per host, and the most open at once since `resetPeak`.
+    private let counts = Locked<(now: [String: Int], peak: [String: Int])>(([:], [:]))
 
-    func take(_ host: String) { counts.withLock { $0[host, default: 0] += 1 } }
+    func take(_ host: String) {
+        counts.withLock { counts in
+            counts.now[host, default: 0] += 1
+            counts.peak[host] = max(counts.peak[host] ?? 0, counts.now[host] ?? 0)
+        }
+    }
 
     func release(_ host: String) {
         counts.withLock { counts in
-            counts[host, default: 1] -= 1
-            if counts[host] == 0 { counts[host] = nil }
+            counts.now[host, default: 1] -= 1
+            if counts.now[host] == 0 { counts.now[host] = nil }
         }
     }
 
     func hasRoom(_ host: String, limit: Int) -> Bool { room(host, limit: limit) > 0 }
 
     /// How many more connections to `host` fit under `limit`.
-    func room(_ host: String, limit: Int) -> Int { counts.withLock { max(0, limit - ($0[host] ?? 0)) } }
+    func room(_ host: String, limit: Int) -> Int { counts.withLock { max(0, limit - ($0.now[host] ?? 0)) } }
+
+    /// The most connections to `host` open at once since `resetPeak(host)`: what tests read
+    /// to see how far connections grew.
+    func peak(_ host: String) -> Int { counts.withLock { $0.peak[host] ?? 0 } }
+
+    func resetPeak(_ host: String) { counts.withLock { $0.peak[host] = $0.now[host] } }
 }
