@@ -57,7 +57,7 @@ final class RangeDownload {
     /// partial's length then.
     private var growthWindow: (start: Double, length: Int64)?
     /// No interval for `growth` starts before this (monotonic seconds): a connection just
-    /// opened sends its first burst then.
+    /// opened gets its first answer and its first burst then.
     private var growthQuietUntil = 0.0
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
@@ -421,13 +421,18 @@ final class RangeDownload {
     private var growing: Bool { partitioned && growth.map { !$0.settled && $0.target < $0.ceiling } ?? false }
 
     /// Closes the interval the total rate is measured over once it spans `growthInterval`,
-    /// and asks `growth` whether one more connection opens; the next interval starts after
-    /// that one's first burst.
+    /// and asks `growth` whether one more connection opens. The next interval starts
+    /// `burstSeconds` after the last one opened, at the first look (one each `burstSeconds`)
+    /// that finds every connection has had its first bytes: its first burst came with them.
     private func watchGrowth(total: Int64?) {
         guard growing, let total else { return }
         let now = monotonicSeconds()
         guard now >= growthQuietUntil else { return }
         guard let window = growthWindow else {
+            if active.contains(where: { !$0.gotBytes }) {
+                growthQuietUntil = now + Self.burstSeconds
+                return
+            }
             growthWindow = (now, partial.length)
             return
         }
@@ -447,9 +452,11 @@ final class RangeDownload {
     /// `limit_rate` counts in whole seconds and sends in chunks (measured with 0.1 s intervals:
     /// growth stopped at three, slower than four fixed), so an interval holds a second at least.
     static let growthInterval = 1.0
-    /// Seconds after connections open before the total rate is measured again: nginx lets a
-    /// connection's first second through at once, which would read as growth.
-    static let burstSeconds = 1.0
+    /// Seconds after connections open, and after the first bytes of each, before the total rate
+    /// is measured again: a server's first burst comes with a connection's first bytes (nginx
+    /// 1.22 with `limit_rate 4m` sends 2 MiB at once, then 2 MiB each 0.5 s: measured), and
+    /// would read as growth.
+    static let burstSeconds = 0.25
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
     /// Seconds each window of the primary's speed spans: on a fast link several socket reads,
