@@ -5,7 +5,8 @@ import TestSupport
 
 /// Connections that adapt, against a real nginx: with `limit_rate` per connection they grow
 /// past the four they start with, never past the ceiling; unthrottled, or refusing ranges, one.
-/// The count is the most connections to the host open at once (`HostSlots.peak`).
+/// The count is the most connections to the host open at once (`HostSlots.peak`), a count of the
+/// whole process: it holds with the suites run one at a time, as `scripts/test` runs them.
 @Suite(.serialized)
 struct ConnectionGrowthNginxTests {
     let site: TemporaryDirectory
