@@ -34,7 +34,7 @@ public enum CommandLineOptions {
                    description: tr("Print the version, then exit"), argumentName: nil),
             Option(name: "connections", argument: G_OPTION_ARG_INT,
                    // TRANSLATORS: keep N and --download as they are.
-                   description: tr("With --download: at most N connections at once (default 4; 1 for one)"), argumentName: "N"),
+                   description: tr("With --download: N connections at once, 1 to 16 (default: 4, more while the rate grows, up to 8)"), argumentName: "N"),
             Option(name: "speed-limit", argument: G_OPTION_ARG_INT,
                    // TRANSLATORS: keep KIB and --download as they are; KiB is 1024 bytes.
                    description: tr("With --download: at most KIB KiB a second, all connections together (default 0: no limit)"),
@@ -156,6 +156,8 @@ public enum CommandLineOptions {
                 return usageError(tr("--connections takes a number from 1 to 16."))
             }
             options.connections = Int(count)
+            // Asked for N: N at once (growing one by one cost a fast host most of the file).
+            options.growConnections = false
         }
         // GLib leaves an integer option of 0 out of the dictionary: 0 is no limit, like none.
         if let kibibytes = parsed.integer("speed-limit") {

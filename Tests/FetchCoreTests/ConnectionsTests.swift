@@ -51,6 +51,48 @@ struct ConnectionsTests {
         #expect(Set(requests.map(\.connection)).count >= 4)
     }
 
+    /// By default four connections open at once, and more while each raises the total rate:
+    /// on a host limiting each connection the download has several.
+    @Test func connectionsGrowAgainstAHostLimitingEachOne() throws {
+        let url = serve()
+        var options = DownloadHarness.quickOptions
+        options.connections = 8
+        options.growConnections = true
+        try expectExact(try harness.download(url, options: options))
+        #expect(Set(server.requests(to: "/v.bin").map(\.connection)).count >= 3)
+    }
+
+    /// A connection the network drops ends growth: the download keeps the four it started
+    /// with, where the same file without the drop grows past them.
+    @Test(arguments: [false, true])
+    func aFailingConnectionEndsGrowth(failing: Bool) throws {
+        // 1 MiB/s each: slices of 8 MiB, with more than two `minimumSlice` left when growth
+        // first looks (two seconds after the split).
+        let body = TestData.bytes(count: 32 << 20, seed: 33)
+        let slow = Fault.throttle(bytesPerSecond: 1 << 20)
+        server.serve("/big.bin", body: body, etag: Self.etag, faults: [slow], faultyRequests: 1)
+        if failing { server.addFaults([slow, .dropAfter(bytes: 300_000)], to: "/big.bin", requests: 1) }
+        server.addFaults([slow], to: "/big.bin", requests: nil)
+        HostSlots.shared.resetPeak("127.0.0.1")
+        try expectExact(try harness.download(server.url("/big.bin")), body)
+        let peak = HostSlots.shared.peak("127.0.0.1")
+        if failing {
+            #expect(peak <= ConnectionGrowth.startCount, "peak \(peak)")
+        } else {
+            #expect(peak > ConnectionGrowth.startCount, "peak \(peak)")
+        }
+    }
+
+    /// An explicit count (`--connections N`) opens them at once.
+    @Test func anExplicitCountOpensThemAtOnce() throws {
+        let url = serve()
+        var options = DownloadHarness.quickOptions
+        options.connections = 4
+        options.growConnections = false
+        try expectExact(try harness.download(url, options: options))
+        #expect(slices.count >= 3)
+    }
+
     @Test func aFileThatEndsWithinSecondsOnOneConnectionGetsNoMore() throws {
         // Unthrottled loopback brings the whole file far sooner than `RangeDownload.worthSeconds`.
         server.serve("/fast.bin", body: Self.body, etag: Self.etag)

@@ -42,7 +42,11 @@ struct SpeedLimitTests {
 
     @Test func oneDownloadsConnectionsShareItsLimit() throws {
         server.serve("/v.bin", body: Self.body, etag: Self.etag)
-        let task = try harness.task(server.url("/v.bin"))
+        // Four at once, growing none: the limit, not the server, holds the rate.
+        var options = DownloadHarness.quickOptions
+        options.connections = 4
+        options.growConnections = false
+        let task = try harness.task(server.url("/v.bin"), options: options)
         task.speedLimit.bytesPerSecond = Self.limit
         task.start()
         try expectExact(task.wait())

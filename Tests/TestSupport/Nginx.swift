@@ -48,7 +48,9 @@ public final class Nginx: Sendable {
     /// - Parameter limitRate: `limit_rate` per connection. Bytes per second; nil: unlimited.
     ///   nginx lets about one second's worth through at once, so a file must be several
     ///   seconds long at that rate for the limit to show.
-    public init(serving root: String, limitRate: Int? = nil) throws {
+    /// - Parameter maxRanges: nginx's `max_ranges`; 0: ranges refused (no `Accept-Ranges`,
+    ///   every answer a 200 with the whole file). nil: nginx's default, any number.
+    public init(serving root: String, limitRate: Int? = nil, maxRanges: Int? = nil) throws {
         guard access(Self.executable, X_OK) == 0 else { throw StartError.notInstalled }
         let root = URL(fileURLWithPath: root).standardizedFileURL.path
         try Self.checkWorldReadable(root)
@@ -57,7 +59,8 @@ public final class Nginx: Sendable {
         var lastLog = ""
         for _ in 0..<5 {
             let port = try Loopback.freePort()
-            let config = Self.configuration(prefix: prefix.path, root: root, port: port, limitRate: limitRate)
+            let config = Self.configuration(prefix: prefix.path, root: root, port: port, limitRate: limitRate,
+                                            maxRanges: maxRanges)
             try Data(config.utf8).write(to: URL(fileURLWithPath: prefix.file("nginx.conf")))
             unlink(prefix.file("nginx.pid"))
             let process = Process()
@@ -133,7 +136,8 @@ public final class Nginx: Sendable {
         }
     }
 
-    private static func configuration(prefix: String, root: String, port: Int, limitRate: Int?) -> String {
+    private static func configuration(prefix: String, root: String, port: Int, limitRate: Int?,
+                                      maxRanges: Int?) -> String {
         """
         daemon off;
         worker_processes 1;
@@ -155,6 +159,7 @@ public final class Nginx: Sendable {
                 listen 127.0.0.1:\(port);
                 root "\(root)";
                 \(limitRate.map { "limit_rate \($0);" } ?? "")
+                \(maxRanges.map { "max_ranges \($0);" } ?? "")
             }
         }
 

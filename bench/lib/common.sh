@@ -8,6 +8,8 @@
 #   bench_random_file PATH MIB  PATH gets MIB mebibytes of random bytes
 #   nginx_start ROOT            nginx on 127.0.0.1:free port serving ROOT; sets NGINX_PORT, NGINX_URL
 #                               (NGINX_LIMIT_RATE=4m: each connection limited, as many hosts do)
+#                               (NGINX_ACCESS_LOG=FILE: each request's end and duration there,
+#                               for peak_connections)
 #   nginx_stop                  stops it (also done by bench_cleanup)
 #   median / machine_line       small reporting helpers
 #
@@ -105,7 +107,7 @@ bench_random_file() {
 # one worker, sendfile), on a free loopback port (retried if another process takes it first).
 nginx_start() {
     local root=$1 attempt port
-    NGINX_PREFIX="$BENCH_TMP/nginx"
+    NGINX_PREFIX="$BENCH_TMP/${NGINX_NAME:-nginx}"
     mkdir -p "$NGINX_PREFIX"
     for attempt in 1 2 3 4 5 6 7 8; do
         port=$((20000 + RANDOM % 40000))
@@ -117,7 +119,8 @@ pid "$NGINX_PREFIX/nginx.pid";
 error_log "$NGINX_PREFIX/error.log" warn;
 events { worker_connections 256; }
 http {
-    access_log off;
+    log_format spans '\$msec \$request_time';
+    access_log ${NGINX_ACCESS_LOG:-off}${NGINX_ACCESS_LOG:+ spans};
     client_body_temp_path "$NGINX_PREFIX/client_body_temp";
     proxy_temp_path "$NGINX_PREFIX/proxy_temp";
     fastcgi_temp_path "$NGINX_PREFIX/fastcgi_temp";
@@ -151,6 +154,13 @@ EOF
         grep -q "Address already in use" "$NGINX_PREFIX/error.log" 2>/dev/null || break
     done
     die "nginx did not start: $(cat "$NGINX_PREFIX/error.log" 2>/dev/null)"
+}
+
+# peak_connections LOG: the most requests nginx served at once, from a log of NGINX_ACCESS_LOG's
+# "end duration" lines (seconds, millisecond resolution).
+peak_connections() {
+    awk '{ printf "%.3f 1\n%.3f -1\n", $1 - $2, $1 }' "$1" | sort -k1,1n -k2,2n \
+        | awk '{ now += $2; if (now > peak) peak = now } END { print peak + 0 }'
 }
 
 nginx_stop() {

@@ -15,8 +15,14 @@ public struct DownloadOptions: Sendable {
     public var progressInterval = 1.0 / 30
     public var maxRedirects = 10
     /// Connections at once for one download (and per host across downloads), when the server
-    /// honours ranges of a file with a length and a strong validator; 1: one connection.
-    public var connections = 4
+    /// honours ranges of a file with a length and a strong validator; 1: one connection. With
+    /// `growConnections` the ceiling, else how many open at once.
+    public var connections = 8
+    /// Connections that adapt: four at once (fewer when `connections` is lower), and one more
+    /// while each added raised the total rate (a host limiting each connection), up to
+    /// `connections` (`ConnectionGrowth`). False (an explicit `--connections N`): `connections`
+    /// open at once, as aria2c does.
+    public var growConnections = true
     /// A speed limit shared by every download made with these options, all their connections
     /// together: the global limit (one object for the whole app; set its rate at any time).
     /// Each download has a limit of its own besides (`DownloadQueue.speedLimit(for:)`).

@@ -7,8 +7,9 @@ import Locking
 ///
 /// The primary connection asks for the file (or, resuming, for its first missing byte on). When
 /// its answer shows a length, a strong validator and ranges honoured, and the rest of the file
-/// would still take a few seconds at the speed so far (`worthSeconds`), up to
-/// `options.connections` connections fill the file: a free one takes a range nobody has, else
+/// would still take a few seconds at the speed so far (`worthSeconds`), more connections fill
+/// the file (`options.connections` at once, or with `growConnections` four at once and one more
+/// while each one added raises the total rate, up to `options.connections`: `ConnectionGrowth`): a free one takes a range nobody has, else
 /// half of the largest range still to come (never a slice under `minimumSlice`). An extra
 /// connection whose answer cannot fill its slice (a 200, a 416, an error status, a misaligned
 /// range) ends the extra connections for good (`slicesRefused`) and gives its range back; one
@@ -48,6 +49,16 @@ final class RangeDownload {
     private var speedWindow: (start: Double, length: Int64)?
     /// Bytes per second over the last whole window, before the first partition.
     private var windowSpeed: Double?
+    /// With connections that adapt (`options.growConnections`): how many the download has
+    /// now, four at first, grown while each one added raised the total rate; nil:
+    /// `maxConnections` at once.
+    private var growth: ConnectionGrowth?
+    /// The interval the total rate is being measured over for `growth`: its start and the
+    /// partial's length then.
+    private var growthWindow: (start: Double, length: Int64)?
+    /// No interval for `growth` starts before this (monotonic seconds): a connection just
+    /// opened gets its first answer and its first burst then.
+    private var growthQuietUntil = 0.0
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
     /// The connection fetching that index; no slice opens before its answer is in.
@@ -68,7 +79,11 @@ final class RangeDownload {
         maxConnections = max(1, connections)
         host = WebAddress.host(of: url)
         sliceBackoff = options.initialBackoff
+        if options.growConnections, maxConnections > 1 { growth = ConnectionGrowth(ceiling: maxConnections) }
     }
+
+    /// Connections this attempt may have at once now.
+    private var connectionLimit: Int { growth?.target ?? maxConnections }
 
     /// Runs the attempt: from the partial's first missing byte when `resume`, else from 0.
     func run(resume: Bool) -> TransferOutcome {
@@ -116,6 +131,7 @@ final class RangeDownload {
                 return .failed(error, gotBytes: partial.length > 0)
             }
             if speedDecides(primary), primary.gotBytes { watchSpeed() }
+            if partitioned { watchGrowth(total: primary.total) }
             for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
                 finish(transfer, on: multi)
@@ -191,6 +207,7 @@ final class RangeDownload {
         case .sliceRefused(let reason):
             Log.warning("\(WebAddress.redacted(url)): \(reason); going on with one connection")
             slicesRefused = true
+            growth?.stop()
             giveBack(transfer, to: primary)
             return nil
         case .failed(let error, _, _):
@@ -198,6 +215,8 @@ final class RangeDownload {
             guard others, CurlError.isTransient(error, serverWasReached: true) else { return outcome }
             // The network dropped this one; the others go on, and its range opens again later.
             sliceFailures += 1
+            // A server that starts failing gets no more connections.
+            growth?.stop()
             if sliceFailures > options.maxRetries {
                 slicesRefused = true
                 return nil
@@ -262,9 +281,10 @@ final class RangeDownload {
         // A primary that runs to the file's end may finish it alone; one that stops at a hole's
         // end (a resume) leaves the other holes to other connections whatever the speed.
         if !partitioned, primary.end == nil, !worthMoreConnections(total: total) { return }
+        if !partitioned { growthQuietUntil = monotonicSeconds() + Self.burstSeconds }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true
-        while active.count < maxConnections, HostSlots.shared.hasRoom(host, limit: maxConnections),
+        while active.count < connectionLimit, HostSlots.shared.hasRoom(host, limit: maxConnections),
               let work = parts.isEmpty ? nextWork(total: total) : parts.removeFirst() {
             do {
                 let slice = try Transfer(url: url, role: .slice, range: (work.lowerBound, work.upperBound - 1),
@@ -342,7 +362,7 @@ final class RangeDownload {
     /// may hold some); the primary is cut to the first, the others are returned.
     private func partition(_ primary: Transfer, total: Int64) -> [Range<Int64>] {
         let from = primary.start, to = primary.end ?? total
-        let free = min(maxConnections - active.count, HostSlots.shared.room(host, limit: maxConnections))
+        let free = min(connectionLimit - active.count, HostSlots.shared.room(host, limit: maxConnections))
         let count = min(Int64(1 + max(0, free)), (to - from) / Self.minimumSlice)
         guard count > 1 else { return [] }
         let size = ((to - from) / count) & ~0xFFFF
@@ -397,6 +417,46 @@ final class RangeDownload {
         speedWindow = (now, partial.length)
     }
 
+    /// Whether connections are still being added one by one.
+    private var growing: Bool { partitioned && growth.map { !$0.settled && $0.target < $0.ceiling } ?? false }
+
+    /// Closes the interval the total rate is measured over once it spans `growthInterval`,
+    /// and asks `growth` whether one more connection opens. The next interval starts
+    /// `burstSeconds` after the last one opened, at the first look (one each `burstSeconds`)
+    /// that finds every connection has had its first bytes: its first burst came with them.
+    private func watchGrowth(total: Int64?) {
+        guard growing, let total else { return }
+        let now = monotonicSeconds()
+        guard now >= growthQuietUntil else { return }
+        guard let window = growthWindow else {
+            if active.contains(where: { !$0.gotBytes }) {
+                growthQuietUntil = now + Self.burstSeconds
+                return
+            }
+            growthWindow = (now, partial.length)
+            return
+        }
+        let watched = now - window.start
+        guard watched >= Self.growthInterval else { return }
+        let rate = Double(partial.length - window.length) / watched
+        let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
+        if growth?.measured(rate: rate, canSplit: canSplit) == .openOne {
+            growthWindow = nil
+            growthQuietUntil = now + Self.burstSeconds
+        } else {
+            growthWindow = (now, partial.length)
+        }
+    }
+
+    /// Seconds each interval of the total rate spans while connections are added. nginx's
+    /// `limit_rate` counts in whole seconds and sends in chunks (measured with 0.1 s intervals:
+    /// growth stopped at three, slower than four fixed), so an interval holds a second at least.
+    static let growthInterval = 1.0
+    /// Seconds after connections open, and after the first bytes of each, before the total rate
+    /// is measured again: a server's first burst comes with a connection's first bytes (nginx
+    /// 1.22 with `limit_rate 4m` sends 2 MiB at once, then 2 MiB each 0.5 s: measured), and
+    /// would read as growth.
+    static let burstSeconds = 0.25
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
     /// Seconds each window of the primary's speed spans: on a fast link several socket reads,
@@ -428,19 +488,31 @@ final class RangeDownload {
 /// one server never open more than a download may alone.
 final class HostSlots: Sendable {
     static let shared = HostSlots()
-    private let counts = Locked<[String: Int]>([:])
+    /// Connections open now per host, and the most open at once since `resetPeak`.
+    private let counts = Locked<(now: [String: Int], peak: [String: Int])>(([:], [:]))
 
-    func take(_ host: String) { counts.withLock { $0[host, default: 0] += 1 } }
+    func take(_ host: String) {
+        counts.withLock { counts in
+            counts.now[host, default: 0] += 1
+            counts.peak[host] = max(counts.peak[host] ?? 0, counts.now[host] ?? 0)
+        }
+    }
 
     func release(_ host: String) {
         counts.withLock { counts in
-            counts[host, default: 1] -= 1
-            if counts[host] == 0 { counts[host] = nil }
+            counts.now[host, default: 1] -= 1
+            if counts.now[host] == 0 { counts.now[host] = nil }
         }
     }
 
     func hasRoom(_ host: String, limit: Int) -> Bool { room(host, limit: limit) > 0 }
 
     /// How many more connections to `host` fit under `limit`.
-    func room(_ host: String, limit: Int) -> Int { counts.withLock { max(0, limit - ($0[host] ?? 0)) } }
+    func room(_ host: String, limit: Int) -> Int { counts.withLock { max(0, limit - ($0.now[host] ?? 0)) } }
+
+    /// The most connections to `host` open at once since `resetPeak(host)`: what tests read
+    /// to see how far connections grew.
+    func peak(_ host: String) -> Int { counts.withLock { $0.peak[host] ?? 0 } }
+
+    func resetPeak(_ host: String) { counts.withLock { $0.peak[host] = $0.now[host] } }
 }
