@@ -159,11 +159,12 @@ public final class Remuxer: @unchecked Sendable {
             throw error
         }
         gst_buffer_unmap(buffer, &map)
-        // Takes the buffer; FLUSHING once the pipeline stopped (an error, a cancel). Any other
-        // refusal ends the remux with it as the error, so that `finish` says so too.
+        // Takes the buffer; FLUSHING once the pipeline stopped (an error, a cancel), EOS once
+        // the input was ended. Any other refusal ends the remux with it as the error, so that
+        // `finish` says so too.
         let flow = gst_app_src_push_buffer(sources[index], buffer)
         guard flow == GST_FLOW_OK else {
-            if flow != GST_FLOW_FLUSHING {
+            if flow != GST_FLOW_FLUSHING, flow != GST_FLOW_EOS {
                 let refused = GStreamerError.bufferRefused(flow: gst_flow_get_name(flow).map { String(cString: $0) } ?? "\(flow.rawValue)")
                 refused.logged()
                 // Not `closed`: the watcher still waits for the end, which `finish` or `cancel` brings.

@@ -162,10 +162,13 @@ final class StreamFeed: @unchecked Sendable {
         guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return }
         _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
         fetchplay_buffer_set_offset(buffer, guint64(offset))
-        // Takes the buffer. FLUSHING: a seek or a stop came meanwhile, and the next request
-        // says what is wanted. Anything else is GStreamer refusing the stream's bytes.
+        // Takes the buffer. FLUSHING: a seek or a stop came meanwhile; EOS: the appsrc was at
+        // the end of its stream (this feed ended it for a part not on disk, or the demuxer is
+        // done) until the next seek. Either way the next request says what is wanted (seen
+        // with a second video handed to a window still playing the first: stopping there broke
+        // it). Anything else is GStreamer refusing the stream's bytes.
         let flow = gst_app_src_push_buffer(appsrc, buffer)
-        guard flow != GST_FLOW_OK, flow != GST_FLOW_FLUSHING else { return }
+        guard flow != GST_FLOW_OK, flow != GST_FLOW_FLUSHING, flow != GST_FLOW_EOS else { return }
         refuse(GStreamerError.bufferRefused(flow: gst_flow_get_name(flow).map { String(cString: $0) } ?? "\(flow.rawValue)").logged())
     }
 
