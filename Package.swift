@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Locking"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "Locking"]),
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "CXML2", "Locking", "Localization"],
+        .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "CXML2", "GLibSupport", "Locking", "Localization"],
                 exclude: ["README.md"]),
         .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
@@ -50,7 +50,7 @@ let package = Package(
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),
-        .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "HLSRemuxer", "CGLib", "Localization", "Locking"]),
+        .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "HLSRemuxer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         .executableTarget(name: "fetchplay", dependencies: ["FetchCommandLine", "CGLib", "GLibSupport", "Localization", "Locking"]),
         .executableTarget(name: "fetchplay-window", dependencies: ["FetchUI", "FetchBench", "FetchCommandLine", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
 

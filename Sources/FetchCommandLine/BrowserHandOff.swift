@@ -1,6 +1,7 @@
 import CGLib
 import FetchCore
 import Foundation
+import GLibSupport
 import Glibc
 import Localization
 
@@ -15,9 +16,7 @@ enum BrowserHandOff {
     static let startSeconds: UInt32 = 20
 
     static func send(_ message: BrowserMessage) throws(RequestContextError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            g_clear_error(&error)
+        guard let bus = try? GLibError.check({ g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }) else {
             throw RequestContextError(tr("Fetchplay could not reach the desktop session’s bus; start Fetchplay, then try again."))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
@@ -32,13 +31,10 @@ enum BrowserHandOff {
 
     private static func hasOwner(_ bus: OpaquePointer) -> Bool {
         let arguments = g_variant_new_tuple([g_variant_new_string(AppInfo.id)], 1)
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                      "org.freedesktop.DBus", "NameHasOwner", arguments, nil,
-                                                      G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
-            g_clear_error(&error)
-            return false
-        }
+        guard let reply = try? GLibError.check({
+            g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                        "NameHasOwner", arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, $0)
+        }) else { return false }
         defer { g_variant_unref(reply) }
         guard let value = g_variant_get_child_value(reply, 0) else { return false }
         defer { g_variant_unref(value) }
@@ -136,10 +132,10 @@ enum BrowserHandOff {
         let parameter = g_variant_new_variant(g_variant_new_string(message))
         let arguments = g_variant_new_tuple([g_variant_new_string(action), g_variant_new_array(variantType, [parameter], 1),
                                              g_variant_new_array(entryType, nil, 0)], 3)
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(bus, AppInfo.id, objectPath, "org.gtk.Actions", "Activate", arguments,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil, &error) else {
-            g_clear_error(&error)
+        guard let reply = try? GLibError.check({
+            g_dbus_connection_call_sync(bus, AppInfo.id, objectPath, "org.gtk.Actions", "Activate", arguments,
+                                        nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil, $0)
+        }) else {
             throw RequestContextError(tr("The running Fetchplay did not take the link; quit it, start it again, then try again."))
         }
         g_variant_unref(reply)

@@ -12,17 +12,23 @@ public enum AudioOutput: Sendable {
     /// No sound: a `fakesink` that still keeps playback in real time.
     case none
 
-    /// A new audio sink element (floating reference).
-    func makeSink() -> UnsafeMutablePointer<GstElement>? {
+    /// A new audio sink element (floating reference); nil when the plug-in is missing.
+    func makeSink() throws(GStreamerError) -> UnsafeMutablePointer<GstElement>? {
         if self == .automatic, Self.hasSoundDevice, let sink = GStreamer.make("autoaudiosink") {
             return sink
         }
-        return Self.silentSink()
+        return try Self.silentSink()
     }
 
-    private static func silentSink() -> UnsafeMutablePointer<GstElement>? {
+    private static func silentSink() throws(GStreamerError) -> UnsafeMutablePointer<GstElement>? {
         guard let sink = GStreamer.make("fakesink", name: "silent-audio") else { return nil }
-        GStreamer.setProperty(sink, "sync", .bool(true))
+        do {
+            // Without it the video would race through at decoding speed.
+            try GStreamer.setProperty(sink, "sync", .bool(true))
+        } catch {
+            gst_object_unref(gst_object_ref_sink(sink)) // still floating: sink it to free it
+            throw error
+        }
         return sink
     }
 

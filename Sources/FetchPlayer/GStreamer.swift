@@ -37,29 +37,72 @@ enum GStreamer {
     /// Sets a GObject property through a `GValue` of the property's declared type.
     ///
     /// `g_object_set` is variadic and unavailable in Swift; this is the one place that replaces it.
-    static func setProperty(_ object: some GObjectPointer, _ name: String, _ value: PropertyValue) {
+    /// A name the object lacks, or a value its type cannot hold, is thrown (and logged) instead
+    /// of ending the process: the caller decides whether playback can go on without it.
+    static func setProperty(_ object: some GObjectPointer, _ name: String, _ value: PropertyValue) throws(GStreamerError) {
         let gobject = object.as(GObject.self)
-        guard let spec = g_object_class_find_property(fetchplay_object_get_class(gobject), name) else {
-            preconditionFailure("no property \(name)")
+        let objectClass = fetchplay_object_get_class(gobject)
+        let typeName = { String(cString: g_type_name(objectClass!.pointee.g_type_class.g_type)) }
+        guard let spec = g_object_class_find_property(objectClass, name) else {
+            throw GStreamerError.noSuchProperty(type: typeName(), name: name).logged()
+        }
+        let valueType = spec.pointee.value_type
+        guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0,
+              spec.pointee.flags.rawValue & G_PARAM_CONSTRUCT_ONLY.rawValue == 0 else {
+            throw GStreamerError.wrongValue(type: typeName(), name: name).logged()
         }
         var gvalue = GValue()
-        g_value_init(&gvalue, spec.pointee.value_type)
+        g_value_init(&gvalue, valueType)
         defer { g_value_unset(&gvalue) }
+        let fundamental = g_type_fundamental(valueType)
+        let taken: Bool
         switch value {
         case .bool(let flag):
-            precondition(fetchplay_value_set_number(&gvalue, flag ? 1 : 0, 0, 0) != 0, name)
+            taken = fetchplay_value_set_number(&gvalue, flag ? 1 : 0, 0, 0) != 0
         case .int(let number):
-            precondition(fetchplay_value_set_number(&gvalue, gint64(number), 0, 0) != 0, name)
+            taken = fetchplay_value_set_number(&gvalue, gint64(number), 0, 0) != 0
         case .double(let number):
-            precondition(fetchplay_value_set_number(&gvalue, 0, number, 1) != 0, name)
+            taken = fetchplay_value_set_number(&gvalue, 0, number, 1) != 0
         case .string(let text):
-            g_value_set_string(&gvalue, text)
+            taken = fundamental == Self.stringType
+            if taken { g_value_set_string(&gvalue, text) }
         case .object(let pointer):
-            g_value_set_object(&gvalue, pointer)
+            // NULL clears an object property; anything else must be of the property's type.
+            taken = fundamental == Self.objectType
+                && (pointer.map { g_type_check_instance_is_a($0.assumingMemoryBound(to: GTypeInstance.self), valueType) != 0 } ?? true)
+            if taken { g_value_set_object(&gvalue, pointer) }
         case .boxed(let pointer):
-            g_value_set_boxed(&gvalue, pointer)
+            taken = fundamental == Self.boxedType
+            if taken { g_value_set_boxed(&gvalue, pointer) }
         }
+        guard taken else { throw GStreamerError.wrongValue(type: typeName(), name: name).logged() }
         g_object_set_property(gobject, name, &gvalue)
+    }
+
+    /// `G_TYPE_STRING`, `G_TYPE_BOXED`, `G_TYPE_OBJECT` (macros Swift does not import).
+    private static let stringType = GType(16 << 2), boxedType = GType(18 << 2), objectType = GType(20 << 2)
+
+    /// Puts `element` into `bin`, which then owns it. On failure the element is not the
+    /// caller's either: GStreamer keeps it with its old parent, or frees a floating one.
+    static func add(_ element: UnsafeMutablePointer<GstElement>, to bin: some GObjectPointer) throws(GStreamerError) {
+        let names = (name(of: element), name(of: bin.as(GstElement.self)))
+        guard gst_bin_add(bin.as(GstBin.self), element) != 0 else {
+            throw GStreamerError.notAdded(element: names.0, bin: names.1).logged()
+        }
+    }
+
+    /// Links `from`'s source pad to `to`'s sink pad.
+    static func link(_ from: UnsafeMutablePointer<GstElement>, _ to: UnsafeMutablePointer<GstElement>) throws(GStreamerError) {
+        guard gst_element_link(from, to) != 0 else {
+            throw GStreamerError.notLinked(from: name(of: from), to: name(of: to)).logged()
+        }
+    }
+
+    /// An element's or a pad's name ("mp4mux0", "src_0"), for messages.
+    static func name(of object: some GObjectPointer) -> String {
+        guard let name = gst_object_get_name(object.as(GstObject.self)) else { return "?" }
+        defer { g_free(name) }
+        return String(cString: name)
     }
 
     /// Seconds from a GStreamer time in nanoseconds.

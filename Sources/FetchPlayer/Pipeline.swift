@@ -20,29 +20,54 @@ final class Pipeline {
     private var watchingBus = false
     private var stopped = false
 
-    /// A playbin for `uri` sending frames to `frames` and sound to `audio`; nil when a core
-    /// plug-in (playbin, videoconvert, appsink…) is missing.
+    /// A playbin for `uri` sending frames to `frames` and sound to `audio`.
     ///
     /// `subtitles` is the URI of a subtitle file: playbin draws its text into the frames (with
     /// `textoverlay`) like the file's own subtitle streams, before the frames reach the sink.
-    init?(uri: String, subtitles: String? = nil, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) {
-        guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { return nil }
+    ///
+    /// - Throws: `.missingCodec` when a core plug-in (playbin, videoconvert, appsink…) is
+    ///   missing; `.other` when GStreamer refused a part of the pipeline (logged).
+    init(uri: String, subtitles: String? = nil, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) throws(PlayerError) {
+        let missing = PlayerError.missingCodec("playbin, videoconvert, videoscale or appsink")
+        guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { throw missing }
         _ = gst_object_ref_sink(playbin)
-        guard let video = VideoSink.make(output: frames) else {
+        let video: (bin: UnsafeMutablePointer<GstElement>, appsink: UnsafeMutablePointer<GstAppSink>)?
+        let audioSink: UnsafeMutablePointer<GstElement>?
+        do {
+            video = try VideoSink.make(output: frames)
+            audioSink = video == nil ? nil : try audio.makeSink()
+        } catch {
             gst_object_unref(playbin)
-            return nil
+            throw error.playerError
         }
-        guard let audioSink = audio.makeSink() else {
-            gst_object_unref(gst_object_ref_sink(video.bin)) // still floating: sink it to free it
+        guard let video, let audioSink else {
+            if let video { gst_object_unref(gst_object_ref_sink(video.bin)) } // still floating: sink it to free it
             gst_object_unref(playbin)
-            return nil
+            throw missing
         }
         self.playbin = playbin
         self.appsink = video.appsink
         self.frames = frames
         self.feed = feed
-        GStreamer.setProperty(playbin, "uri", .string(uri))
-        if let subtitles { GStreamer.setProperty(playbin, "suburi", .string(subtitles)) }
+        // Ours until playbin takes its own references, freed whether it took them or not.
+        _ = gst_object_ref_sink(video.bin)
+        _ = gst_object_ref_sink(audioSink)
+        defer {
+            gst_object_unref(video.bin)
+            gst_object_unref(audioSink)
+        }
+        do {
+            try configure(uri: uri, subtitles: subtitles, video: video.bin, audio: audioSink)
+        } catch {
+            throw error.playerError // deinit stops and frees the playbin
+        }
+    }
+
+    /// Sets the playbin's source, subtitles, sinks and filter, and follows an appsrc feed.
+    private func configure(uri: String, subtitles: String?, video: UnsafeMutablePointer<GstElement>,
+                           audio audioSink: UnsafeMutablePointer<GstElement>) throws(GStreamerError) {
+        try GStreamer.setProperty(playbin, "uri", .string(uri))
+        if let subtitles { try GStreamer.setProperty(playbin, "suburi", .string(subtitles)) }
         if let feed {
             // playbin makes the appsrc during its first state change (on whichever thread
             // changes it): configure it there.
@@ -67,14 +92,15 @@ final class Pipeline {
             }
             playbin.connect("deep-element-added", box: CallbackBox(feed), handler: unsafeBitCast(added, to: GCallback.self))
         }
-        // playbin sinks the floating references of both sinks.
-        GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
-        GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+        try GStreamer.setProperty(playbin, "video-sink", .object(video.rawObject))
+        try GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
         // Faster or slower playback keeps the sound's pitch: scaletempo stretches the sound in
         // time (at speed 1 it passes the sound through). Without it the sink would play the
         // samples faster or slower, an octave up at twice the speed.
         if let stretch = GStreamer.make("scaletempo") {
-            GStreamer.setProperty(playbin, "audio-filter", .object(stretch.rawObject))
+            _ = gst_object_ref_sink(stretch)
+            defer { gst_object_unref(stretch) }
+            try GStreamer.setProperty(playbin, "audio-filter", .object(stretch.rawObject))
         }
     }
 

@@ -63,11 +63,12 @@ extension Player {
     func showSubtitle(_ index: Int?) {
         guard let playbin = pipeline?.playbin else { return }
         let flags = fetchplay_object_get_flags(playbin, "flags")
+        // A failure is logged where it happened; the video plays on with the subtitles as they were.
         if let index {
-            GStreamer.setProperty(playbin, "current-text", .int(Int64(index)))
-            if flags & Self.textFlag == 0 { GStreamer.setProperty(playbin, "flags", .int(Int64(flags | Self.textFlag))) }
+            try? GStreamer.setProperty(playbin, "current-text", .int(Int64(index)))
+            if flags & Self.textFlag == 0 { try? GStreamer.setProperty(playbin, "flags", .int(Int64(flags | Self.textFlag))) }
         } else if flags & Self.textFlag != 0 {
-            GStreamer.setProperty(playbin, "flags", .int(Int64(flags & ~Self.textFlag)))
+            try? GStreamer.setProperty(playbin, "flags", .int(Int64(flags & ~Self.textFlag)))
         }
     }
 

@@ -63,7 +63,8 @@ public final class Player {
         didSet {
             volume = min(1, max(0, volume.isNaN ? 1 : volume))
             guard volume != oldValue else { return }
-            if let pipeline { GStreamer.setProperty(pipeline.playbin, "volume", .double(volume)) }
+            // Logged where it failed; the video plays on at the old volume.
+            if let pipeline { try? GStreamer.setProperty(pipeline.playbin, "volume", .double(volume)) }
             notify(.volume(volume, muted: isMuted))
         }
     }
@@ -99,7 +100,7 @@ public final class Player {
     public var isMuted = false {
         didSet {
             guard isMuted != oldValue else { return }
-            if let pipeline { GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted)) }
+            if let pipeline { try? GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted)) }
             notify(.volume(volume, muted: isMuted))
         }
     }
@@ -231,16 +232,19 @@ public final class Player {
             self?.deliver(frame, generation: generation)
         }
         let subtitles = phase.subtitleFile.flatMap(GStreamer.uri(forPath:))
-        guard let pipeline = Pipeline(uri: uri, subtitles: subtitles, audio: audio, frames: FrameOutput(relay: relay),
-                                      feed: feed) else {
-            return send(.failed(.missingCodec("playbin, videoconvert, videoscale or appsink")))
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipeline(uri: uri, subtitles: subtitles, audio: audio, frames: FrameOutput(relay: relay), feed: feed)
+        } catch {
+            return send(.failed(error))
         }
         self.pipeline = pipeline
         if let frameLimit {
             VideoSink.setCaps(VideoSink.caps(maxWidth: frameLimit.0, maxHeight: frameLimit.1), on: pipeline.appsink)
         }
-        GStreamer.setProperty(pipeline.playbin, "volume", .double(volume))
-        GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted))
+        // Logged where they failed; the video still plays, at playbin's own volume.
+        try? GStreamer.setProperty(pipeline.playbin, "volume", .double(volume))
+        try? GStreamer.setProperty(pipeline.playbin, "mute", .bool(isMuted))
         pipeline.watchBus(BusTarget(player: self, generation: generation))
         send(.pipelineBuilt(rate: rate, resume: resume, playing: playing))
         watchPreroll(generation: generation)
@@ -356,7 +360,8 @@ public final class Player {
         case .readDuration:
             readDuration()
         case .switchAudio(let index):
-            if let pipeline { GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index))) }
+            // Logged where it failed; the track playing goes on.
+            if let pipeline { try? GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index))) }
         case .showSubtitle(let index):
             showSubtitle(index)
         case .redrawPausedFrame:

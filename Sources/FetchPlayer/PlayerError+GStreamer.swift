@@ -1,9 +1,11 @@
 import CGLib
 import CGStreamer
+import GLibSupport
 import Localization
 
-// The one gate where GStreamer's errors (a `GError` inside an ERROR message, plus the
-// missing-plugin element message that precedes it) become `PlayerError` values.
+// The one gate where GStreamer's errors (a `GError` inside an ERROR message, read through
+// `GLibError`, plus the missing-plugin element message that precedes it) become `PlayerError`
+// values.
 
 extension PlayerError {
     /// The error an ERROR bus message stands for.
@@ -16,19 +18,16 @@ extension PlayerError {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(message, &error, &debug)
-        defer {
-            g_clear_error(&error)
-            g_free(debug)
-        }
+        g_free(debug)
         guard let error else { return .other(tr("unknown error")) }
-        return from(error, missingPlugin: missingPlugin, path: path)
+        return from(GLibError(taking: error), missingPlugin: missingPlugin, path: path)
     }
 
     /// The error a `GError` from GStreamer stands for.
-    static func from(_ error: UnsafeMutablePointer<GError>, missingPlugin: String?, path: String?) -> PlayerError {
-        let domain = error.pointee.domain
-        let code = Int(error.pointee.code)
-        let text = error.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
+    static func from(_ error: GLibError, missingPlugin: String?, path: String?) -> PlayerError {
+        let domain = error.domain
+        let code = Int(error.code)
+        let text = error.message.isEmpty ? tr("unknown error") : error.message
         func isCode<E: RawRepresentable>(_ value: E) -> Bool where E.RawValue: BinaryInteger {
             Int(value.rawValue) == code
         }

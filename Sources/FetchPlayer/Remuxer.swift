@@ -90,24 +90,31 @@ public final class Remuxer: @unchecked Sendable {
             gst_object_unref(pipeline)
             throw .missingCodec("mp4mux (gstreamer1.0-plugins-good)")
         }
-        gst_bin_add(bin, mux)
-        gst_bin_add(bin, sink)
-        GStreamer.setProperty(sink, "location", .string(output))
         linker = StreamLinker(bin: bin, mux: mux, inputs: inputs.count)
         var sources: [UnsafeMutablePointer<GstAppSrc>] = []
-        var linked = gst_element_link(mux, sink) != 0
-        for (index, input) in inputs.enumerated() {
-            guard let source = GStreamer.make("appsrc"), let parser = GStreamer.make("parsebin") else {
-                linked = false
-                break
+        var linked = true
+        do throws(GStreamerError) {
+            try GStreamer.add(mux, to: bin)
+            try GStreamer.add(sink, to: bin)
+            try GStreamer.setProperty(sink, "location", .string(output))
+            linked = gst_element_link(mux, sink) != 0
+            for (index, input) in inputs.enumerated() {
+                guard let source = GStreamer.make("appsrc"), let parser = GStreamer.make("parsebin") else {
+                    linked = false
+                    break
+                }
+                try GStreamer.add(source, to: bin)
+                try GStreamer.add(parser, to: bin)
+                try GStreamer.setProperty(source, "max-bytes", .int(Int64(Self.inputLimit)))
+                // Without it `append` would queue every segment in memory instead of waiting.
+                try GStreamer.setProperty(source, "block", .bool(true))
+                linked = linked && gst_element_link(source, parser) != 0
+                sources.append(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstAppSrc.self))
+                linker.watch(parser, input: index, takes: input)
             }
-            gst_bin_add(bin, source)
-            gst_bin_add(bin, parser)
-            GStreamer.setProperty(source, "max-bytes", .int(Int64(Self.inputLimit)))
-            GStreamer.setProperty(source, "block", .bool(true))
-            linked = linked && gst_element_link(source, parser) != 0
-            sources.append(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstAppSrc.self))
-            linker.watch(parser, input: index, takes: input)
+        } catch {
+            gst_object_unref(pipeline)
+            throw error.playerError
         }
         self.sources = sources
         guard linked, sources.count == inputs.count else {
@@ -152,9 +159,17 @@ public final class Remuxer: @unchecked Sendable {
             throw error
         }
         gst_buffer_unmap(buffer, &map)
-        // Takes the buffer; FLUSHING once the pipeline stopped (an error, a cancel).
+        // Takes the buffer; FLUSHING once the pipeline stopped (an error, a cancel), EOS once
+        // the input was ended. Any other refusal ends the remux with it as the error, so that
+        // `finish` says so too.
         let flow = gst_app_src_push_buffer(sources[index], buffer)
         guard flow == GST_FLOW_OK else {
+            if flow != GST_FLOW_FLUSHING, flow != GST_FLOW_EOS {
+                let refused = GStreamerError.bufferRefused(flow: gst_flow_get_name(flow).map { String(cString: $0) } ?? "\(flow.rawValue)")
+                refused.logged()
+                // Not `closed`: the watcher still waits for the end, which `finish` or `cancel` brings.
+                outcome.withLock { $0.error = $0.error ?? refused.playerError }
+            }
             try check(index)
             throw PlayerError.other("the remux stopped")
         }
@@ -346,11 +361,16 @@ private final class StreamLinker: @unchecked Sendable {
             // input's streams come from one demuxer thread: the queue must hold how far one
             // runs ahead of the other in the input, a whole fragment of fragmented MP4 (an HLS
             // segment, RFC 8216 keeps them to the target duration). Bounded by time only.
-            GStreamer.setProperty(queue, "max-size-buffers", .int(0))
-            GStreamer.setProperty(queue, "max-size-bytes", .int(0))
-            GStreamer.setProperty(queue, "max-size-time", .int(Int64(Remuxer.interleaveLimit) * 1_000_000_000))
+            do throws(GStreamerError) {
+                try GStreamer.setProperty(queue, "max-size-buffers", .int(0))
+                try GStreamer.setProperty(queue, "max-size-bytes", .int(0))
+                try GStreamer.setProperty(queue, "max-size-time", .int(Int64(Remuxer.interleaveLimit) * 1_000_000_000))
+            } catch {
+                gst_object_unref(gst_object_ref_sink(queue)) // still floating: sink it to free it
+                return fail(error)
+            }
         }
-        gst_bin_add(bin, queue)
+        do { try GStreamer.add(queue, to: bin) } catch { return fail(error) }
         guard let sinkPad = gst_element_get_static_pad(queue, "sink"),
               let queueSource = gst_element_get_static_pad(queue, "src") else { return }
         defer {
@@ -365,9 +385,23 @@ private final class StreamLinker: @unchecked Sendable {
             gst_object_ref(UnsafeMutableRawPointer(queueSource))
             state.held.append((queueSource, probe))
         }
-        guard gst_pad_link(queueSource, muxPad) == GST_PAD_LINK_OK, gst_pad_link(pad, sinkPad) == GST_PAD_LINK_OK else { return }
+        guard gst_pad_link(queueSource, muxPad) == GST_PAD_LINK_OK, gst_pad_link(pad, sinkPad) == GST_PAD_LINK_OK else {
+            // The stream stays out of the file (`linked` counts the streams in it), as before:
+            // only logged, since a muxer may refuse a stream it cannot hold.
+            GStreamerError.notLinked(from: GStreamer.name(of: pad), to: GStreamer.name(of: mux)).logged()
+            return
+        }
         gst_element_sync_state_with_parent(queue)
         state.withLock { $0.linked += 1 }
+    }
+
+    /// Ends the remux with `error` (already logged): an ERROR message from the muxer, which the
+    /// watcher reads like any other. Called on a streaming thread, where nothing can be thrown.
+    private func fail(_ error: GStreamerError) {
+        guard let gerror = g_error_new_literal(gst_core_error_quark(), gint(GST_CORE_ERROR_PAD.rawValue), error.description) else { return }
+        defer { g_error_free(gerror) }
+        let source = UnsafeMutableRawPointer(mux).assumingMemoryBound(to: GstObject.self)
+        if let message = gst_message_new_error(source, gerror, nil) { _ = gst_element_post_message(mux, message) }
     }
 
     /// Input `index` found all its streams; the last one releases them all.
@@ -387,12 +421,21 @@ private final class StreamLinker: @unchecked Sendable {
     /// gives): consumed and dropped.
     private func discard(_ pad: UnsafeMutablePointer<GstPad>) {
         guard let sink = GStreamer.make("fakesink") else { return }
-        GStreamer.setProperty(sink, "sync", .bool(false))
-        gst_bin_add(bin, sink)
+        do throws(GStreamerError) {
+            // A fakesink that syncs would hold the stream, and so the whole input, to the clock.
+            try GStreamer.setProperty(sink, "sync", .bool(false))
+        } catch {
+            gst_object_unref(gst_object_ref_sink(sink)) // still floating: sink it to free it
+            return fail(error)
+        }
+        do { try GStreamer.add(sink, to: bin) } catch { return fail(error) }
         gst_element_sync_state_with_parent(sink)
         if let sinkPad = gst_element_get_static_pad(sink, "sink") {
-            gst_pad_link(pad, sinkPad)
-            gst_object_unref(sinkPad)
+            defer { gst_object_unref(sinkPad) }
+            // Unlinked, the stream would stop its demuxer with not-linked, and the whole input with it.
+            guard gst_pad_link(pad, sinkPad) == GST_PAD_LINK_OK else {
+                return fail(GStreamerError.notLinked(from: GStreamer.name(of: pad), to: GStreamer.name(of: sink)).logged())
+            }
         }
     }
 }

@@ -26,6 +26,9 @@ final class StreamFeed: @unchecked Sendable {
         var isWaiting = false
         /// decodebin's type-finding is over: every read from here on is the demuxer's.
         var typeKnown = false
+        /// GStreamer refused the appsrc's set-up or a buffer (`failure` says how): every later
+        /// request for bytes ends the stream at once, so the player stops and says why.
+        var refused = false
     }
 
     /// Bytes in one buffer when appsrc does not say: large enough for few calls, small enough
@@ -51,9 +54,14 @@ final class StreamFeed: @unchecked Sendable {
 
     /// Configures the appsrc that playbin made for `appsrc://`.
     func attach(_ element: UnsafeMutablePointer<GstElement>) {
-        GStreamer.setProperty(element, "stream-type", .int(Int64(GST_APP_STREAM_TYPE_RANDOM_ACCESS.rawValue)))
-        GStreamer.setProperty(element, "format", .int(Int64(GST_FORMAT_BYTES.rawValue)))
-        GStreamer.setProperty(element, "size", .int(source.size ?? -1))
+        do {
+            try GStreamer.setProperty(element, "stream-type", .int(Int64(GST_APP_STREAM_TYPE_RANDOM_ACCESS.rawValue)))
+            try GStreamer.setProperty(element, "format", .int(Int64(GST_FORMAT_BYTES.rawValue)))
+            try GStreamer.setProperty(element, "size", .int(source.size ?? -1))
+        } catch {
+            // Not random access, the demuxer's reads would land anywhere: no bytes go.
+            refuse(error)
+        }
         var callbacks = GstAppSrcCallbacks()
         callbacks.need_data = { appsrc, length, data in
             Unmanaged<StreamFeed>.fromOpaque(data!).takeUnretainedValue().needData(appsrc!, length: length)
@@ -78,6 +86,10 @@ final class StreamFeed: @unchecked Sendable {
     /// byte 0 `typeFinding` bytes are enough: waiting for all the type finder asks would hold
     /// the first frame back.
     private func needData(_ appsrc: UnsafeMutablePointer<GstAppSrc>, length: guint) {
+        if state.withLock({ $0.refused }) {
+            gst_app_src_end_of_stream(appsrc)
+            return
+        }
         let exact = length != guint.max && length != 0
         let wanted = exact ? min(Int(length), Self.largestRead) : Self.chunk
         var start = state.withLock { $0.offset }
@@ -150,6 +162,21 @@ final class StreamFeed: @unchecked Sendable {
         guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return }
         _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
         fetchplay_buffer_set_offset(buffer, guint64(offset))
-        _ = gst_app_src_push_buffer(appsrc, buffer)  // takes the buffer
+        // Takes the buffer. FLUSHING: a seek or a stop came meanwhile; EOS: the appsrc was at
+        // the end of its stream (this feed ended it for a part not on disk, or the demuxer is
+        // done) until the next seek. Either way the next request says what is wanted (seen
+        // with a second video handed to a window still playing the first: stopping there broke
+        // it). Anything else is GStreamer refusing the stream's bytes.
+        let flow = gst_app_src_push_buffer(appsrc, buffer)
+        guard flow != GST_FLOW_OK, flow != GST_FLOW_FLUSHING, flow != GST_FLOW_EOS else { return }
+        refuse(GStreamerError.bufferRefused(flow: gst_flow_get_name(flow).map { String(cString: $0) } ?? "\(flow.rawValue)").logged())
+    }
+
+    /// Stops feeding for good, with `error` (already logged) as the reason the player gives.
+    private func refuse(_ error: GStreamerError) {
+        state.withLock {
+            $0.refused = true
+            $0.failure = error.playerError
+        }
     }
 }

@@ -69,15 +69,29 @@ private final class Probe {
         _ = gst_object_ref_sink(playbin)
         self.playbin = playbin
         self.path = path
-        GStreamer.setProperty(playbin, "uri", .string(uri))
-        GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+        // deinit frees the playbin on every throw from here on; a sink it did not take goes
+        // with the reference sunk here.
+        _ = gst_object_ref_sink(audioSink)
+        defer { gst_object_unref(audioSink) }
+        try GStreamerError.ending { () throws(GStreamerError) in
+            try GStreamer.setProperty(playbin, "uri", .string(uri))
+            try GStreamer.setProperty(playbin, "audio-sink", .object(audioSink.rawObject))
+        }
         if withFrames {
-            guard let video = VideoSink.make(output: nil, sync: false) else { throw .missingCodec("videoconvert") }
+            guard let video = try GStreamerError.ending({ () throws(GStreamerError) in try VideoSink.make(output: nil, sync: false) }) else {
+                throw .missingCodec("videoconvert")
+            }
+            _ = gst_object_ref_sink(video.bin)
+            defer { gst_object_unref(video.bin) }
             appsink = video.appsink
-            GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
-            GStreamer.setProperty(playbin, "flags", .int(Self.playVideoOnly))
+            try GStreamerError.ending { () throws(GStreamerError) in
+                try GStreamer.setProperty(playbin, "video-sink", .object(video.bin.rawObject))
+                try GStreamer.setProperty(playbin, "flags", .int(Self.playVideoOnly))
+            }
         } else if let videoSink = GStreamer.make("fakesink") {
-            GStreamer.setProperty(playbin, "video-sink", .object(videoSink.rawObject))
+            _ = gst_object_ref_sink(videoSink)
+            defer { gst_object_unref(videoSink) }
+            try GStreamerError.ending { () throws(GStreamerError) in try GStreamer.setProperty(playbin, "video-sink", .object(videoSink.rawObject)) }
         }
     }
 

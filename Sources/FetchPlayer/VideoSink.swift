@@ -53,11 +53,12 @@ enum VideoSink {
         }
     }
 
-    /// A new bin (floating reference) and its appsink (owned by the bin).
+    /// A new bin (floating reference) and its appsink (owned by the bin); nil when a plug-in
+    /// is missing.
     ///
     /// With an `output`, every prerolled and played frame goes to it from the streaming thread;
     /// without one, frames are pulled with `gst_app_sink_try_pull_preroll`.
-    static func make(output: FrameOutput?, sync: Bool = true)
+    static func make(output: FrameOutput?, sync: Bool = true) throws(GStreamerError)
         -> (bin: UnsafeMutablePointer<GstElement>, appsink: UnsafeMutablePointer<GstAppSink>)? {
         let converters: [UnsafeMutablePointer<GstElement>]
         if let both = GStreamer.make("videoconvertscale") { // GStreamer 1.22+
@@ -70,15 +71,26 @@ enum VideoSink {
         guard let sinkElement = GStreamer.make("appsink", name: "frames") else { return nil }
         let chain = converters + [sinkElement]
         let bin = gst_bin_new("video-sink")!
-        let binPointer = bin.as(GstBin.self)
-        for element in chain { gst_bin_add(binPointer, element) }
-        for (from, to) in zip(chain, chain.dropFirst()) where gst_element_link(from, to) == 0 {
+        do throws(GStreamerError) {
+            for (index, element) in chain.enumerated() {
+                do throws(GStreamerError) {
+                    try GStreamer.add(element, to: bin)
+                } catch {
+                    // The bin holds those before; the refused one is gone; those after are still floating.
+                    for rest in chain[(index + 1)...] { gst_object_unref(gst_object_ref_sink(rest)) }
+                    throw error
+                }
+            }
+            for (from, to) in zip(chain, chain.dropFirst()) { try GStreamer.link(from, to) }
+            let pad = gst_element_get_static_pad(chain[0], "sink")
+            defer { if let pad { gst_object_unref(pad) } }
+            guard let pad, let ghost = gst_ghost_pad_new("sink", pad), gst_element_add_pad(bin, ghost) != 0 else {
+                throw GStreamerError.notLinked(from: "video-sink", to: GStreamer.name(of: chain[0])).logged()
+            }
+        } catch {
             gst_object_unref(gst_object_ref_sink(bin)) // still floating: sink it to free it
-            return nil
+            throw error
         }
-        let pad = gst_element_get_static_pad(chain[0], "sink")
-        gst_element_add_pad(bin, gst_ghost_pad_new("sink", pad))
-        gst_object_unref(pad)
 
         let appsink = sinkElement.as(GstAppSink.self)
         let caps = gst_caps_from_string(Self.caps)

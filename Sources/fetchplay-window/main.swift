@@ -51,11 +51,10 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
         FileHandle.standardError.write(Data("fetchplay: \(error.message)\n".utf8))
         return 2
     }
-    var failure: UnsafeMutablePointer<GError>?
-    guard g_application_register(gApplication, nil, &failure) != 0 else {
-        let message = failure.map { String(cString: $0.pointee.message) } ?? ""
-        g_clear_error(&failure)
-        FileHandle.standardError.write(Data("fetchplay: \(message)\n".utf8))
+    do throws(GLibError) {
+        guard try GLibError.check({ g_application_register(gApplication, nil, $0) }) != 0 else { return 1 }
+    } catch {
+        FileHandle.standardError.write(Data("fetchplay: \(error.message)\n".utf8))
         return 1
     }
     var files: [OpaquePointer?] = [g_file_new_for_uri(url)]

@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import GLibSupport
 import Testing
 import TestSupport
 @testable import FetchPlayer
@@ -36,8 +37,7 @@ struct PlayerErrorTests {
     @Test(arguments: cases)
     func gstreamerErrorsBecomeValues(_ item: Case) {
         GStreamer.initialize()
-        let error = g_error_new_literal(item.domain(), item.code, "boom")!
-        defer { g_error_free(error) }
+        let error = GLibError(taking: g_error_new_literal(item.domain(), item.code, "boom")!)
         let path = item.expected == .fileNotFound(path: "/nonexistent/v.webm") ? "/nonexistent/v.webm" : nil
         let value = PlayerError.from(error, missingPlugin: item.missingPlugin, path: path)
         #expect(value == item.expected)

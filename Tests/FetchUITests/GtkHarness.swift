@@ -29,9 +29,12 @@ enum GtkHarness {
         app.geometryFile = nil
         if let bus, peers != nil { setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1) }
         defer { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
-        var error: UnsafeMutablePointer<GError>?
-        let registered = g_application_register(app.application.as(GApplication.self), nil, &error)
-        precondition(registered != 0, "GApplication did not register: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+        do throws(GLibError) {
+            let registered = try GLibError.check { g_application_register(app.application.as(GApplication.self), nil, $0) }
+            precondition(registered != 0, "GApplication did not register")
+        } catch {
+            preconditionFailure("GApplication did not register: \(error.message)")
+        }
         return app
     }()
 

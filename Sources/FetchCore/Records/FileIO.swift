@@ -1,4 +1,5 @@
 import Foundation
+import GLibSupport
 import Localization
 #if canImport(Glibc)
 import Glibc
@@ -310,9 +311,6 @@ enum FileIO {
     }
 }
 
-/// Messages for the log (stderr), never for people in the window.
-enum Log {
-    static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("fetchplay: warning: \(message)\n".utf8))
-    }
-}
+/// Messages for the log (stderr), never for people in the window: the player's and the
+/// window's own log.
+typealias Log = GLibSupport.Log

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import GLibSupport
 
 /// A GLib key file (`[Group]` / `key=value`), the format GNOME apps keep their settings in.
 ///
@@ -14,14 +15,16 @@ final class KeyFile {
     /// Parses `data`; false when it is not a key file (the object is then empty).
     init?(data: Data) {
         file = g_key_file_new()
-        var error: UnsafeMutablePointer<GError>?
         let flags = GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue)
         // GLib takes the length, so no terminating NUL is needed (but a pointer is, even for none).
         let text = data.map { CChar(bitPattern: $0) } + [0]
-        let loaded = g_key_file_load_from_data(file, text, gsize(data.count), flags, &error)
-        if loaded == 0 {
-            if let error { Log.warning("settings are not a key file: \(String(cString: error.pointee.message))") }
-            g_clear_error(&error)
+        do {
+            guard try GLibError.check({ g_key_file_load_from_data(file, text, gsize(data.count), flags, $0) }) != 0 else {
+                g_key_file_unref(file)
+                return nil
+            }
+        } catch {
+            Log.warning("settings are not a key file: \(error.message)")
             g_key_file_unref(file)
             return nil
         }
@@ -30,11 +33,8 @@ final class KeyFile {
     deinit { g_key_file_unref(file) }
 
     func string(_ group: String, _ key: String) -> String? {
-        var error: UnsafeMutablePointer<GError>?
-        guard let value = g_key_file_get_string(file, group, key, &error) else {
-            g_clear_error(&error)
-            return nil
-        }
+        // A missing key is an error here, read as no value.
+        guard let value = try? GLibError.check({ g_key_file_get_string(file, group, key, $0) }) else { return nil }
         defer { g_free(value) }
         return String(cString: value)
     }
@@ -46,12 +46,8 @@ final class KeyFile {
     }
 
     func boolean(_ group: String, _ key: String) -> Bool? {
-        var error: UnsafeMutablePointer<GError>?
-        let value = g_key_file_get_boolean(file, group, key, &error)
-        if error != nil {
-            g_clear_error(&error)
-            return nil
-        }
+        // FALSE is also what a missing or malformed value reads as: only the error tells them apart.
+        guard let value = try? GLibError.check({ g_key_file_get_boolean(file, group, key, $0) }) else { return nil }
         return value != 0
     }
 
@@ -69,15 +65,13 @@ final class KeyFile {
 
     /// Sets a comment above `key` (GLib adds the `#`).
     func setComment(_ group: String, _ key: String, _ comment: String) {
-        var error: UnsafeMutablePointer<GError>?
-        g_key_file_set_comment(file, group, key, comment, &error)
-        g_clear_error(&error)
+        // Fails only for a key that is not there, which the caller just set.
+        _ = try? GLibError.check { g_key_file_set_comment(file, group, key, comment, $0) }
     }
 
     func remove(_ group: String, _ key: String) {
-        var error: UnsafeMutablePointer<GError>?
-        g_key_file_remove_key(file, group, key, &error)
-        g_clear_error(&error)
+        // A key that is not there is removed already.
+        _ = try? GLibError.check { g_key_file_remove_key(file, group, key, $0) }
     }
 
     /// The file's text.

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import GLibSupport
 import Localization
 import Locking
 
@@ -65,11 +66,8 @@ public enum ProxySetting: Codable, Sendable, Equatable {
     /// It may block (a PAC script): never called on a main thread.
     private static func desktopProxy(for url: String) -> String? {
         guard let resolver = g_proxy_resolver_get_default() else { return nil }
-        var error: UnsafeMutablePointer<GError>?
-        guard let list = g_proxy_resolver_lookup(resolver, url, nil, &error) else {
-            g_clear_error(&error)
-            return nil
-        }
+        // Its error (no network, a PAC script failing) is the same answer: cannot tell.
+        guard let list = try? GLibError.check({ g_proxy_resolver_lookup(resolver, url, nil, $0) }) else { return nil }
         defer { g_strfreev(list) }
         guard let first = list[0] else { return nil }
         let proxy = String(cString: first)

@@ -17,16 +17,20 @@ final class CurlEasy {
     /// The proxy the request goes through, as people may see it (no password); nil: none.
     private(set) var proxyName: String?
 
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl's one-time set-up (TLS among it), done once per process; its result is kept,
+    /// since a handle made after a failed one would fail later in less clear ways.
+    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     init() throws(DownloadError) {
-        _ = Self.globalInit
-        guard let handle = curl_easy_init() else { throw .other(tr("libcurl could not start")) }
+        guard Self.globalInit == CURLE_OK, let handle = curl_easy_init() else { throw .other(tr("libcurl could not start")) }
         self.handle = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer[0] = 0
     }
 
+    /// The handle goes first: until `curl_easy_cleanup` returns it still points at the header
+    /// list and the error buffer (libcurl's documented order for `CURLOPT_HTTPHEADER` and
+    /// `CURLOPT_ERRORBUFFER`).
     deinit {
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)

@@ -47,10 +47,8 @@ extension MainWindow {
         let done: ReadDone = { source, result, data in
             let box = Unmanaged<CallbackBox<WeakWindow>>.fromOpaque(data!).takeRetainedValue()
             guard let source, let result else { return }
-            var error: UnsafeMutablePointer<GError>?
-            let text = gdk_clipboard_read_text_finish(OpaquePointer(source), result, &error)
-            if let error { g_error_free(error) }
-            guard let text else { return }
+            // A clipboard with no text in it is an error here: nothing to paste.
+            guard let text = try? GLibError.check({ gdk_clipboard_read_text_finish(OpaquePointer(source), result, $0) }) else { return }
             let string = String(cString: text)
             g_free(text)
             MainActor.assumeIsolated { box.body.window?.pasted(string) }

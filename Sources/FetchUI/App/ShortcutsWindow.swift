@@ -39,12 +39,15 @@ enum ShortcutsWindow {
     static func make(parent: UnsafeMutablePointer<GtkWindow>?) -> UnsafeMutablePointer<GtkWidget>? {
         let builder = gtk_builder_new()!
         defer { g_object_unref(builder.rawObject) }
-        var error: UnsafeMutablePointer<GError>?
-        guard gtk_builder_add_from_string(builder, document, -1, &error) != 0,
-              let object = gtk_builder_get_object(builder, "shortcuts") else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "?"
-            FileHandle.standardError.write(Data("fetchplay: warning: the shortcuts window could not be built: \(reason)\n".utf8))
-            g_clear_error(&error)
+        let object: UnsafeMutablePointer<GObject>
+        do throws(GLibError) {
+            guard try GLibError.check({ gtk_builder_add_from_string(builder, document, -1, $0) }) != 0,
+                  let built = gtk_builder_get_object(builder, "shortcuts") else {
+                throw GLibError(domain: 0, code: 0, message: "no window named shortcuts")
+            }
+            object = built
+        } catch {
+            Log.warning("the shortcuts window could not be built: \(error.message)")
             return nil
         }
         let window = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWidget.self)

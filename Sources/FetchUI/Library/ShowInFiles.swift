@@ -42,10 +42,9 @@ enum ShowInFiles {
         typealias Finished = @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
         let finished: Finished = { source, result, data in
             let request = Unmanaged<Request>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+            // No file manager on the bus is an error here: the folder opens instead.
+            let reply = try? GLibError.check { g_dbus_connection_call_finish(OpaquePointer(source), result, $0) }
             if let reply { g_variant_unref(reply) }
-            g_clear_error(&error)
             MainActor.assumeIsolated { reply != nil ? request.done(.shown) : request.openFolder() }
         }
         g_dbus_connection_call(connection, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
@@ -80,9 +79,7 @@ enum ShowInFiles {
             typealias Finished = @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
             let finished: Finished = { _, result, data in
                 let request = Unmanaged<Request>.fromOpaque(data!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let opened = g_app_info_launch_default_for_uri_finish(result, &error) != 0
-                g_clear_error(&error)
+                let opened = (try? GLibError.check { g_app_info_launch_default_for_uri_finish(result, $0) }) ?? 0 != 0
                 MainActor.assumeIsolated { request.done(opened ? .openedFolder : .failed(request.sentence)) }
             }
             g_app_info_launch_default_for_uri_async(uri, context?.as(GAppLaunchContext.self), nil, finished,

@@ -72,11 +72,7 @@ final class MediaPlayer2 {
     private var trackID: String { "/io/github/fetchplay/Fetchplay/Video/\(track)" }
 
     private func register() -> Bool {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error) else {
-            g_clear_error(&error)
-            return false
-        }
+        guard let node = try? GLibError.check({ g_dbus_node_info_new_for_xml(Self.introspection, $0) }) else { return false }
         defer { g_dbus_node_info_unref(node) }
         var vtable = GDBusInterfaceVTable()
         vtable.method_call = { _, _, _, interface, method, parameters, invocation, data in
@@ -112,10 +108,10 @@ final class MediaPlayer2 {
         for index in 0..<2 {
             guard let interface = node.pointee.interfaces[index] else { return false }
             let box = CallbackBox(WeakMediaPlayer2(self))
-            let id = g_dbus_connection_register_object(connection, Self.objectPath, interface, &vtable,
-                                                       box.retainedPointer(), releaseBox, &error)
-            guard id != 0 else {
-                g_clear_error(&error)
+            let id = try? GLibError.check {
+                g_dbus_connection_register_object(connection, Self.objectPath, interface, &vtable, box.retainedPointer(), releaseBox, $0)
+            }
+            guard let id, id != 0 else {
                 unregister()
                 return false
             }
@@ -240,9 +236,8 @@ final class MediaPlayer2 {
     }
 
     private func emit(_ signal: String, interface: String, _ parameters: OpaquePointer?) {
-        var error: UnsafeMutablePointer<GError>?
-        g_dbus_connection_emit_signal(connection, nil, Self.objectPath, interface, signal, parameters, &error)
-        g_clear_error(&error)
+        // A bus gone away takes no signal, and wants none.
+        _ = try? GLibError.check { g_dbus_connection_emit_signal(connection, nil, Self.objectPath, interface, signal, parameters, $0) }
     }
 
     private static func int64(_ tuple: OpaquePointer, _ index: Int) -> gint64 {
