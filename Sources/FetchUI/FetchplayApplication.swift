@@ -28,6 +28,7 @@
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
 // GLibSupport's `MainContext.post` / `LatestValueRelay`. C callbacks hold retained boxes released
 // by GLib's destroy notifies and reach their Swift owner through weak references.
+import CAdwaita
 import CGtk
 import FetchCore
 import FetchPlayer
@@ -143,6 +144,9 @@ public final class FetchplayApplication {
     }
 
     private func startup() {
+        // libadwaita's stylesheet, style manager (dark and light) and widgets; once, after GTK's
+        // own start-up (the "startup" class handler ran first).
+        adw_init()
         if let data = dataDirectory, let display = gdk_display_get_default() {
             let provider = gtk_css_provider_new()!
             gtk_css_provider_load_from_path(provider, data.styleSheet)

@@ -1,0 +1,6 @@
+#pragma once
+#include <adwaita.h>
+
+// libadwaita 1.2 (Debian 12): GNOME's widgets on top of GTK 4 (style manager, about window,
+// toasts, status page, preferences window and rows, message dialog). Only FetchUI uses it.
+// What Swift cannot import (variadic functions, macros) as small typed functions, prefixed `fp_adw_`.
