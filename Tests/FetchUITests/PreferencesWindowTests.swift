@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 @testable import FetchCore
 import Foundation
@@ -241,19 +242,22 @@ struct PreferencesWindowTests {
         preferences.present()
         #expect(String(cString: gtk_label_get_text(preferences.folderLabel.opaque)) == "~/Videos/Fetchplay")
         let light = try #require(GtkHarness.screenshot(preferences.widget, "preferences"))
-        fp_settings_set_prefer_dark(1)
-        defer { fp_settings_set_prefer_dark(0) }
+        // Dark as the app shows it when the desktop prefers dark: libadwaita's style manager.
+        let styles = adw_style_manager_get_default()
+        adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_FORCE_DARK)
+        defer { adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_DEFAULT) }
+        #expect(adw_style_manager_get_dark(styles) != 0)
         GtkHarness.iterate(for: 0.3)
         let dark = try #require(GtkHarness.screenshot(preferences.widget, "preferences-dark"))
         // The page's background: light in the one, dark in the other (unless the whole run is
-        // dark: scripts/screenshots.sh sets GTK_THEME=Adwaita:dark for its dark pass).
+        // dark: scripts/screenshots.sh sets ADW_DEBUG_COLOR_SCHEME=prefer-dark for its dark pass).
         let lightBackground = try #require(light[4, Double(light.height) - 4])
         let darkBackground = try #require(dark[4, Double(dark.height) - 4])
         #expect(darkBackground.red < 0.3, "\(darkBackground)")
-        if ProcessInfo.processInfo.environment["GTK_THEME"]?.hasSuffix(":dark") != true {
+        if ProcessInfo.processInfo.environment["ADW_DEBUG_COLOR_SCHEME"] != "prefer-dark" {
             #expect(lightBackground.red > 0.8, "\(lightBackground)")
         }
-        fp_settings_set_prefer_dark(0)
+        adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_DEFAULT)
 
         // A phone's width: everything still fits, the texts wrap instead of widening the window.
         gtk_window_set_default_size(preferences.widget.as(GtkWindow.self), 360, 640)
