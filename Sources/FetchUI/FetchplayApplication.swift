@@ -17,7 +17,7 @@
 //   ├─ Preferences           the settings (settings.ini), applied at once (+Preferences); its
 //   │  └─ PreferencesWindow  window (PreferencesRows: GNOME's boxed lists in plain GTK); a
 //   │                        SessionInhibitor keeps the computer awake while downloading
-//   ├─ AboutDialog, ShortcutsWindow  About, and every key of the action table (Ctrl+?)
+//   ├─ AboutWindow, ShortcutsWindow  About (AdwAboutWindow), and every key of the action table (Ctrl+?)
 //   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
 //   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
 //   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
