@@ -11,6 +11,7 @@ import Localization
 /// box (.library)
 /// ├─ header      "Library" · "3 videos · 45 MB" · [sort ▾] · [open folder]
 /// ├─ search      GtkSearchEntry (Ctrl+F; typing in the list starts it too)
+/// │              (an AdwStatusPage, "No Videos Yet", instead of the list while it is empty)
 /// └─ toasts      AdwToastOverlay: "“clip.webm” deleted" [Undo] over
 ///    └─ scrolled GtkListView over LibraryListModel, rows recycled (placeholder when empty)
 /// ```
@@ -32,7 +33,8 @@ public final class LibraryView {
     let sortChooser: Widget
     let totalLabel: Widget
     private let emptyStack: Widget
-    private let emptyLabel: Widget
+    /// What the pane shows when the library has no video: an AdwStatusPage.
+    let emptyPage: Widget
     /// Shows the undo toast over the list.
     let toastOverlay: Widget
     /// The undo toast on screen (or queued); nil once it was dismissed.
@@ -95,12 +97,17 @@ public final class LibraryView {
         scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(scrolled.opaque, list)
-        emptyLabel = Widgets.label(tr("Downloaded videos appear here."), classes: ["dim-label"], wrap: true)
-        gtk_widget_add_css_class(emptyLabel, "library-empty")
-        gtk_widget_set_valign(emptyLabel, GTK_ALIGN_START)
+        emptyPage = adw_status_page_new()!
+        adw_status_page_set_icon_name(emptyPage.opaque, "folder-videos-symbolic")
+        // TRANSLATORS: the title of the empty library, above "Downloaded videos appear here."
+        adw_status_page_set_title(emptyPage.opaque, tr("No Videos Yet"))
+        adw_status_page_set_description(emptyPage.opaque, tr("Downloaded videos appear here."))
+        // The pane is a sidebar: the small icon and title of GNOME's compact status pages.
+        gtk_widget_add_css_class(emptyPage, "compact")
+        gtk_widget_add_css_class(emptyPage, "library-empty")
         emptyStack = gtk_stack_new()!
         gtk_stack_add_named(emptyStack.opaque, scrolled, "list")
-        gtk_stack_add_named(emptyStack.opaque, emptyLabel, "empty")
+        gtk_stack_add_named(emptyStack.opaque, emptyPage, "empty")
         gtk_stack_set_visible_child_name(emptyStack.opaque, "empty")
         gtk_widget_set_vexpand(emptyStack, 1)
 
@@ -247,6 +254,11 @@ public final class LibraryView {
         let dismissed = undoDismissed
         undoDismissed = nil
         dismissed?()
+    }
+
+    /// Whether the empty library's status page shows instead of the list.
+    public var isEmptyPageVisible: Bool {
+        gtk_stack_get_visible_child(emptyStack.opaque) == emptyPage
     }
 
     public var isUndoVisible: Bool { undoToast != nil }

@@ -53,6 +53,10 @@ struct LibraryWindowTests {
         let second = try serveClip("/second.webm", seconds: 2, bytesPerSecond: 60_000, holdingTail: true)
         let window = try GtkHarness.window(cacheRoot: cache.path)
         let lib = try library(window)
+        // An empty library says what will come there (a status page), not a blank pane.
+        #expect(GtkHarness.iterate(until: { !lib.store.isLoading }, timeout: 5))
+        #expect(lib.view.isEmptyPageVisible)
+        shot(window, "library-empty")
 
         // Two URLs entered one after the other both download at once.
         window.urlText = first
@@ -73,6 +77,7 @@ struct LibraryWindowTests {
         #expect(GtkHarness.iterate(until: { finishedOnDisk(window) == [first, second] }, timeout: 60),
                 "both downloads did not finish and get listed")
         #expect(lib.view.urls.sorted() == [first, second].sorted())
+        #expect(!lib.view.isEmptyPageVisible)
         #expect(GtkHarness.iterate(until: {
             [first, second].allSatisfy { lib.view.row(url: $0)?.hasThumbnail == true }
         }, timeout: 20), "no thumbnails")
