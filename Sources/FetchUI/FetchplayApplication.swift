@@ -15,7 +15,7 @@
 //   ├─ StatusText            bytes, speed, time left in words (pure)
 //   ├─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
 //   ├─ Preferences           the settings (settings.ini), applied at once (+Preferences); its
-//   │  └─ PreferencesWindow  window (PreferencesRows: GNOME's boxed lists in plain GTK); a
+//   │  └─ PreferencesWindow  AdwPreferencesWindow (PreferencesRows: action rows; ProxyRows); a
 //   │                        SessionInhibitor keeps the computer awake while downloading
 //   ├─ AboutWindow, ShortcutsWindow  About (AdwAboutWindow), and every key of the action table (Ctrl+?)
 //   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
