@@ -72,4 +72,16 @@ enum Widgets {
         guard let focus = gtk_root_get_focus(window.opaque) else { return false }
         return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
     }
+
+    /// Every widget under `widget`, depth first (what a dialog made of its own, for tests).
+    static func descendants(of widget: Widget) -> [Widget] {
+        var result: [Widget] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            result.append(current)
+            result += descendants(of: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return result
+    }
 }
