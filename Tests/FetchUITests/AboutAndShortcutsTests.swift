@@ -95,7 +95,7 @@ struct AboutAndShortcutsTests {
     @Test func thePrimaryMenuOpensAbout() throws {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        let titlebar = try #require(gtk_window_get_titlebar(window.widget.as(GtkWindow.self)))
+        let titlebar = window.ui.headerBar
         let menuButton = try #require(descendants(titlebar).first { typeName($0) == "GtkMenuButton" && gtk_widget_get_visible($0) != 0
             && gtk_menu_button_get_menu_model($0.opaque) != nil })
         try RealInput.click(menuButton)
