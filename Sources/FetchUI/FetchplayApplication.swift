@@ -1,4 +1,4 @@
-// FetchUI: the window that wires the download engine (FetchCore) to GTK 4 widgets.
+// FetchUI: the window that wires the download engine (FetchCore) to GTK 4 and libadwaita 1.2 widgets.
 //
 //   FetchplayApplication     the GtkApplication: startup (CSS, icons, app actions), activate, open;
 //                            observers for startup and windows (FetchBench attaches there)
