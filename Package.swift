@@ -23,6 +23,9 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4",
                        providers: [.apt(["libgtk-4-dev"])]),
+        // GNOME's widgets over GTK (libadwaita 1.2 on Debian 12), for FetchUI only.
+        .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1",
+                       providers: [.apt(["libadwaita-1-dev"])]),
         .systemLibrary(name: "CPSL", pkgConfig: "libpsl",
                        providers: [.apt(["libpsl-dev"])]),
         .systemLibrary(name: "CLinux"),
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
         // What each view shows (text, state, enablement), computed from the stores without GTK.
         .target(name: "FetchPresentation", dependencies: ["CGLib", "FetchCore", "Localization"], exclude: ["README.md"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchPresentation", "HLSRemuxer", "Localization", "Locking"],
+        .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchPresentation", "HLSRemuxer", "Localization", "Locking"],
                 exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
@@ -59,7 +62,7 @@ let package = Package(
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "Locking"]),
         .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore"]),
-        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk", "Locking"]),
+        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk", "CAdwaita", "Locking"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),
     ],

@@ -79,12 +79,13 @@ WORK="$work" BIN="$bin" URL="http://127.0.0.1:$port/big-buck-bunny.webm" OUT="$P
 echo "wrote $out/downloading.png and $out/done.png"
 
 # The window tests drive these states with real input under openbox and save what they see in
-# artifacts/ui/; run them once light and once dark (GTK_THEME), and keep the four that matter.
+# artifacts/ui/; run them once light and once dark (libadwaita's
+# ADW_DEBUG_COLOR_SCHEME, as if the desktop preferred dark), and keep the four that matter.
 swift build --scratch-path "${SCRATCH_PATH:-.build}" --build-tests >/dev/null
 for theme in light dark; do
     prefix=""
     themeVar=()
-    if [ "$theme" = dark ]; then prefix="dark-"; themeVar=(GTK_THEME=Adwaita:dark); fi
+    if [ "$theme" = dark ]; then prefix="dark-"; themeVar=(ADW_DEBUG_COLOR_SCHEME=prefer-dark); fi
     env "${themeVar[@]}" GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
         xvfb-run -a -s "-screen 0 1280x800x24" swift test --scratch-path "${SCRATCH_PATH:-.build}" --skip-build --no-parallel \
         --filter 'WindowLayoutTests|FailedLinkTests|LibraryMenuTests|PreferencesWindowTests|VariantChoiceTests' >/dev/null

@@ -43,11 +43,6 @@ static inline gboolean fp_widget_animations_enabled(GtkWidget *widget) {
     return enabled;
 }
 
-/// Asks for the dark variant of the theme (the `gtk-application-prefer-dark-theme` setting).
-static inline void fp_settings_set_prefer_dark(gboolean dark) {
-    g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
-}
-
 /// A file filter that accepts videos (any `video/*` MIME type).
 static inline GtkFileFilter *fp_video_file_filter(const char *name) {
     GtkFileFilter *filter = gtk_file_filter_new();

@@ -1,10 +1,11 @@
+import CAdwaita
 import CGtk
 import FetchCore
 import FetchPresentation
 import Foundation
 import GLibSupport
-import Testing
 import TestSupport
+import Testing
 @testable import FetchUI
 
 /// The primary menu, the Keyboard Shortcuts window and About, with real key presses and clicks
@@ -95,7 +96,7 @@ struct AboutAndShortcutsTests {
     @Test func thePrimaryMenuOpensAbout() throws {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        let titlebar = try #require(gtk_window_get_titlebar(window.widget.as(GtkWindow.self)))
+        let titlebar = window.ui.headerBar
         let menuButton = try #require(descendants(titlebar).first { typeName($0) == "GtkMenuButton" && gtk_widget_get_visible($0) != 0
             && gtk_menu_button_get_menu_model($0.opaque) != nil })
         try RealInput.click(menuButton)
@@ -111,17 +112,18 @@ struct AboutAndShortcutsTests {
         GtkHarness.screenshot(popover, "primary-menu")
         let about = try #require(labels.first { gtk_label_get_text($0.opaque).map { String(cString: $0) } == "About Fetchplay" })
         try RealInput.click(about)
-        #expect(GtkHarness.iterate(until: { !toplevels(ofType: "GtkAboutDialog").isEmpty }, timeout: 10),
+        #expect(GtkHarness.iterate(until: { !toplevels(ofType: "AdwAboutWindow").isEmpty }, timeout: 10),
                 "no About: \(RealInput.describeScreen("about-not-open"))")
-        let dialog = try #require(toplevels(ofType: "GtkAboutDialog").last)
+        let dialog = try #require(toplevels(ofType: "AdwAboutWindow").last)
         GtkHarness.screenshot(dialog, "about")
-        #expect(gtk_about_dialog_get_version(dialog.opaque).map { String(cString: $0) } == AppInfo.version)
-        #expect(gtk_about_dialog_get_program_name(dialog.opaque).map { String(cString: $0) } == "Fetchplay")
-        #expect(gtk_about_dialog_get_website(dialog.opaque).map { String(cString: $0) } == AppInfo.website)
-        #expect(gtk_about_dialog_get_license_type(dialog.opaque) == GTK_LICENSE_GPL_3_0)
+        #expect(adw_about_window_get_version(dialog.opaque).map { String(cString: $0) } == AppInfo.version)
+        #expect(adw_about_window_get_application_name(dialog.opaque).map { String(cString: $0) } == "Fetchplay")
+        #expect(adw_about_window_get_developer_name(dialog.opaque).map { String(cString: $0) } == AppInfo.developer)
+        #expect(adw_about_window_get_website(dialog.opaque).map { String(cString: $0) } == AppInfo.website)
+        #expect(adw_about_window_get_license_type(dialog.opaque) == GTK_LICENSE_GPL_3_0)
         #expect(gtk_window_get_transient_for(dialog.as(GtkWindow.self)) == window.widget.as(GtkWindow.self))
         gtk_window_close(dialog.as(GtkWindow.self))
-        #expect(GtkHarness.iterate(until: { toplevels(ofType: "GtkAboutDialog").isEmpty }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { toplevels(ofType: "AdwAboutWindow").isEmpty }, timeout: 5))
     }
 
     /// About tells what the metainfo tells: one licence, one home page, one developer.
@@ -132,6 +134,6 @@ struct AboutAndShortcutsTests {
         #expect(metainfo.contains("<project_license>\(AppInfo.license)</project_license>"))
         #expect(metainfo.contains("<url type=\"homepage\">\(AppInfo.website)</url>"))
         #expect(metainfo.contains("<developer_name>\(AppInfo.developer)</developer_name>"))
-        #expect(AppInfo.license == "GPL-3.0-or-later" && AboutDialog.licenseType == GTK_LICENSE_GPL_3_0)
+        #expect(AppInfo.license == "GPL-3.0-or-later" && AboutWindow.licenseType == GTK_LICENSE_GPL_3_0)
     }
 }

@@ -44,7 +44,7 @@ struct DASHVariantChoiceTests {
         try RealInput.click(chooser.choices[1])
         #expect(GtkHarness.iterate(until: { chooser.chosen?.height == 180 }, timeout: 5),
                 "the click missed: \(RealInput.describeScreen("dash-variant-click"))")
-        try RealInput.click(chooser.downloadButton)
+        try RealInput.click(try #require(chooser.button(VariantChooser.download)))
         #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 60),
                 "the chosen Representation did not download: \(String(describing: window.session?.state))")
         let path = try #require(window.session?.state.completedPath)

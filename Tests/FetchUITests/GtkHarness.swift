@@ -1,10 +1,10 @@
 import CGtk
 import FetchCore
 import FetchPresentation
-@testable import FetchUI
 import Foundation
 import GLibSupport
 import TestSupport
+@testable import FetchUI
 
 /// The GTK side of the UI tests: one registered `FetchplayApplication` for the process, a main
 /// loop the test turns itself, and PNG snapshots saved under `artifacts/ui/`.

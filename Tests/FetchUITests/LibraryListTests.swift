@@ -40,6 +40,35 @@ struct LibraryListTests {
         }
     }
 
+    static func descendants(_ widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+        var result: [UnsafeMutablePointer<GtkWidget>] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            result.append(current)
+            result += descendants(current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return result
+    }
+
+    /// Waits until `widget` stands still in `window` from one frame to the next (a toast slides
+    /// in: a click on where it was would miss it).
+    static func waitUntilStill(_ widget: UnsafeMutablePointer<GtkWidget>, in window: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        var last: (frame: Int, x: Float, y: Float)?
+        return GtkHarness.iterate(until: {
+            var bounds = graphene_rect_t()
+            guard let clock = gtk_widget_get_frame_clock(widget),
+                  gtk_widget_compute_bounds(widget, window, &bounds) != 0 else { return false }
+            let now = (frame: Int(gdk_frame_clock_get_frame_counter(clock)), x: bounds.origin.x, y: bounds.origin.y)
+            guard let before = last, now.frame > before.frame else {
+                if last == nil { last = now }
+                return false
+            }
+            last = now
+            return before.x == now.x && before.y == now.y
+        }, timeout: 5)
+    }
+
     func total(_ view: LibraryView) -> String { String(cString: gtk_label_get_text(view.totalLabel.opaque)) }
 
     @Test func aBigLibraryIsSearchedSortedAndThinnedWithRealKeys() throws {
@@ -106,13 +135,35 @@ struct LibraryListTests {
         #expect(GtkHarness.iterate(until: { view.urls.count == Self.count - 3 }, timeout: 5), "Delete did not delete the three")
         #expect(GtkHarness.iterate(until: { view.isUndoVisible }, timeout: 5))
         #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
-        #expect(String(cString: gtk_label_get_text(view.undoLabel.opaque)) == "3 videos deleted")
+        #expect(view.undoMessage == "3 videos deleted")
         GtkHarness.iterate(for: 0.3)
         GtkHarness.screenshot(window.widget, "library-many-deleted")
         try RealInput.key("ctrl+z")
         #expect(GtkHarness.iterate(until: { view.urls.count == Self.count }, timeout: 5), "one Ctrl+Z did not bring them all back")
         #expect(try paths.map { try sha256Hex(ofFile: $0) } == hashes)
         #expect(view.shownURLs.prefix(3) == (297...299).reversed().map(Self.url)[...])
+        #expect(!view.isUndoVisible, "the toast stayed after the undo")
+
+        // Delete one, then close its toast (×): the deletion is final, nothing left to undo.
+        let lib = try #require(window.library)
+        lib.view.choose(url: Self.url(299))
+        window.activate(.delete)
+        #expect(GtkHarness.iterate(until: { view.isUndoVisible && lib.store.pendingDeletion != nil }, timeout: 5))
+        #expect(view.undoMessage == "“\(Self.name(299))” deleted")
+        // The close buttons of the toasts on screen; the one before slides away first.
+        let closeButtons = {
+            Self.descendants(view.toastOverlay).filter {
+                String(cString: g_type_name(fp_widget_type($0))) == "GtkButton" && gtk_widget_get_mapped($0) != 0
+                    && gtk_button_get_icon_name($0.as(GtkButton.self)).map { String(cString: $0) } == "window-close-symbolic"
+            }
+        }
+        #expect(GtkHarness.iterate(until: { closeButtons().count == 1 }, timeout: 5), "toasts: \(closeButtons().count)")
+        let close = try #require(closeButtons().first, "the toast has no close button")
+        #expect(Self.waitUntilStill(close, in: window.widget), "the toast did not come to rest")
+        try RealInput.click(close)
+        #expect(GtkHarness.iterate(until: { !view.isUndoVisible }, timeout: 5), "the toast did not close")
+        #expect(lib.store.pendingDeletion == nil && !window.isEnabled(.undo), "closing the toast did not make it final")
+        #expect(view.urls.count == Self.count - 1)
         // No lock of the deletion or the undo is left in the cache.
         let partial = try FileManager.default.contentsOfDirectory(atPath: cache.path + "/partial")
         #expect(partial.isEmpty, "left in partial/: \(partial)")

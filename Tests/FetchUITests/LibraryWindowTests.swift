@@ -1,9 +1,9 @@
-import FetchPresentation
 import CGtk
-@testable import FetchCore
+import FetchPresentation
 import Foundation
-import Testing
 import TestSupport
+import Testing
+@testable import FetchCore
 @testable import FetchUI
 
 /// The library in a real window under Xvfb against the test HTTP server: two downloads at once,
@@ -54,6 +54,10 @@ struct LibraryWindowTests {
         let second = try serveClip("/second.webm", seconds: 2, bytesPerSecond: 60_000, holdingTail: true)
         let window = try GtkHarness.window(cacheRoot: cache.path)
         let lib = try library(window)
+        // An empty library says what will come there (a status page), not a blank pane.
+        #expect(GtkHarness.iterate(until: { !lib.store.isLoading }, timeout: 5))
+        #expect(lib.view.isEmptyPageVisible)
+        shot(window, "library-empty")
 
         // Two URLs entered one after the other both download at once.
         window.urlText = first
@@ -74,6 +78,7 @@ struct LibraryWindowTests {
         #expect(GtkHarness.iterate(until: { finishedOnDisk(window) == [first, second] }, timeout: 60),
                 "both downloads did not finish and get listed")
         #expect(lib.view.urls.sorted() == [first, second].sorted())
+        #expect(!lib.view.isEmptyPageVisible)
         #expect(GtkHarness.iterate(until: {
             [first, second].allSatisfy { lib.view.row(url: $0)?.hasThumbnail == true }
         }, timeout: 20), "no thumbnails")

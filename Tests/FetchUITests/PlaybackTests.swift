@@ -1,9 +1,9 @@
-import FetchPresentation
 import CGtk
 import FetchPlayer
+import FetchPresentation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 @testable import FetchUI
 
 /// Playback in a real window under Xvfb: generated SMPTE clips played through the window's

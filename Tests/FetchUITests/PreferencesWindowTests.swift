@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 @testable import FetchCore
 import Foundation
@@ -61,7 +62,7 @@ struct PreferencesWindowTests {
         let window = try window()
         let preferences = try openPreferences(window)
         #expect(preferences.message == nil)
-        #expect(String(cString: gtk_label_get_text(preferences.folderLabel.opaque))
+        #expect(preferences.folderText
                 == PreferencesWindow.displayPath(window.currentVideoFolder), "the folder in use shows")
 
         // Each control, clicked or typed into as a person does.
@@ -132,7 +133,7 @@ struct PreferencesWindowTests {
                 "the chooser did not close: \(RealInput.describeScreen("preferences-chooser-open"))")
         #expect(window.preferences.settings.videosFolder == chosen)
         #expect(window.currentVideoFolder == chosen)
-        #expect(String(cString: gtk_label_get_text(preferences.folderLabel.opaque)) == PreferencesWindow.displayPath(chosen))
+        #expect(preferences.folderText == PreferencesWindow.displayPath(chosen))
         #expect(GtkHarness.iterate(until: { iniText.contains("videos-folder=" + chosen) }, timeout: 10), "\(iniText)")
 
         // The next video that finishes lands there.
@@ -222,6 +223,34 @@ struct PreferencesWindowTests {
         #expect(!inhibitor.isActive)
     }
 
+    /// The proxy is chosen in a combo row and typed in a password row: its address (which may
+    /// hold a password) shows as dots, and applies once it is a proxy Fetchplay can use.
+    @Test func theProxyAddressIsTypedInAPasswordRow() throws {
+        let window = try window()
+        defer { GtkHarness.close(window) }
+        let preferences = try openPreferences(window)
+        let proxy = preferences.proxyRows
+        #expect(String(cString: g_type_name(fp_widget_type(proxy.entry))) == "AdwPasswordEntryRow")
+        #expect(gtk_widget_get_sensitive(proxy.entry) == 0, "the address is open while the desktop's setting is chosen")
+        adw_combo_row_set_selected(proxy.choiceRow.as(AdwComboRow.self), ProxyRows.Choice.manual.rawValue)
+        #expect(gtk_widget_get_sensitive(proxy.entry) != 0)
+        // The row is at the page's bottom, below the fold: focused as Tab would, then typed into.
+        gtk_widget_grab_focus(proxy.entry)
+        #expect(GtkHarness.iterate(until: { gtk_widget_get_focus_child(proxy.entry) != nil }, timeout: 5))
+        try RealInput.type("http://fetchplay:s3cret@127.0.0.1:3128")
+        #expect(GtkHarness.iterate(until: { preferences.preferences.settings.proxy == .manual("http://fetchplay:s3cret@127.0.0.1:3128") },
+                                   timeout: 5), "\(preferences.preferences.settings.proxy)")
+        // What is on screen is dots, not the password.
+        let texts = descendants(proxy.entry).filter { String(cString: g_type_name(fp_widget_type($0))) == "GtkText" }
+        let text = try #require(texts.first)
+        #expect(gtk_text_get_visibility(text.as(GtkText.self)) == 0, "the address shows in clear")
+    }
+
+    /// Every widget under `widget`, depth first.
+    func descendants(_ widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+        children(widget).flatMap { [$0] + descendants($0) }
+    }
+
     @Test func aFolderInTheHomeReadsFromTilde() {
         #expect(PreferencesWindow.displayPath("/home/ana/Videos/Fetchplay", home: "/home/ana") == "~/Videos/Fetchplay")
         #expect(PreferencesWindow.displayPath("/home/ana", home: "/home/ana") == "~")
@@ -239,29 +268,35 @@ struct PreferencesWindowTests {
                                             preferences: window.preferences, currentFolder: { home })
         defer { gtk_window_destroy(preferences.widget.as(GtkWindow.self)) }
         preferences.present()
-        #expect(String(cString: gtk_label_get_text(preferences.folderLabel.opaque)) == "~/Videos/Fetchplay")
+        #expect(preferences.folderText == "~/Videos/Fetchplay")
         let light = try #require(GtkHarness.screenshot(preferences.widget, "preferences"))
-        fp_settings_set_prefer_dark(1)
-        defer { fp_settings_set_prefer_dark(0) }
+        // Dark as the app shows it when the desktop prefers dark: libadwaita's style manager.
+        let styles = adw_style_manager_get_default()
+        adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_FORCE_DARK)
+        defer { adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_DEFAULT) }
+        #expect(adw_style_manager_get_dark(styles) != 0)
         GtkHarness.iterate(for: 0.3)
         let dark = try #require(GtkHarness.screenshot(preferences.widget, "preferences-dark"))
         // The page's background: light in the one, dark in the other (unless the whole run is
-        // dark: scripts/screenshots.sh sets GTK_THEME=Adwaita:dark for its dark pass).
+        // dark: scripts/screenshots.sh sets ADW_DEBUG_COLOR_SCHEME=prefer-dark for its dark pass).
         let lightBackground = try #require(light[4, Double(light.height) - 4])
         let darkBackground = try #require(dark[4, Double(dark.height) - 4])
         #expect(darkBackground.red < 0.3, "\(darkBackground)")
-        if ProcessInfo.processInfo.environment["GTK_THEME"]?.hasSuffix(":dark") != true {
+        if ProcessInfo.processInfo.environment["ADW_DEBUG_COLOR_SCHEME"] != "prefer-dark" {
             #expect(lightBackground.red > 0.8, "\(lightBackground)")
         }
-        fp_settings_set_prefer_dark(0)
+        adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_DEFAULT)
 
         // A phone's width: everything still fits, the texts wrap instead of widening the window.
         gtk_window_set_default_size(preferences.widget.as(GtkWindow.self), 360, 640)
         #expect(GtkHarness.iterate(until: { gtk_widget_get_width(preferences.widget) <= 380 }, timeout: 5),
                 "the window stays \(gtk_widget_get_width(preferences.widget)) px wide")
         GtkHarness.screenshot(preferences.widget, "preferences-narrow")
+        // What the window holds (without the frame GTK draws around a window it decorates):
+        // libadwaita's windows ask for GNOME's phone width, 360 px, and no more.
         var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_measure(preferences.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        let content = try #require(adw_window_get_content(preferences.widget.as(AdwWindow.self)))
+        gtk_widget_measure(content, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
         #expect(minimum <= 360, "Preferences need \(minimum) px")
     }
 }

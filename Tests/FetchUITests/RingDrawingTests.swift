@@ -1,5 +1,5 @@
-import FetchPresentation
 import CGtk
+import FetchPresentation
 import Foundation
 import Testing
 @testable import FetchUI

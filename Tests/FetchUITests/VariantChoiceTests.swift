@@ -60,7 +60,7 @@ struct VariantChoiceTests {
         let point = try RealInput.screenPoint(chooser.choices[1], at: nil)
         #expect(GtkHarness.iterate(until: { chooser.chosen?.height == 360 }, timeout: 5),
                 "the click at \(point) missed: \(RealInput.describeScreen("hls-variant-click"))")
-        try RealInput.click(chooser.downloadButton)
+        try RealInput.click(try #require(chooser.button(VariantChooser.download)))
         #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 60),
                 "the chosen variant did not download: \(String(describing: window.session?.state))")
         #expect(window.variantChooser == nil)

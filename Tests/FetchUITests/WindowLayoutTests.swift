@@ -2,8 +2,8 @@ import CGtk
 import FetchCore
 import FetchPresentation
 import Foundation
-import Testing
 import TestSupport
+import Testing
 @testable import FetchUI
 
 /// The window's shape under a real window manager: resized through openbox (`xdotool
@@ -126,9 +126,11 @@ struct WindowLayoutTests {
         // No room kept for the bars: the 4:3 frame is as tall as the screen.
         #expect(GtkHarness.iterate(until: { view.frameBounds.map { Int($0.height.rounded()) } == 800 }, timeout: 5),
                 "the frame is \(String(describing: view.frameBounds))")
+        #expect(gtk_widget_get_visible(window.ui.headerBar) == 0, "the header bar stays in fullscreen")
         GtkHarness.screenshot(window.widget, "layout-fullscreen")
         try RealInput.key("Escape")
         #expect(GtkHarness.iterate(until: { !window.playback.isFullscreen }, timeout: 5))
+        #expect(gtk_widget_get_visible(window.ui.headerBar) != 0, "the header bar did not come back")
         try RealInput.key("alt+Left")
         #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
         #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))) == "Fetchplay")

@@ -1,4 +1,4 @@
-// FetchUI: the window that wires the download engine (FetchCore) to GTK 4 widgets.
+// FetchUI: the window that wires the download engine (FetchCore) to GTK 4 and libadwaita 1.2 widgets.
 //
 //   FetchplayApplication     the GtkApplication: startup (CSS, icons, app actions), activate, open;
 //                            observers for startup and windows (FetchBench attaches there)
@@ -15,9 +15,9 @@
 //   ├─ StatusText            bytes, speed, time left in words (pure)
 //   ├─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
 //   ├─ Preferences           the settings (settings.ini), applied at once (+Preferences); its
-//   │  └─ PreferencesWindow  window (PreferencesRows: GNOME's boxed lists in plain GTK); a
+//   │  └─ PreferencesWindow  AdwPreferencesWindow (PreferencesRows: action rows; ProxyRows); a
 //   │                        SessionInhibitor keeps the computer awake while downloading
-//   ├─ AboutDialog, ShortcutsWindow  About, and every key of the action table (Ctrl+?)
+//   ├─ AboutWindow, ShortcutsWindow  About (AdwAboutWindow), and every key of the action table (Ctrl+?)
 //   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
 //   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
 //   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
@@ -28,6 +28,7 @@
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
 // GLibSupport's `MainContext.post` / `LatestValueRelay`. C callbacks hold retained boxes released
 // by GLib's destroy notifies and reach their Swift owner through weak references.
+import CAdwaita
 import CGtk
 import FetchCore
 import FetchPresentation
@@ -144,6 +145,9 @@ public final class FetchplayApplication {
     }
 
     private func startup() {
+        // libadwaita's stylesheet, style manager (dark and light) and widgets; once, after GTK's
+        // own start-up (the "startup" class handler ran first).
+        adw_init()
         if let data = dataDirectory, let display = gdk_display_get_default() {
             let provider = gtk_css_provider_new()!
             gtk_css_provider_load_from_path(provider, data.styleSheet)

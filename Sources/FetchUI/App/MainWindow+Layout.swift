@@ -22,6 +22,12 @@ extension MainWindow {
         }
         widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
         ui.libraryToggle.connect("toggled") { [weak self] in self?.updateLayout() }
+        // The header bar is part of the content: fullscreen is the picture alone, as GTK does
+        // with a titlebar.
+        widget.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            Widgets.setVisible(self.ui.headerBar, gtk_window_is_fullscreen(self.widget.as(GtkWindow.self)) == 0)
+        }
         updateLayout()
     }
 

@@ -1,18 +1,20 @@
-import FetchPresentation
+import CAdwaita
 import CGtk
+import FetchPresentation
 import GLibSupport
 import Localization
 
 /// The window's widgets, built once: a header bar and a stack with a "download" and a "video" page.
 ///
 /// ```
-/// GtkApplicationWindow
-/// ├─ GtkHeaderBar            Open · title · [Library toggle, narrow only] · menu
-/// └─ GtkStack
-///    ├─ "download"           scrolled: entry + Start, inline message, ring, title, status,
-///    │                       error + Try Again, Pause / Continue / Play; the library beside it
-///    │                       (wide) or instead of it behind the header's toggle (narrow)
-///    └─ "video"              the video view
+/// AdwApplicationWindow
+/// └─ box (content)
+///    ├─ AdwHeaderBar         Open · title · [Library toggle, narrow only] · menu (hidden in fullscreen)
+///    └─ GtkStack
+///       ├─ "download"        scrolled: entry + Start, inline message, ring, title, status,
+///       │                    error + Try Again, Pause / Continue / Play; the library beside it
+///       │                    (wide) or instead of it behind the header's toggle (narrow)
+///       └─ "video"           the video view
 /// ```
 /// Holds no state and no logic; `MainWindow` wires it and `MainWindow+Layout` switches it
 /// between wide and narrow.
@@ -21,6 +23,8 @@ struct MainWindowLayout {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
     let window: Widget
+    /// The AdwHeaderBar at the top of the content (an AdwApplicationWindow has no titlebar).
+    let headerBar: Widget
     let stack: Widget
     let entry: Widget
     let startButton: Widget
@@ -54,7 +58,7 @@ struct MainWindowLayout {
     ///     folder could not be opened).
     ///   - video: the video view, the whole video page.
     init(application: UnsafeMutablePointer<GtkApplication>, ring: Widget, library: Widget? = nil, video: Widget) {
-        window = gtk_application_window_new(application)!
+        window = adw_application_window_new(application)!
         gtk_window_set_title(window.as(GtkWindow.self), "Fetchplay")
         gtk_window_set_default_size(window.as(GtkWindow.self), library == nil ? 560 : 980, 680)
         gtk_window_set_icon_name(window.as(GtkWindow.self), "io.github.fetchplay.Fetchplay")
@@ -65,7 +69,7 @@ struct MainWindowLayout {
         gtk_widget_set_tooltip_text(libraryToggle, tr("Library"))
         fp_accessible_update_label(libraryToggle.opaque, tr("Show the library"))
         gtk_widget_set_visible(libraryToggle, 0)
-        gtk_window_set_titlebar(window.as(GtkWindow.self), Self.headerBar(libraryToggle: libraryToggle))
+        headerBar = Self.headerBar(libraryToggle: libraryToggle)
 
         // The download page.
         entry = gtk_entry_new()!
@@ -162,7 +166,9 @@ struct MainWindowLayout {
         gtk_stack_set_vhomogeneous(stack.opaque, 0)
         gtk_stack_add_named(stack.opaque, downloadPage, "download")
         gtk_stack_add_named(stack.opaque, videoPage, "video")
-        gtk_window_set_child(window.as(GtkWindow.self), stack)
+        gtk_widget_set_vexpand(stack, 1)
+        let content = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [headerBar, stack])
+        adw_application_window_set_content(window.as(AdwApplicationWindow.self), content)
     }
 
     /// The primary menu, in GNOME's order: what the app does, then Preferences, Keyboard
@@ -184,10 +190,10 @@ struct MainWindowLayout {
     }
 
     private static func headerBar(libraryToggle: Widget) -> Widget {
-        let header = gtk_header_bar_new()!
+        let header = adw_header_bar_new()!
         let open = Widgets.button(nil, icon: "document-open-symbolic", action: .open,
                                   tooltip: tr("Open a video file (Ctrl+O)"), accessibleLabel: tr("Open video file"))
-        gtk_header_bar_pack_start(header.opaque, open)
+        adw_header_bar_pack_start(header.opaque, open)
 
         let menu = primaryMenu()
         let menuButton = gtk_menu_button_new()!
@@ -197,8 +203,8 @@ struct MainWindowLayout {
         gtk_widget_set_tooltip_text(menuButton, tr("Main menu"))
         fp_accessible_update_label(menuButton.opaque, tr("Main menu"))
         g_object_unref(menu.rawObject)
-        gtk_header_bar_pack_end(header.opaque, menuButton)
-        gtk_header_bar_pack_end(header.opaque, libraryToggle)
+        adw_header_bar_pack_end(header.opaque, menuButton)
+        adw_header_bar_pack_end(header.opaque, libraryToggle)
         return header
     }
 }

@@ -1,6 +1,6 @@
 import FetchCore
-import FetchPresentation
 import FetchPlayer
+import FetchPresentation
 import Foundation
 import GLibSupport
 import HLSRemuxer

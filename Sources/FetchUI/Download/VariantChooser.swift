@@ -1,21 +1,23 @@
+import CAdwaita
 import CGtk
 import FetchCore
 import Foundation
 import GLibSupport
 import Localization
 
-/// Asks which variant of an HLS link to save before it starts: a small modal window over the
-/// main one, one choice per variant by resolution (the best chosen already), Cancel and
-/// Download. Enter downloads, Escape or closing the window cancels.
+/// Asks which variant of an HLS link to save before it starts: an `AdwMessageDialog` over the
+/// main window, one choice per variant by resolution (the best chosen already), Cancel and
+/// Download. Enter downloads, Escape or closing the dialog cancels.
 ///
 /// `done` runs once, on the main thread: with the chosen variant, or nil when cancelled.
 @MainActor
 final class VariantChooser {
+    /// The AdwMessageDialog (a GtkWindow).
     let window: UnsafeMutablePointer<GtkWidget>
     /// One check button per variant, in the order given (best first).
     let choices: [UnsafeMutablePointer<GtkWidget>]
-    let downloadButton: UnsafeMutablePointer<GtkWidget>
-    let cancelButton: UnsafeMutablePointer<GtkWidget>
+    /// The dialog's responses.
+    static let download = "download", cancel = "cancel"
     private let variants: [HLSVariant]
     private var done: (@MainActor (HLSVariant?) -> Void)?
 
@@ -26,22 +28,13 @@ final class VariantChooser {
          done: @escaping @MainActor (HLSVariant?) -> Void) {
         self.variants = variants
         self.done = done
-        window = gtk_window_new()!
+        window = adw_message_dialog_new(parent.as(GtkWindow.self), tr("Which quality should Fetchplay save?"), title)!
         let gtkWindow = window.as(GtkWindow.self)
+        let dialog = window.as(AdwMessageDialog.self)
         gtk_window_set_title(gtkWindow, tr("Choose a Quality"))
-        gtk_window_set_transient_for(gtkWindow, parent.as(GtkWindow.self))
         gtk_window_set_modal(gtkWindow, 1)
-        gtk_window_set_resizable(gtkWindow, 0)
         gtk_window_set_destroy_with_parent(gtkWindow, 1)
 
-        // A header bar of its own, as the main window has: the same look under any window manager.
-        let header = gtk_header_bar_new()!
-        gtk_window_set_titlebar(gtkWindow, header)
-
-        let heading = Widgets.label(tr("Which quality should Fetchplay save?"), classes: ["heading"])
-        let name = Widgets.label(title, classes: ["dim-label"])
-        gtk_label_set_ellipsize(name.opaque, PANGO_ELLIPSIZE_MIDDLE)
-        for label in [heading, name] { gtk_label_set_xalign(label.opaque, 0) }
         var choices: [UnsafeMutablePointer<GtkWidget>] = []
         for variant in variants {
             let button = gtk_check_button_new_with_label(Self.label(of: variant))!
@@ -52,26 +45,14 @@ final class VariantChooser {
         if let best = choices.first { gtk_check_button_set_active(best.as(GtkCheckButton.self), 1) }
         let list = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 4, choices)
         fp_accessible_update_label(list.opaque, tr("Quality"))
+        adw_message_dialog_set_extra_child(dialog, list)
 
-        cancelButton = gtk_button_new_with_mnemonic(tr("_Cancel"))!
-        downloadButton = gtk_button_new_with_mnemonic(tr("_Download"))!
-        gtk_widget_add_css_class(downloadButton, "suggested-action")
-        let buttons = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [cancelButton, downloadButton])
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        gtk_widget_set_margin_top(buttons, 8)
-
-        let content = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 8, [heading, name, list, buttons])
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start,
-                     gtk_widget_set_margin_end] { side(content, 18) }
-        gtk_widget_set_size_request(content, 320, -1)
-        gtk_window_set_child(gtkWindow, content)
-        gtk_window_set_default_widget(gtkWindow, downloadButton)
-
-        // Escape closes the window, which cancels (as closing it any other way does).
-        let keys = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_add_shortcut(keys.opaque, gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_Escape), GdkModifierType(rawValue: 0)),
-                                                                           gtk_named_action_new("window.close")))
-        gtk_widget_add_controller(window, keys.opaque)
+        adw_message_dialog_add_response(dialog, Self.cancel, tr("_Cancel"))
+        adw_message_dialog_add_response(dialog, Self.download, tr("_Download"))
+        adw_message_dialog_set_response_appearance(dialog, Self.download, ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(dialog, Self.download)
+        // Escape, and closing the dialog any other way, cancels.
+        adw_message_dialog_set_close_response(dialog, Self.cancel)
 
         // Enter on a choice downloads it (a check button would take Enter for itself); on the
         // buttons, Enter presses the one with the focus.
@@ -86,11 +67,24 @@ final class VariantChooser {
                       handler: unsafeBitCast(pressed, to: GCallback.self))
         gtk_widget_add_controller(window, enter.opaque)
 
-        downloadButton.connect("clicked") { [weak self] in self?.finish(self?.chosen) }
-        cancelButton.connect("clicked") { [weak self] in self?.finish(nil) }
-        window.connectReturningBool("close-request") { [weak self] in
-            self?.finish(nil, close: false)
-            return false
+        typealias ResponseHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+        let response: ResponseHandler = { _, id, data in
+            let box = CallbackBox<@MainActor (String) -> Void>.from(data)
+            let id = id.map { String(cString: $0) } ?? VariantChooser.cancel
+            MainActor.assumeIsolated { box.body(id) }
+        }
+        window.connect("response", box: CallbackBox<@MainActor (String) -> Void> { [weak self] id in
+            // The dialog closes itself after a response.
+            self?.finish(id == Self.download ? self?.chosen : nil, close: false)
+        }, handler: unsafeBitCast(response, to: GCallback.self))
+    }
+
+    /// The button of `response` (tests click it): the dialog makes them from the labels.
+    func button(_ response: String) -> UnsafeMutablePointer<GtkWidget>? {
+        let label = response == Self.download ? tr("_Download") : tr("_Cancel")
+        return Widgets.descendants(of: window).first {
+            gtk_widget_get_mapped($0) != 0 && String(cString: g_type_name(fp_widget_type($0))) == "GtkButton"
+                && gtk_button_get_label($0.as(GtkButton.self)).map { String(cString: $0) } == label
         }
     }
 

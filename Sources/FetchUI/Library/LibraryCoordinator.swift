@@ -10,8 +10,8 @@ import Localization
 ///
 /// Selecting a row selects that download, so the big ring shows it; Enter or a double-click plays
 /// a finished video (through `win.play`) or pauses / continues a partial; a row's button does the
-/// same for its own URL; Delete moves the video to the trash with an undo bar that commits after
-/// `undoSeconds`. Downloads that finish or stop make the store read the folder again (and apply
+/// same for its own URL; Delete moves the video to the trash with an undo toast; the deletion
+/// becomes final when the toast goes (after `undoSeconds`, or closed). Downloads that finish or stop make the store read the folder again (and apply
 /// the size cap).
 @MainActor
 public final class LibraryCoordinator {
@@ -29,9 +29,8 @@ public final class LibraryCoordinator {
     /// Says why a command could not run (the window shows it under the entry).
     var showMessage: (@MainActor (String) -> Void)?
 
-    /// Seconds the undo bar stays before the deletion becomes final.
+    /// Seconds the undo toast stays before the deletion becomes final.
     public static let undoSeconds: UInt32 = 10
-    private var undoGeneration = 0
 
     public init(session: DownloadSession, view: LibraryView, settings: LibrarySettings) {
         self.session = session
@@ -176,16 +175,14 @@ public final class LibraryCoordinator {
         }
     }
 
-    /// Shows the undo bar; the deletion becomes final when it goes, `undoSeconds` later.
+    /// Shows the undo toast; the deletion becomes final when it goes, `undoSeconds` later or
+    /// when the person closes it. Undo hides it first, so nothing is final then.
     private func showUndoBar(_ message: String) {
-        view.showUndo(message)
-        undoGeneration += 1
-        let generation = undoGeneration
-        MainContext.every(milliseconds: Self.undoSeconds * 1000) { [weak self] in
-            guard let self, generation == self.undoGeneration else { return false }
-            self.view.showUndo(nil)
+        let deletions = store.pendingDeletions.map(\.url)
+        view.showUndo(message, seconds: Self.undoSeconds) { [weak self] in
+            // Only the deletion this toast offered to undo (a newer one has its own toast).
+            guard let self, self.store.pendingDeletions.map(\.url) == deletions else { return }
             self.store.commitPending()
-            return false
         }
     }
 
@@ -194,18 +191,17 @@ public final class LibraryCoordinator {
     /// Brings the last deleted video (or videos) back and selects it (the first of them).
     func undo() {
         guard let url = store.pendingDeletions.first?.url else { return }
-        undoGeneration += 1
-        view.showUndo(nil)
+        // Taken from the store before the toast goes, so its going commits nothing.
         store.undo { [weak self] failure in
             guard let self else { return }
             if let failure { return self.showMessage?(failure.message) ?? () }
             self.session.select(url: url)
         }
+        view.hideUndo()
     }
 
     /// The window is closing: deletions nobody undid become final.
     func close() {
-        undoGeneration += 1
         store.commitPending()
         store.flush() // the process may end with the window: finish the removal first
     }

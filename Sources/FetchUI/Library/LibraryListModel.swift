@@ -1,5 +1,5 @@
-import FetchPresentation
 import CGtk
+import FetchPresentation
 import GLibSupport
 
 /// The library's rows as a chain of `GListModel`s, for a `GtkListView` that makes widgets only

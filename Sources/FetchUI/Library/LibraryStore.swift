@@ -197,6 +197,8 @@ public final class LibraryStore {
         guard !pendingDeletions.isEmpty else { return }
         let deletions = pendingDeletions
         pendingDeletions = []
+        // Nothing is left to undo: the window's Undo (Ctrl+Z) turns off.
+        observers.notify(())
         let library = library
         BackgroundWork.async(on: disk) { for deletion in deletions { library.commit(deletion) } }
     }

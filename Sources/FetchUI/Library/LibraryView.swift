@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 import FetchCore
 import FetchPresentation
@@ -5,14 +6,15 @@ import GLibSupport
 import Localization
 
 /// The library pane: a header with the counts, the sort and Open Folder, a search field, the
-/// list of videos and partials, and an undo bar after a deletion.
+/// list of videos and partials, and a toast with Undo after a deletion.
 ///
 /// ```
 /// box (.library)
 /// ├─ header      "Library" · "3 videos · 45 MB" · [sort ▾] · [open folder]
 /// ├─ search      GtkSearchEntry (Ctrl+F; typing in the list starts it too)
-/// ├─ scrolled    GtkListView over LibraryListModel, rows recycled (placeholder when empty)
-/// └─ revealer    undo bar: "“clip.webm” deleted" [Undo]
+/// │              (an AdwStatusPage, "No Videos Yet", instead of the list while it is empty)
+/// └─ toasts      AdwToastOverlay: "“clip.webm” deleted" [Undo] over
+///    └─ scrolled GtkListView over LibraryListModel, rows recycled (placeholder when empty)
 /// ```
 /// The list view makes widgets only for the rows on screen, however long the library: each
 /// `LibraryRow` is bound to the URL that scrolls into it, and its thumbnail is asked for then
@@ -32,9 +34,14 @@ public final class LibraryView {
     let sortChooser: Widget
     let totalLabel: Widget
     private let emptyStack: Widget
-    private let emptyLabel: Widget
-    let undoRevealer: Widget
-    let undoLabel: Widget
+    /// What the pane shows when the library has no video: an AdwStatusPage.
+    let emptyPage: Widget
+    /// Shows the undo toast over the list.
+    let toastOverlay: Widget
+    /// The undo toast on screen (or queued); nil once it was dismissed.
+    private var undoToast: OpaquePointer?
+    /// Called once when the undo toast goes: timed out, closed, or replaced.
+    private var undoDismissed: (@MainActor () -> Void)?
     let thumbnails = LibraryThumbnails()
     let model = LibraryListModel()
 
@@ -91,28 +98,26 @@ public final class LibraryView {
         scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(scrolled.opaque, list)
-        emptyLabel = Widgets.label(tr("Downloaded videos appear here."), classes: ["dim-label"], wrap: true)
-        gtk_widget_add_css_class(emptyLabel, "library-empty")
-        gtk_widget_set_valign(emptyLabel, GTK_ALIGN_START)
+        emptyPage = adw_status_page_new()!
+        adw_status_page_set_icon_name(emptyPage.opaque, "folder-videos-symbolic")
+        // TRANSLATORS: the title of the empty library, above "Downloaded videos appear here."
+        adw_status_page_set_title(emptyPage.opaque, tr("No Videos Yet"))
+        adw_status_page_set_description(emptyPage.opaque, tr("Downloaded videos appear here."))
+        // The pane is a sidebar: the small icon and title of GNOME's compact status pages.
+        gtk_widget_add_css_class(emptyPage, "compact")
+        gtk_widget_add_css_class(emptyPage, "library-empty")
         emptyStack = gtk_stack_new()!
         gtk_stack_add_named(emptyStack.opaque, scrolled, "list")
-        gtk_stack_add_named(emptyStack.opaque, emptyLabel, "empty")
+        gtk_stack_add_named(emptyStack.opaque, emptyPage, "empty")
         gtk_stack_set_visible_child_name(emptyStack.opaque, "empty")
         gtk_widget_set_vexpand(emptyStack, 1)
 
-        undoLabel = Widgets.label("")
-        gtk_label_set_ellipsize(undoLabel.opaque, PANGO_ELLIPSIZE_MIDDLE)
-        gtk_widget_set_hexpand(undoLabel, 1)
-        gtk_label_set_xalign(undoLabel.opaque, 0)
-        let undo = Widgets.button(tr("_Undo"), action: .undo, tooltip: tr("Bring the video back (Ctrl+Z)"),
-                                  accessibleLabel: tr("Undo delete"))
-        let bar = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["undo-bar"], [undoLabel, undo])
-        undoRevealer = gtk_revealer_new()!
-        gtk_revealer_set_transition_type(undoRevealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP)
-        gtk_revealer_set_child(undoRevealer.opaque, bar)
+        toastOverlay = adw_toast_overlay_new()!
+        adw_toast_overlay_set_child(toastOverlay.opaque, emptyStack)
+        gtk_widget_set_vexpand(toastOverlay, 1)
 
         widget = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["library"],
-                             [header, searchEntry, emptyStack, undoRevealer])
+                             [header, searchEntry, toastOverlay])
         ownedWidget = OwnedWidget(widget)
 
         connectFactory(factory)
@@ -219,13 +224,48 @@ public final class LibraryView {
         gtk_selection_model_select_item(model.selection, guint(position), 1)
     }
 
-    /// Shows the undo bar with `message`; nil hides it.
-    func showUndo(_ message: String?) {
-        if let message { Widgets.setText(undoLabel, message) }
-        gtk_revealer_set_reveal_child(undoRevealer.opaque, message == nil ? 0 : 1)
+    /// Shows a toast with `message` and an Undo button (`win.undo`, as Ctrl+Z) for `seconds`;
+    /// `dismissed` runs once when it goes, whichever way: timed out, closed by the person,
+    /// hidden by `hideUndo`, or replaced by the next one.
+    func showUndo(_ message: String, seconds: UInt32, dismissed: @escaping @MainActor () -> Void) {
+        hideUndo()
+        guard let toast = adw_toast_new(message) else { return dismissed() }
+        // TRANSLATORS: the button of the toast after a deletion; the underscore marks its access key.
+        adw_toast_set_button_label(toast, tr("_Undo"))
+        adw_toast_set_action_name(toast, FetchplayAction.undo.detailedName)
+        adw_toast_set_timeout(toast, seconds)
+        // A new deletion's toast shows at once rather than after the one before it.
+        adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+        undoToast = toast
+        undoDismissed = dismissed
+        toast.connect("dismissed") { [weak self] in self?.toastDismissed(toast) }
+        adw_toast_overlay_add_toast(toastOverlay.opaque, toast) // takes the reference
     }
 
-    public var isUndoVisible: Bool { gtk_revealer_get_reveal_child(undoRevealer.opaque) != 0 }
+    /// Hides the undo toast, if one shows (its `dismissed` runs).
+    func hideUndo() {
+        guard let toast = undoToast else { return }
+        adw_toast_dismiss(toast)
+        toastDismissed(toast) // in case the overlay had not shown it yet
+    }
+
+    private func toastDismissed(_ toast: OpaquePointer) {
+        guard undoToast == toast else { return }
+        undoToast = nil
+        let dismissed = undoDismissed
+        undoDismissed = nil
+        dismissed?()
+    }
+
+    /// Whether the empty library's status page shows instead of the list.
+    public var isEmptyPageVisible: Bool {
+        gtk_stack_get_visible_child(emptyStack.opaque) == emptyPage
+    }
+
+    public var isUndoVisible: Bool { undoToast != nil }
+
+    /// The words of the undo toast on screen (tests).
+    var undoMessage: String? { undoToast.flatMap { adw_toast_get_title($0) }.map { String(cString: $0) } }
 
     /// Gives the list the keyboard focus as soon as it shows rows on screen, if `stillWanted`
     /// holds then (the person may have typed a link meanwhile).

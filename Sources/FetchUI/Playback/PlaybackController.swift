@@ -1,7 +1,7 @@
 import CGtk
 import FetchCore
-import FetchPresentation
 import FetchPlayer
+import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization

@@ -1,6 +1,6 @@
-import FetchPresentation
 import CGtk
 import FetchPlayer
+import FetchPresentation
 import GLibSupport
 import Localization
 

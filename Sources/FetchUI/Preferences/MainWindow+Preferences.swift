@@ -80,6 +80,6 @@ extension MainWindow {
 
     /// About Fetchplay: version, licence, website, credits.
     public func showAbout() {
-        gtk_window_present(AboutDialog.make(parent: widget.as(GtkWindow.self)).as(GtkWindow.self))
+        gtk_window_present(AboutWindow.make(parent: widget.as(GtkWindow.self)).as(GtkWindow.self))
     }
 }

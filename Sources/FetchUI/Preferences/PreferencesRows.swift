@@ -1,64 +1,52 @@
+import CAdwaita
 import CGtk
 import GLibSupport
 
-/// Builders for the Preferences window's look, GNOME's settings shape in plain GTK 4.8 (no
-/// libadwaita): groups with a heading over a rounded list, each row a title, a dimmed line
-/// under it and its control at the end.
+/// Builders for the Preferences window's rows: libadwaita's `AdwActionRow` with a title, a
+/// dimmed subtitle and its control at the end, in `AdwPreferencesGroup`s.
 ///
 /// ```
-/// group                 box.preferences-group
-/// ├─ heading            label.heading
-/// └─ list               GtkListBox.boxed-list (nothing selectable)
-///    └─ row             title / subtitle ─ control
+/// page                  AdwPreferencesPage
+/// └─ group              AdwPreferencesGroup: heading over a boxed list
+///    └─ row             AdwActionRow: title / subtitle ─ control (switch, spin button, button)
 /// ```
+/// libadwaita 1.2 has no switch or spin rows (1.4): a row holds a GtkSwitch or GtkSpinButton
+/// as its suffix, and a switch's row toggles it when activated.
 @MainActor
 enum PreferencesRows {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// A titled group of `rows`; `list` gets the list holding them.
-    static func group(_ title: String, _ rows: [Widget], list listOut: inout [Widget]) -> Widget {
-        let heading = Widgets.label(title, classes: ["heading"])
-        gtk_label_set_xalign(heading.opaque, 0)
-        gtk_label_set_wrap(heading.opaque, 1)
-        let list = gtk_list_box_new()!
-        gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_NONE)
-        gtk_widget_add_css_class(list, "boxed-list")
-        rows.forEach { gtk_list_box_append(list.opaque, $0) }
-        listOut.append(list)
-        return Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["preferences-group"], [heading, list])
+    /// A titled group of `rows` (`description`: a line under the title).
+    static func group(_ title: String, description: String? = nil, _ rows: [Widget]) -> Widget {
+        let group = adw_preferences_group_new()!
+        adw_preferences_group_set_title(group.as(AdwPreferencesGroup.self), title)
+        if let description { adw_preferences_group_set_description(group.as(AdwPreferencesGroup.self), description) }
+        rows.forEach { adw_preferences_group_add(group.as(AdwPreferencesGroup.self), $0) }
+        return group
     }
 
-    /// A row: `title` over `subtitle` (nil: none; `subtitleLabel` gets it to change later), the
-    /// `control` at the end. The control is named by the title for screen readers.
-    ///
-    /// A `wide` control (a spin button with its unit) goes under the title in a narrow window.
-    static func row(_ title: String, subtitle: String?, control: Widget, wide: Bool = false,
-                    subtitleLabel: UnsafeMutablePointer<Widget?>? = nil) -> Widget {
-        let titleLabel = Widgets.label(title)
-        gtk_label_set_xalign(titleLabel.opaque, 0)
-        gtk_label_set_wrap(titleLabel.opaque, 1)
-        gtk_label_set_wrap_mode(titleLabel.opaque, PANGO_WRAP_WORD_CHAR)
-        var texts = [titleLabel]
-        if let subtitle {
-            let label = Widgets.label(subtitle, classes: ["dim-label", "caption"])
-            gtk_label_set_xalign(label.opaque, 0)
-            gtk_label_set_wrap(label.opaque, 1)
-            gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD_CHAR)
-            texts.append(label)
-            subtitleLabel?.pointee = label
-        }
-        let column = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 2, texts)
-        gtk_widget_set_hexpand(column, 1)
-        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
+    /// A row: `title` over `subtitle` (nil: none), the `control` at the end. The control is
+    /// named by the title for screen readers; a switch is toggled by activating the row too.
+    static func row(_ title: String, subtitle: String?, control: Widget) -> Widget {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(row.as(AdwPreferencesRow.self), title)
+        // Titles are words from translators, never markup.
+        adw_preferences_row_set_use_markup(row.as(AdwPreferencesRow.self), 0)
+        if let subtitle { adw_action_row_set_subtitle(row.as(AdwActionRow.self), subtitle) }
         gtk_widget_set_valign(control, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(row.as(AdwActionRow.self), control)
         fp_accessible_update_label(control.opaque, title)
         if let subtitle { fp_accessible_update_description(control.opaque, subtitle) }
-        let content = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [column, control])
-        let row = gtk_list_box_row_new()!
-        if wide { gtk_widget_add_css_class(row, "wide-control") }
-        gtk_list_box_row_set_activatable(row.as(GtkListBoxRow.self), 0)
-        gtk_list_box_row_set_child(row.as(GtkListBoxRow.self), content)
+        if String(cString: g_type_name(fp_widget_type(control))) == "GtkSwitch" {
+            adw_action_row_set_activatable_widget(row.as(AdwActionRow.self), control)
+        }
         return row
+    }
+
+    /// The subtitle of a row made by `row`.
+    static func setSubtitle(_ row: Widget, _ subtitle: String) {
+        let current = adw_action_row_get_subtitle(row.as(AdwActionRow.self)).map { String(cString: $0) }
+        if current != subtitle { adw_action_row_set_subtitle(row.as(AdwActionRow.self), subtitle) }
     }
 
     /// A spin button from `range` in steps of `step`, showing `digits` decimals in a field
@@ -75,25 +63,5 @@ enum PreferencesRows {
     /// A control with its unit after it ("KiB/s").
     static func withUnit(_ control: Widget, _ unit: String) -> Widget {
         Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [control, Widgets.label(unit, classes: ["dim-label"])])
-    }
-
-    /// Lays the rows of `list` out for a narrow window (a wide control under its title) or a
-    /// wide one (every control beside its title).
-    static func setNarrow(_ narrow: Bool, rowsOf list: Widget) {
-        var row = gtk_widget_get_first_child(list)
-        while let current = row {
-            if gtk_widget_has_css_class(current, "wide-control") != 0,
-               let content = gtk_list_box_row_get_child(current.as(GtkListBoxRow.self)) {
-                let orientation = narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL
-                if gtk_orientable_get_orientation(content.opaque) != orientation {
-                    gtk_orientable_set_orientation(content.opaque, orientation)
-                    gtk_box_set_spacing(content.as(GtkBox.self), narrow ? 8 : 12)
-                    if let control = gtk_widget_get_last_child(content) {
-                        gtk_widget_set_halign(control, narrow ? GTK_ALIGN_END : GTK_ALIGN_FILL)
-                    }
-                }
-            }
-            row = gtk_widget_get_next_sibling(current)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 import FetchCore
 import Foundation
@@ -11,18 +12,28 @@ import Localization
 /// button; whoever observes the preferences applies them (the window: the queue, the videos
 /// folder, the library, the inhibitor). The controls show the settings as they are, whoever
 /// changed them. The folder is chosen with `GtkFileChooserNative` (GTK 4.8 has no GtkFileDialog).
+///
+/// ```
+/// AdwPreferencesWindow
+/// └─ AdwPreferencesPage
+///    ├─ group (no title)  a problem to tell (hidden when there is none)
+///    ├─ Downloads         folder · at once · speed limit (switch, then its largest speed) · awake
+///    ├─ Library           size cap (switch, then its largest size)
+///    └─ Network           ProxyRows: AdwComboRow (which proxy), AdwPasswordEntryRow (its address)
+/// ```
 @MainActor
 public final class PreferencesWindow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The `GtkWindow`.
+    /// The `AdwPreferencesWindow` (a `GtkWindow`).
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
     let preferences: Preferences
     /// The folder finished videos go to now (the setting, or the default the app chose).
     private let currentFolder: @MainActor () -> String
 
-    let folderLabel: Widget
+    /// The videos folder's row: the folder in use is its subtitle.
+    let folderRow: Widget
     let folderButton: Widget
     let maxRunningSpin: Widget
     let speedSwitch: Widget
@@ -32,16 +43,13 @@ public final class PreferencesWindow {
     let keepAwakeSwitch: Widget
     /// A problem to tell: a folder that cannot be used, settings that could not be saved.
     let messageLabel: Widget
+    /// The group holding `messageLabel`, shown only while there is one.
+    private let messageGroup: Widget
     /// The rows of the two limits, dimmed while their switch is off.
     private let speedLimitRow: Widget
     private let capSizeRow: Widget
-    /// The groups' lists, laid out anew when the window turns narrow or wide.
-    private let lists: [Widget]
     /// The network group: the proxy.
     let proxyRows: ProxyRows
-
-    /// Pixels: below this width a spin button goes under its title.
-    static let narrowWidth: Int32 = 480
 
     /// KiB per second offered when the limit is turned on.
     static let defaultSpeedLimit = 1024
@@ -58,25 +66,23 @@ public final class PreferencesWindow {
                 preferences: Preferences, currentFolder: @escaping @MainActor () -> String) {
         self.preferences = preferences
         self.currentFolder = currentFolder
-        widget = gtk_window_new()!
+        widget = adw_preferences_window_new()!
         ownedWidget = OwnedWidget(widget)
         let window = widget.as(GtkWindow.self)
         gtk_window_set_application(window, application)
         gtk_window_set_title(window, tr("Preferences"))
         gtk_window_set_transient_for(window, parent)
         gtk_window_set_destroy_with_parent(window, 1)
-        gtk_window_set_default_size(window, 600, -1)
+        gtk_window_set_modal(window, 0)
+        gtk_window_set_default_size(window, 600, 640)
         gtk_widget_add_css_class(widget, "preferences")
-        gtk_window_set_titlebar(window, gtk_header_bar_new())
+        // A dozen settings on one page: nothing to search for.
+        adw_preferences_window_set_search_enabled(widget.as(AdwPreferencesWindow.self), 0)
 
         folderButton = gtk_button_new_with_mnemonic(tr("_Choose…"))!
         gtk_widget_set_tooltip_text(folderButton, tr("Choose the folder for finished videos"))
-        var folderSubtitle: Widget?
-        let folderRow = PreferencesRows.row(tr("Videos folder"), subtitle: "", control: folderButton,
-                                            subtitleLabel: &folderSubtitle)
-        folderLabel = folderSubtitle!
-        gtk_label_set_selectable(folderLabel.opaque, 1)
-        gtk_widget_set_focusable(folderLabel, 0)
+        folderRow = PreferencesRows.row(tr("Videos folder"), subtitle: "", control: folderButton)
+        adw_action_row_set_activatable_widget(folderRow.as(AdwActionRow.self), folderButton)
 
         let range = AppSettings.maxRunningRange
         maxRunningSpin = PreferencesRows.spinButton(Double(range.lowerBound)...Double(range.upperBound), step: 1, widthChars: 2)
@@ -88,7 +94,7 @@ public final class PreferencesWindow {
                                            control: speedSwitch)
         speedSpin = PreferencesRows.spinButton(16...9_999_999, step: 128, widthChars: 7)
         speedLimitRow = PreferencesRows.row(tr("Largest speed"), subtitle: nil,
-                                                control: PreferencesRows.withUnit(speedSpin, tr("KiB/s")), wide: true)
+                                            control: PreferencesRows.withUnit(speedSpin, tr("KiB/s")))
         fp_accessible_update_label(speedSpin.opaque, tr("Largest speed in KiB/s"))
 
         keepAwakeSwitch = gtk_switch_new()!
@@ -102,36 +108,32 @@ public final class PreferencesWindow {
                                          control: capSwitch)
         capSpin = PreferencesRows.spinButton(0.1...99_999, step: 1, digits: 1, widthChars: 7)
         capSizeRow = PreferencesRows.row(tr("Largest size"), subtitle: nil,
-                                             control: PreferencesRows.withUnit(capSpin, tr("GB")), wide: true)
+                                         control: PreferencesRows.withUnit(capSpin, tr("GB")))
         fp_accessible_update_label(capSpin.opaque, tr("Largest size of the library in GB"))
 
         messageLabel = Widgets.label("", classes: ["error"], wrap: true)
         gtk_label_set_xalign(messageLabel.opaque, 0)
         gtk_label_set_justify(messageLabel.opaque, GTK_JUSTIFY_LEFT)
-        gtk_widget_set_visible(messageLabel, 0)
+        messageGroup = adw_preferences_group_new()!
+        adw_preferences_group_add(messageGroup.as(AdwPreferencesGroup.self), messageLabel)
+        gtk_widget_set_visible(messageGroup, 0)
 
-        var lists: [Widget] = []
-        let page = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 24, classes: ["preferences-page"], [
-            messageLabel,
-            PreferencesRows.group(tr("Downloads"), [folderRow, maxRunningRow, speedRow, speedLimitRow, keepAwakeRow],
-                                  list: &lists),
-            PreferencesRows.group(tr("Library"), [capRow, capSizeRow], list: &lists),
-        ])
-        proxyRows = ProxyRows(preferences: preferences, lists: &lists)
-        gtk_box_append(page.as(GtkBox.self), proxyRows.group)
-        self.lists = lists
-        let scrolled = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_propagate_natural_height(scrolled.opaque, 1)
-        gtk_scrolled_window_set_child(scrolled.opaque, page)
-        gtk_window_set_child(window, scrolled)
-
-        // Escape and Ctrl+W close it, as GNOME's dialogs do.
-        let keys = gtk_shortcut_controller_new()!
-        for trigger in ["Escape", "<Control>w"] {
-            gtk_shortcut_controller_add_shortcut(keys.opaque, gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger),
-                                                                               gtk_named_action_new("window.close")))
+        let page = adw_preferences_page_new()!
+        proxyRows = ProxyRows(preferences: preferences)
+        for group in [
+            messageGroup,
+            PreferencesRows.group(tr("Downloads"), [folderRow, maxRunningRow, speedRow, speedLimitRow, keepAwakeRow]),
+            PreferencesRows.group(tr("Library"), [capRow, capSizeRow]),
+            proxyRows.group,
+        ] {
+            adw_preferences_page_add(page.as(AdwPreferencesPage.self), group.as(AdwPreferencesGroup.self))
         }
+        adw_preferences_window_add(widget.as(AdwPreferencesWindow.self), page.as(AdwPreferencesPage.self))
+
+        // Ctrl+W closes it too (AdwPreferencesWindow closes on Escape itself).
+        let keys = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_add_shortcut(keys.opaque, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("<Control>w"),
+                                                                           gtk_named_action_new("window.close")))
         gtk_widget_add_controller(widget, keys.opaque)
 
         // GTK keeps the parent without a reference; this window outlives it in Swift's hands,
@@ -143,32 +145,6 @@ public final class PreferencesWindow {
         refresh()
         connectControls()
         preferences.observe { [weak self] _ in self?.refresh() }
-        followWidth()
-    }
-
-    /// Whether the rows are laid out for a narrow window now.
-    public private(set) var isNarrow = false
-
-    /// The window's real width is its surface's, once it is realized (maximized too).
-    private func followWidth() {
-        widget.connect("realize") { [weak self] in
-            guard let self, let surface = gtk_native_get_surface(self.widget.opaque) else { return }
-            surface.connect("notify::width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
-            self.updateLayout()
-        }
-        widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
-    }
-
-    private func updateLayout() {
-        var width: Int32 = 0, height: Int32 = 0
-        gtk_window_get_default_size(widget.as(GtkWindow.self), &width, &height)
-        if let surface = gtk_native_get_surface(widget.opaque), gdk_surface_get_width(surface) > 0 {
-            width = gdk_surface_get_width(surface)
-        }
-        let narrow = width > 0 && width < Self.narrowWidth
-        guard narrow != isNarrow else { return }
-        isNarrow = narrow
-        lists.forEach { PreferencesRows.setNarrow(narrow, rowsOf: $0) }
     }
 
     public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
@@ -178,7 +154,12 @@ public final class PreferencesWindow {
 
     /// The message under the header, when one shows.
     public var message: String? {
-        gtk_widget_get_visible(messageLabel) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
+        gtk_widget_get_visible(messageGroup) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
+    }
+
+    /// The folder in use as the folder row shows it.
+    var folderText: String {
+        adw_action_row_get_subtitle(folderRow.as(AdwActionRow.self)).map { String(cString: $0) } ?? ""
     }
 
     /// Puts the settings (and the folder in use) into the controls.
@@ -186,8 +167,8 @@ public final class PreferencesWindow {
         refreshing = true
         defer { refreshing = false }
         let settings = preferences.settings
-        Widgets.setText(folderLabel, Self.displayPath(currentFolder()))
-        Widgets.setTooltip(folderLabel, currentFolder())
+        PreferencesRows.setSubtitle(folderRow, Self.displayPath(currentFolder()))
+        Widgets.setTooltip(folderRow, currentFolder())
         setSpin(maxRunningSpin, Double(settings.maxRunning))
         // Off, the spin buttons offer the value the switch would turn on.
         setSwitch(speedSwitch, settings.speedLimit != nil)
@@ -202,7 +183,7 @@ public final class PreferencesWindow {
             String(format: tr("Your preferences could not be saved: %1$@"), $0)
         }
         if let message { Widgets.setText(messageLabel, message) }
-        Widgets.setVisible(messageLabel, message != nil)
+        Widgets.setVisible(messageGroup, message != nil)
     }
 
     /// A folder as people read it: `~/Videos/Fetchplay` for one in the home folder.

@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 import FetchCore
 import GLibSupport
@@ -5,40 +6,41 @@ import Localization
 
 /// The Preferences' network group: which proxy downloads go through — the desktop's setting
 /// (GLib's proxy resolver, the default), none, or one given by hand — applied the moment it is
-/// valid. The address is a password entry: a proxy's URL may hold its password.
+/// valid. The address is an `AdwPasswordEntryRow`: a proxy's URL may hold its password, so it
+/// shows as dots (unless the person peeks) and is never logged.
 @MainActor
 final class ProxyRows {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The choices, in the drop-down's order.
+    /// The choices, in the combo row's order.
     enum Choice: UInt32, CaseIterable { case desktop, direct, manual }
 
     let group: Widget
-    let dropDown: Widget
+    /// AdwComboRow: which proxy.
+    let choiceRow: Widget
+    /// AdwPasswordEntryRow: the proxy's address (a GtkEditable).
     let entry: Widget
-    private let entryRow: Widget
     private let preferences: Preferences
     /// "By hand" chosen while the address is not (yet) a usable proxy: shown, not saved.
     private var choosingManual = false
     private var refreshing = false
 
-    init(preferences: Preferences, lists: inout [Widget]) {
+    init(preferences: Preferences) {
         self.preferences = preferences
         let labels = [tr("The desktop’s setting"), tr("None"), tr("This proxy")]
-        var strings: [UnsafePointer<CChar>?] = labels.map { UnsafePointer(strdup($0)) } + [nil]
-        dropDown = gtk_drop_down_new_from_strings(&strings)!
-        strings.forEach { free(UnsafeMutablePointer(mutating: $0)) }
-        fp_accessible_update_label(dropDown.opaque, tr("Proxy"))
-        let choiceRow = PreferencesRows.row(tr("Proxy"), subtitle: tr("What downloads go through"), control: dropDown)
-        entry = gtk_password_entry_new()!
-        gtk_password_entry_set_show_peek_icon(entry.opaque, 1)
-        gtk_widget_set_hexpand(entry, 1)
-        fp_accessible_update_label(entry.opaque, tr("The proxy’s address"))
-        entryRow = PreferencesRows.row(tr("Address"), subtitle: tr("http://, https://, socks5:// or socks5h://, with user:password@ if it needs one"),
-                                       control: entry, wide: true)
-        group = PreferencesRows.group(tr("Network"), [choiceRow, entryRow], list: &lists)
+        let choices = labels.withCStringArray { gtk_string_list_new($0) }!
+        choiceRow = adw_combo_row_new()!
+        adw_preferences_row_set_title(choiceRow.as(AdwPreferencesRow.self), tr("Proxy"))
+        adw_action_row_set_subtitle(choiceRow.as(AdwActionRow.self), tr("What downloads go through"))
+        adw_combo_row_set_model(choiceRow.as(AdwComboRow.self), choices)
+        g_object_unref(choices.rawObject) // the row holds it
+        entry = adw_password_entry_row_new()!
+        adw_preferences_row_set_title(entry.as(AdwPreferencesRow.self), tr("Address"))
+        group = PreferencesRows.group(tr("Network"),
+                                      description: tr("http://, https://, socks5:// or socks5h://, with user:password@ if it needs one"),
+                                      [choiceRow, entry])
         refresh()
-        dropDown.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }
+        choiceRow.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }
         entry.connect("changed") { [weak self] in self?.typed() }
     }
 
@@ -54,17 +56,17 @@ final class ProxyRows {
             choice = .manual
             if entryText.isEmpty { gtk_editable_set_text(entry.opaque, url) }
         }
-        if gtk_drop_down_get_selected(dropDown.opaque) != choice.rawValue {
-            gtk_drop_down_set_selected(dropDown.opaque, choice.rawValue)
+        if adw_combo_row_get_selected(choiceRow.as(AdwComboRow.self)) != choice.rawValue {
+            adw_combo_row_set_selected(choiceRow.as(AdwComboRow.self), choice.rawValue)
         }
-        gtk_widget_set_sensitive(entryRow, choice == .manual ? 1 : 0)
+        gtk_widget_set_sensitive(entry, choice == .manual ? 1 : 0)
     }
 
     private var entryText: String { String(cString: gtk_editable_get_text(entry.opaque)) }
 
     private func chosen() {
         guard !refreshing else { return }
-        switch Choice(rawValue: gtk_drop_down_get_selected(dropDown.opaque)) ?? .desktop {
+        switch Choice(rawValue: adw_combo_row_get_selected(choiceRow.as(AdwComboRow.self))) ?? .desktop {
         case .desktop: save(.desktop)
         case .direct: save(.direct)
         case .manual:

@@ -1,5 +1,5 @@
-import FetchPresentation
 import CGtk
+import FetchPresentation
 import Foundation
 
 /// Draws one `RingFrame` with cairo: the track, the arc, the percentage, the checkmark.

@@ -1,5 +1,5 @@
-import FetchPresentation
 import CGtk
+import FetchPresentation
 
 extension RingPalette {
     /// The palette of `widget`'s current theme: accent, success and error named colours and the

@@ -1,5 +1,5 @@
-import FetchPresentation
 import CGtk
+import FetchPresentation
 import GLibSupport
 
 /// Small builders for the plain GTK widgets the window is made of.
@@ -72,5 +72,17 @@ enum Widgets {
     static func focusIsIn(_ window: Widget, _ widget: Widget) -> Bool {
         guard let focus = gtk_root_get_focus(window.opaque) else { return false }
         return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
+    /// Every widget under `widget`, depth first (what a dialog made of its own, for tests).
+    static func descendants(of widget: Widget) -> [Widget] {
+        var result: [Widget] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            result.append(current)
+            result += descendants(of: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return result
     }
 }
