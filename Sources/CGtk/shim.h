@@ -43,6 +43,12 @@ static inline gboolean fp_widget_animations_enabled(GtkWidget *widget) {
     return enabled;
 }
 
+/// Turns the display's animations on or off (tests: a snapshot of a window just shown caught
+/// libadwaita's header title halfway through its crossfade).
+static inline void fp_set_animations_enabled(gboolean enabled) {
+    g_object_set(gtk_settings_get_default(), "gtk-enable-animations", enabled, NULL);
+}
+
 /// A file filter that accepts videos (any `video/*` MIME type).
 static inline GtkFileFilter *fp_video_file_filter(const char *name) {
     GtkFileFilter *filter = gtk_file_filter_new();

@@ -267,6 +267,9 @@ struct PreferencesWindowTests {
         let preferences = PreferencesWindow(application: GtkHarness.app.application, parent: window.widget.as(GtkWindow.self),
                                             preferences: window.preferences, currentFolder: { home })
         defer { gtk_window_destroy(preferences.widget.as(GtkWindow.self)) }
+        // The README's pictures show the window at rest, not its header title mid-crossfade.
+        fp_set_animations_enabled(0)
+        defer { fp_set_animations_enabled(1) }
         preferences.present()
         #expect(preferences.folderText == "~/Videos/Fetchplay")
         let light = try #require(GtkHarness.screenshot(preferences.widget, "preferences"))
