@@ -33,9 +33,12 @@ final class KeyFile {
     deinit { g_key_file_unref(file) }
 
     func string(_ group: String, _ key: String) -> String? {
-        // A missing key is an error here, read as no value.
-        guard let value = try? GLibError.check({ g_key_file_get_string(file, group, key, $0) }) else { return nil }
+        // A missing key is an error here, read as no value. A bad escape (`\y`) is an error too,
+        // but GLib hands back the string it read along with it: freed either way.
+        var value: UnsafeMutablePointer<gchar>?
         defer { g_free(value) }
+        guard (try? GLibError.check({ value = g_key_file_get_string(file, group, key, $0) })) != nil, let value
+        else { return nil }
         return String(cString: value)
     }
 
