@@ -62,7 +62,13 @@ struct CatalogueTests {
                        #"fp_accessible_update_label\([^,]+, "#, #"gtk_entry_set_placeholder_text\([^,]+, "#,
                        #"g_menu_append\([^,]+, "#, #"g_menu_item_new\("#, #"gtk_label_set_text\([^,]+, "#,
                        #"gtk_file_chooser_native_new\("#, #"showBanner\("#, #"showURLMessage\("#,
-                       #"gtk_button_set_label\([^,]+, "#]
+                       #"gtk_button_set_label\([^,]+, "#,
+                       // libadwaita's widgets carry their own text.
+                       #"adw_preferences_row_set_title\([^,]+, "#, #"adw_action_row_set_subtitle\([^,]+, "#,
+                       #"adw_preferences_group_set_(title|description)\([^,]+, "#,
+                       #"adw_status_page_set_(title|description)\([^,]+, "#, #"adw_toast_new\("#,
+                       #"adw_toast_set_button_label\([^,]+, "#, #"adw_message_dialog_add_response\([^,]+, [^,]+, "#,
+                       #"adw_message_dialog_new\([^,]+, "#, #"adw_window_title_new\("#]
         // A setter followed by a literal with a letter in it, optionally after `cond ? `.
         let bare = try NSRegularExpression(pattern: "(?:" + setters.joined(separator: "|") + #")(?:[^"()]*\? )?"[^"]*\p{L}"#)
         var found: [String] = []
