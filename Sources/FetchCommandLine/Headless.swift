@@ -25,24 +25,19 @@ enum Headless {
         let report: @Sendable (DownloadEvent) -> Void = { event in
             if case .progress(let progress) = event { printer.show(progress) }
         }
-        var end: DownloadState
+        // A file, an HLS playlist or a DASH manifest, by its name, the cache (a presentation
+        // begun before) or its answer: the one engine saves each in the same run.
+        var options = options
+        options.presentations = PresentationSaving(remux: Remuxer.hls, quality: quality) {
+            // GStreamer and its plug-ins load while the segments arrive, not after them.
+            Remuxer.prepareInBackground()
+        }
+        let end: DownloadState
         do throws(DownloadError) {
-            // A playlist by its name, or one begun before (known by its answer then).
-            if HLSDownload.isPlaylistLink(text) || cache.hasPresentation(for: text) {
-                end = try hls(text, cache: cache, options: options, context: context, quality: quality, current: current,
-                              onEvent: report)
-            } else {
-                let task = try DownloadTask(url: text, cache: cache, options: options, context: context, onEvent: report)
-                current.set { task.cancel() }
-                task.start()
-                end = task.wait()
-                // A playlist or a DASH manifest is recognised by its answer too (its type,
-                // `#EXTM3U`, an `MPD` root).
-                if case .failed(.notAVideo(let kind)) = end, kind == .playlist || kind == .manifest, interruption.received == 0 {
-                    end = try hls(text, cache: cache, options: options, context: context,
-                                  quality: quality, current: current, onEvent: report)
-                }
-            }
+            let task = try DownloadTask(url: text, cache: cache, options: options, context: context, onEvent: report)
+            current.set { task.cancel() }
+            task.start()
+            end = task.wait()
         } catch {
             return fail(error)
         }
@@ -58,19 +53,6 @@ enum Headless {
             FileHandle.standardError.write(Data(("fetchplay: " + tr("stopped; run the same command again to continue.") + "\n").utf8))
             return signal == 0 ? ExitCode.interrupted(SIGINT) : ExitCode.interrupted(signal)
         }
-    }
-
-    /// An HLS or DASH link: its segments, then one MP4 remuxed by GStreamer.
-    private static func hls(_ text: String, cache: Cache, options: DownloadOptions, context: RequestContext?, quality: String?,
-                            current: CurrentDownload,
-                            onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) -> DownloadState {
-        let task = try HLSDownload(url: text, cache: cache, options: options, context: context, quality: quality,
-                                   remux: Remuxer.hls, onEvent: onEvent)
-        current.set { task.cancel() }
-        // GStreamer and its plug-ins load while the segments arrive, not after them.
-        Remuxer.prepareInBackground()
-        task.start()
-        return task.wait()
     }
 
     static func list(cacheRoot: String, videos: String?) -> Int32 {
@@ -112,7 +94,7 @@ enum ExitCode {
     static func interrupted(_ signal: Int32) -> Int32 { 128 + signal }
 }
 
-/// What a signal stops: the engine's task first, then the HLS download that may follow it.
+/// What a signal stops: the download, once it is made.
 final class CurrentDownload: Sendable {
     private let stop = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 

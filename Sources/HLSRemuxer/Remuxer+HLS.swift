@@ -6,7 +6,7 @@ import FetchPlayer
 extension Remuxer: HLSRemuxStream {}
 
 extension Remuxer {
-    /// GStreamer's remux of an HLS presentation's segments into one MP4, as `HLSDownload` takes it.
+    /// GStreamer's remux of an HLS presentation's segments into one MP4, as a presentation's download takes it (`PresentationSaving.remux`).
     public static let hls: HLSRemux = { plan in
         try Remuxer(output: plan.output, inputs: plan.inputs.map { input in
             switch input {

@@ -19,13 +19,13 @@ struct DASHDownloadTests {
 
     @Test func theVariantsOfAManifestAndTheOneChosenIsTheOneSaved() throws {
         let url = server.url("/multi/index.mpd")
-        let variants = try HLSDownload.variants(at: url)
+        let variants = try StreamLink.variants(at: url)
         #expect(variants.map(\.height) == [360, 180], "\(variants)")
         #expect(variants.allSatisfy { $0.url == url && $0.audio.count == 1 })
         let small = try #require(variants.last)
 
         let cache = try Cache(root: folder.file("cache"))
-        let task = try HLSDownload(url: url, cache: cache, variant: small, remux: nil) { _ in }
+        let task = try DownloadTask(url: url, cache: cache, choice: PresentationChoice(variant: small)) { _ in }
         task.start()
         let end = task.wait()
         guard case .completed(let path) = end else { Issue.record("ended \(end)"); return }
@@ -38,7 +38,7 @@ struct DASHDownloadTests {
     }
 
     @Test func aLinkEndingInMPDGoesStraightToThePresentation() {
-        #expect(HLSDownload.isPlaylistLink("https://example.org/show/index.mpd?token=1"))
-        #expect(!HLSDownload.isPlaylistLink("https://example.org/show/video.mp4"))
+        #expect(StreamLink.isPlaylistLink("https://example.org/show/index.mpd?token=1"))
+        #expect(!StreamLink.isPlaylistLink("https://example.org/show/video.mp4"))
     }
 }

@@ -27,7 +27,7 @@ struct HLSDownloadTests {
 
     private func download(_ path: String) throws -> DownloadState {
         let cache = try Cache(root: folder.file("cache"))
-        let task = try HLSDownload(url: server.url(path), cache: cache, options: options, remux: nil) { _ in }
+        let task = try DownloadTask(url: server.url(path), cache: cache, options: options) { _ in }
         task.start()
         return task.wait()
     }
@@ -60,7 +60,7 @@ struct HLSDownloadTests {
     @Test func progressCountsSegmentsAndSeconds() throws {
         let cache = try Cache(root: folder.file("cache"))
         let seen = Mutex<[DownloadProgress]>([])
-        let task = try HLSDownload(url: server.url("/v360/index.m3u8"), cache: cache, options: options, remux: nil) { event in
+        let task = try DownloadTask(url: server.url("/v360/index.m3u8"), cache: cache, options: options) { event in
             if case .progress(let progress) = event { seen.withLock { $0.append(progress) } }
         }
         task.start()
@@ -75,7 +75,7 @@ struct HLSDownloadTests {
     @Test func anAudioRenditionIsFetchedBesideTheVariant() throws {
         let cache = try Cache(root: folder.file("cache"))
         let seen = Mutex<[SegmentProgress]>([])
-        let task = try HLSDownload(url: server.url("/alt/master.m3u8"), cache: cache, options: options, remux: nil) { event in
+        let task = try DownloadTask(url: server.url("/alt/master.m3u8"), cache: cache, options: options) { event in
             if case .progress(let progress) = event, let segments = progress.segments { seen.withLock { $0.append(segments) } }
         }
         task.start()

@@ -31,7 +31,7 @@ struct HLSLibraryTests {
     private func partial() throws -> (cache: Cache, url: String) {
         let cache = try Cache(root: folder.file("cache"))
         let url = server.url("/v360/index.m3u8")
-        let task = try HLSDownload(url: url, cache: cache, options: options, remux: nil) { _ in }
+        let task = try DownloadTask(url: url, cache: cache, options: options) { _ in }
         task.start()
         guard case .failed(.httpStatus(code: 404, _)) = task.wait() else {
             Issue.record("ended \(task.state)")
@@ -57,7 +57,7 @@ struct HLSLibraryTests {
         #expect(library.cache.strayFiles(known: items).isEmpty, "\(library.cache.strayFiles(known: items))")
         // A download made for the link reads nothing until it starts (the window makes it on its
         // main thread): the row shows the library's item above until then.
-        let task = try HLSDownload(url: url, cache: library.cache, remux: nil) { _ in }
+        let task = try DownloadTask(url: url, cache: library.cache) { _ in }
         #expect(task.state == .idle)
     }
 
@@ -74,7 +74,7 @@ struct HLSLibraryTests {
 
         // Put back whole: once the segment is there, only it is fetched.
         server.serve(missing, body: clip.files[String(missing.dropFirst())]!, etag: "\"fixed\"")
-        let task = try HLSDownload(url: url, cache: cache, options: options, remux: nil) { _ in }
+        let task = try DownloadTask(url: url, cache: cache, options: options) { _ in }
         task.start()
         guard case .completed = task.wait() else { Issue.record("ended \(task.state)"); return }
         for segment in clip.segments(of: "v360") where "/" + segment != missing {

@@ -69,7 +69,7 @@ struct HLSWindowTests {
         server.hold("/" + last, offsets: lastSize / 2..<lastSize)
         let url = server.url("/v360/index.m3u8")
         // Paused half-way by another run (the command line, or a window that quit).
-        let earlier = try HLSDownload(url: url, cache: Cache(root: cache.path), remux: nil) { _ in }
+        let earlier = try DownloadTask(url: url, cache: Cache(root: cache.path)) { _ in }
         earlier.start()
         #expect(waitUntil(timeout: .seconds(20)) { (earlier.progress.segments?.done ?? 0) >= 2 })
         earlier.pause()

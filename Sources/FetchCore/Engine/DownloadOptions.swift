@@ -33,6 +33,9 @@ public struct DownloadOptions: Sendable {
     /// The app's proxy, shared by every download made with these options; change it at any time
     /// (the next request follows). A context's own proxy goes before it.
     public var proxy = ProxyPreference()
+    /// How presentations (HLS, DASH) are saved: the remux, and the quality when a download
+    /// chooses none.
+    public var presentations = PresentationSaving()
 
     public init() {}
 }

@@ -131,6 +131,14 @@ public final class DownloadQueue: Sendable {
     /// global one is `DownloadOptions.speedLimit`). Nil for a URL the store does not hold.
     public func speedLimit(for url: String) -> SpeedLimit? { state.withLock { $0.items[url]?.worker.speedLimit } }
 
+    /// Whether `url` is saved as a presentation (HLS, DASH), as far as known: by its link, a
+    /// choice, or its answer in a run.
+    public func isPresentation(_ url: String) -> Bool {
+        guard let worker = state.withLock({ $0.items[url]?.worker }) else { return false }
+        if case .presentation = worker.kind { return true }
+        return worker.kind == nil && StreamLink.isPlaylistLink(url)
+    }
+
     /// URLs whose workers are running now (including ones winding down after a pause).
     public var runningURLs: Set<String> {
         state.withLock { Set($0.items.filter(\.value.entry.phase.holdsSlot).keys) }
@@ -142,10 +150,14 @@ public final class DownloadQueue: Sendable {
     /// once read. With `start`, it runs as soon as that is known and a slot is free, and waits
     /// otherwise.
     ///
-    /// - Parameter context: what its requests carry (cookies, Referer, …) from now on, kept with
-    ///   its partial; nil: the one kept (or none).
+    /// - Parameters:
+    ///   - context: what its requests carry (cookies, Referer, …) from now on, kept with its
+    ///     partial; nil: the one kept (or none).
+    ///   - choice: save it as a presentation, this variant or quality (a person's choice); nil:
+    ///     what its link, the cache and its first answer say.
     @discardableResult
-    public func add(_ text: String, context: RequestContext? = nil, start: Bool = true) throws(DownloadError) -> Entry {
+    public func add(_ text: String, context: RequestContext? = nil, choice: PresentationChoice? = nil,
+                    start: Bool = true) throws(DownloadError) -> Entry {
         // The text, not the identity: a password in the link is needed for the request.
         let requestURL = try WebAddress.validate(text)
         let url = try WebAddress.identity(requestURL)
@@ -170,6 +182,7 @@ public final class DownloadQueue: Sendable {
             }
         }
         if let context { state.withLock { $0.items[url]?.worker }?.give(context) }
+        if let choice { state.withLock { $0.items[url]?.worker }?.choose(choice) }
         if start { self.start(url) }
         return entry(url)!
     }

@@ -35,15 +35,24 @@ public final class DownloadTask: Sendable {
     /// The state reflects the cache at once: `.completed` when the video is there, `.idle` with
     /// the partial's progress when part of it is.
     ///
-    /// - Parameter context: what its requests carry from now on, kept with its partial
-    ///   (replacing what was kept); nil: the one kept with the partial, else `options.context`.
+    /// A file, an HLS playlist or a DASH manifest: which one, its link, the cache or its first
+    /// answer says (or `choice`); presentations are saved as `options.presentations` says.
+    ///
+    /// - Parameters:
+    ///   - context: what its requests carry from now on, kept with its partial (replacing what
+    ///     was kept); nil: the one kept with the partial, else `options.context`.
+    ///   - choice: save it as a presentation, this variant or quality.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), context: RequestContext? = nil,
-                onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
+                choice: PresentationChoice? = nil, onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
         store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onChange: { _ in }) { _, event in
             onEvent(event)
         }
-        url = try store.add(text, context: context, start: false).url
+        url = try store.add(text, context: context, choice: choice, start: false).url
     }
+
+    /// How many times it started downloading (one that found the video complete in the cache
+    /// counts too: its worker ran).
+    public var runs: Int { store.entry(url)?.runs ?? 0 }
 
     public var state: DownloadState { store.entry(url)?.state ?? .idle }
     public var progress: DownloadProgress { store.entry(url)?.progress ?? DownloadProgress(bytesDone: 0, total: nil) }

@@ -1,14 +1,15 @@
 import Foundation
-import Localization
 import Locking
 
-/// The thread that downloads one URL until it completes, fails or is stopped.
+/// The thread that downloads one URL, of any kind, until it completes, fails or is stopped.
 ///
 /// A worker holds nothing of the download's life: it performs the store's effects (`start`,
 /// `stop`) and reports what happens as `DownloadEvent`s on its own thread, in order, progress at
 /// most every `progressInterval`, its end state last. The store (`DownloadQueue`) never starts a
 /// worker whose previous run has not ended (its phase says so), so one worker runs one thread at
-/// a time.
+/// a time. What it runs depends on its kind: a file's attempts (`FileRun`), or a presentation's
+/// playlists and segments (`PresentationRun`); a file whose answer is a playlist becomes a
+/// presentation within the same run, in the same slot.
 final class DownloadWorker: Sendable {
     /// The link's identity (`WebAddress.identity`): what the library, records and logs name.
     let url: String
@@ -17,7 +18,7 @@ final class DownloadWorker: Sendable {
     private let cache: Cache
     private let options: DownloadOptions
     private let stopSignal = StopSignal()
-    /// What is on disk now, for a player reading while it downloads.
+    /// What is on disk now, for a player reading while it downloads (a file's bytes).
     let board = DownloadBoard()
     /// This download's own speed limit, all its connections together (none until set).
     let speedLimit = SpeedLimit()
@@ -25,15 +26,25 @@ final class DownloadWorker: Sendable {
     /// A request context given with the latest start, to be kept for this download; nil: the
     /// one kept with the partial (or `options.context` when none is).
     private let givenContext = Locked<RequestContext?>(nil)
+    /// What it saves; nil until a run (or a choice) says, from the link and the cache.
+    private let chosenKind: Locked<DownloadKind?>
 
-    init(requestURL: String, cache: Cache, options: DownloadOptions,
+    init(requestURL: String, cache: Cache, options: DownloadOptions, kind: DownloadKind? = nil,
          report: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
         self.requestURL = requestURL
         url = try WebAddress.identity(requestURL)
         self.cache = cache
         self.options = options
         self.report = report
+        chosenKind = Locked(kind)
     }
+
+    /// What it saves, as far as known: a presentation once chosen, guessed from its link, or
+    /// found by its answer.
+    var kind: DownloadKind? { chosenKind.withLock { $0 } }
+
+    /// Makes the next run save a presentation's `choice` (a variant a person chose).
+    func choose(_ choice: PresentationChoice) { chosenKind.withLock { $0 = .presentation(choice) } }
 
     /// Runs one download on a thread of its own; its end state is the last event.
     func start() {
@@ -59,136 +70,35 @@ final class DownloadWorker: Sendable {
     /// (written by the run, off the caller's thread).
     func give(_ context: RequestContext) { givenContext.withLock { $0 = context } }
 
-    /// One run from start to a stopping state: attempts, retries with backoff, completion.
+    /// One run from start to a stopping state, of whichever kind it is.
     private func run() -> DownloadState {
-        let partial: PartialFile
-        var options = options
-        do {
-            if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
-            let given = givenContext.withLock { given in defer { given = nil }; return given }
-            options.context = given ?? cache.context(for: url) ?? options.context
-            partial = try PartialFile(cache: cache, url: url, displayName: options.context.suggestedName ?? DisplayName.fromURL(url),
-                                      board: board)
-            // Another process may have finished it while we waited for nothing.
-            if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
-            // Kept under the partial's lock, so two processes never write it at once.
-            if let given { try cache.keepContext(given, for: url) }
-        } catch {
-            return .failed(error)
+        let given = givenContext.withLock { given in defer { given = nil }; return given }
+        let kind = chosenKind.withLock { kind in
+            if kind == nil { kind = DownloadKind.guess(requestURL: requestURL, url: url, cache: cache) }
+            return kind!
         }
-        partial.checkpointInterval = options.checkpointInterval
-        report(.state(.downloading))
-        let end = attempts(partial, options: options)
-        switch end {
-        case .failed(let error): partial.noteFailure(error.message)
-        case .paused: partial.noteFailure(nil)
-        default: break
+        let limits = SpeedLimits([speedLimit, options.speedLimit])
+        if case .presentation(let choice) = kind {
+            return presentation(choice, given: given, limits: limits)
         }
-        return end
-    }
-
-    /// Requests until the download completes, fails or is stopped; retries with backoff.
-    private func attempts(_ partial: PartialFile, options: DownloadOptions) -> DownloadState {
-        var meter = SpeedMeter()
-        var failures = 0
-        var backoff = options.initialBackoff
-        var forceFromZero = false
-        var serverWasReached = false
-        /// The most durable bytes seen: retries are counted only while this does not grow.
-        var furthest = partial.durableBytes
-        /// Where the last answer that brought no byte ended.
-        var emptyAnswerAt: Int64?
-        /// An extra connection was refused once: the rest of this run uses one.
-        var connections = options.connections
-        while true {
-            let record = partial.record
-            let resume = !forceFromZero && record.isResumable
-            report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: &meter)
-            let attempt = RangeDownload(url: requestURL, partial: partial, options: options, connections: connections,
-                                        limits: SpeedLimits([speedLimit, options.speedLimit]), stop: stopSignal) { [self] bytes, total in report(bytes: bytes, total: total, meter: &meter) }
-            let outcome = attempt.run(resume: resume)
-            if attempt.slicesRefused { connections = 1 }
-            switch outcome {
-            case .finished(let finalURL):
-                return finish(partial, finalURL: finalURL)
-            case .alreadyComplete:
-                return finish(partial, finalURL: nil)
-            case .restartFromZero(let reason):
-                Log.warning("\(url): \(reason); starting over")
-                if forceFromZero { return keep(partial, .failed(.badResponse(reason))) }
-                forceFromZero = true
-                serverWasReached = true
-            case .stopped:
-                return keep(partial, .paused)
-            case .sliceRefused(let reason):
-                // Only a slice is refused, and the attempt goes on without it; never here.
-                return keep(partial, .failed(.badResponse(reason)))
-            case .failed(.notAVideo(let kind), _, _):
-                partial.discardFresh()
-                return .failed(.notAVideo(kind))
-            case .failed(var error, let gotBytes, let answered):
-                serverWasReached = serverWasReached || gotBytes
-                do {
-                    try partial.flush()
-                } catch {
-                    return .failed(error)
-                }
-                if partial.durableBytes > furthest {
-                    furthest = partial.durableBytes
-                    failures = 0
-                    backoff = options.initialBackoff
-                } else {
-                    failures += 1
-                }
-                // A server that answers and then ends the body at the same byte again is not a
-                // network fault: no retry will get past it.
-                // (A stall is different: the server may be busy, and stalls are retried.)
-                var endedAt: Int64?
-                if case .connectionLost = error, answered, !gotBytes { endedAt = partial.durableBytes }
-                if let endedAt, endedAt == emptyAnswerAt {
-                    // TRANSLATORS: %2$@ is the announced size in bytes, or ? when unknown.
-                    error = .badResponse(String(format: tr("it keeps ending the video at byte %1$lld of %2$@"),
-                                                endedAt, record.total.map(String.init) ?? "?"))
-                }
-                emptyAnswerAt = endedAt
-                guard CurlError.isTransient(error, serverWasReached: serverWasReached),
-                      failures <= options.maxRetries else {
-                    return .failed(error)
-                }
-                Log.warning("\(url): \(error.message) Retrying in \(backoff) s.")
-                if stopSignal.wait(seconds: backoff) { return keep(partial, .paused) }
-                backoff = min(backoff * 2, options.maxBackoff)
-                forceFromZero = false
-            }
+        let file = FileRun(url: url, requestURL: requestURL, cache: cache, options: options, board: board, limits: limits,
+                           stop: stopSignal, report: report)
+        switch file.run(given: given) {
+        case .state(let end):
+            return end
+        case .presentation:
+            // Known as a playlist or a manifest only by its answer: saved as one from here on,
+            // in the same slot, with the context this run was given.
+            chosenKind.withLock { $0 = .presentation(PresentationChoice()) }
+            return presentation(PresentationChoice(), given: given, limits: limits)
         }
     }
 
-    /// Makes the partial durable and ends in `state` (a disk error wins over it).
-    private func keep(_ partial: PartialFile, _ state: DownloadState) -> DownloadState {
-        do {
-            try partial.flush()
-        } catch {
-            return .failed(error)
-        }
-        return state
-    }
-
-    private func finish(_ partial: PartialFile, finalURL: String?) -> DownloadState {
-        do {
-            let (record, path) = try partial.complete(finalURL: finalURL)
-            // What the page knew is needed no longer.
-            cache.forgetContext(for: url)
-            report(.progress(DownloadProgress(bytesDone: record.durableBytes, total: record.total)))
-            return .completed(path: path)
-        } catch {
-            return .failed(error)
-        }
-    }
-
-    private func report(bytes: Int64, total: Int64?, meter: inout SpeedMeter) {
-        meter.add(bytes: bytes, at: monotonicSeconds())
-        let speed = meter.bytesPerSecond
-        let left = total.flatMap { speed > 0 ? Double($0 - bytes) / speed : nil }
-        report(.progress(DownloadProgress(bytesDone: bytes, total: total, bytesPerSecond: speed, secondsLeft: left)))
+    private func presentation(_ choice: PresentationChoice, given: RequestContext?, limits: SpeedLimits) -> DownloadState {
+        var choice = choice
+        if choice.quality == nil { choice.quality = options.presentations.quality }
+        let run = PresentationRun(url: url, requestURL: requestURL, cache: cache, options: options, choice: choice,
+                                  limits: limits, stop: stopSignal, report: report)
+        return run.run(given: given)
     }
 }

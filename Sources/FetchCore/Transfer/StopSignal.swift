@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// A request to stop, readable from libcurl's callbacks without locking and able to wake a
@@ -6,6 +7,8 @@ import Synchronization
 public final class StopSignal: Sendable {
     private let raised = Atomic<Bool>(false)
     private let condition = NSCondition()
+    /// Signals raised with this one (a run's parts), held weakly: each lives as long as its part.
+    private let children = Locked<[WeakSignal]>([])
 
     public init() {}
 
@@ -16,6 +19,24 @@ public final class StopSignal: Sendable {
         raised.store(true, ordering: .releasing)
         condition.broadcast()
         condition.unlock()
+        children.withLock { $0.compactMap(\.signal) }.forEach { $0.raise() }
+    }
+
+    /// A signal raised when this one is (at once if it already is), and that can be raised on
+    /// its own without raising this one: what stops a presentation's segments and feeds together,
+    /// at a pause or at the first failure of either.
+    func child() -> StopSignal {
+        let child = StopSignal()
+        children.withLock { children in
+            children.removeAll { $0.signal == nil }
+            children.append(WeakSignal(signal: child))
+        }
+        if isRaised { child.raise() }
+        return child
+    }
+
+    private struct WeakSignal: Sendable {
+        weak var signal: StopSignal?
     }
 
     func lower() { raised.store(false, ordering: .releasing) }

@@ -54,14 +54,15 @@ public final class DownloadSession {
                                            _ done: @escaping @MainActor (HLSVariant?) -> Void) -> Void)?
 
     private var whenStopped: [@MainActor () -> Void] = []
-    /// HLS links whose master is being read, or whose variant is being chosen.
+    /// Presentation links whose master is being read, or whose variant is being chosen.
     private var choosing: Set<String> = []
+    /// Presentation links whose variant was settled here (chosen, or nothing to choose): they
+    /// start and continue unasked.
+    private var settled: Set<String> = []
     /// Raised when the session stops: a master still being read ends there.
     private let variantReads = StopSignal()
-    /// HLS links: saved by `HLSDownload` beside the queue, shown through the same entries.
-    private var presentations: [String: HLSDownload] = [:]
-    /// Contexts given here, by URL: an HLS link's presentation takes it when it is made, and the
-    /// window says what the selected download carries.
+    /// Contexts given here, by URL: the window says what the selected download carries, and a
+    /// master's variants are read with it.
     private var contexts: [String: RequestContext] = [:]
     private let relay: LatestValueRelay<Bool>
     /// The speed limit every download here shares, all connections together (the Preferences'
@@ -83,6 +84,9 @@ public final class DownloadSession {
         options.speedLimit = speedLimit
         proxy = ProxyPreference(.desktop)
         options.proxy = proxy
+        // HLS and DASH links are downloads of the same queue, remuxed by GStreamer into one MP4
+        // as their segments arrive; its plug-ins load off the main thread meanwhile.
+        options.presentations = PresentationSaving(remux: Remuxer.hls) { Remuxer.prepareInBackground() }
         self.options = options
         queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { _ in relay.publish(true) }
         owner.session = self
@@ -99,11 +103,7 @@ public final class DownloadSession {
     ///
     /// - Throws: `.invalidURL` / `.unsupportedScheme` when the text is not an http(s) URL.
     public func load(_ text: String) throws(DownloadError) {
-        var entry = try queue.add(text, start: false)
-        // An HLS link this run knows shows its own state.
-        if let presentation = presentations[entry.url], presentation.state != .idle {
-            entry = Self.entry(entry.url, of: presentation)
-        }
+        let entry = try queue.add(text, start: false)
         entries[entry.url] = entry
         select(entry)
     }
@@ -148,9 +148,7 @@ public final class DownloadSession {
         pause(url: url)
     }
 
-    private func pause(url: String) {
-        if let presentation = presentations[url] { presentation.pause() } else { queue.pause(url) }
-    }
+    private func pause(url: String) { queue.pause(url) }
 
     /// Selects `text` and downloads it with `context` (a pasted link's Request section, the
     /// browser's hand-off), which its requests carry from now on and its partial keeps.
@@ -172,12 +170,12 @@ public final class DownloadSession {
         return context.summary
     }
 
-    /// Starts or continues `url` (joining the queue if new).
+    /// Starts or continues `url` (joining the queue if new). A new HLS or DASH link's variants
+    /// are offered first; one known as a presentation only by its answer is saved in its best
+    /// variant (the queue finds out in the same run).
     public func start(url: String) {
-        // A link known as a playlist only by its answer goes to the queue first, which hands it
-        // over when the answer says so (update()).
-        if presentations[url] != nil || HLSDownload.isPlaylistLink(url) { return startPresentation(url) }
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
+        if chooseVariant != nil, queue.isPresentation(url), !settled.contains(url) { return offerVariants(url) }
         awaitEnd(of: url)
         queue.start(url)
         update()
@@ -186,36 +184,15 @@ public final class DownloadSession {
     /// `url` was asked to start or continue here: its next failure or download's end is news.
     private func awaitEnd(of url: String, runs: Int? = nil) {
         guard awaitingEnd[url] == nil else { return }
-        awaitingEnd[url] = runs ?? presentations[url]?.runs ?? queue.entry(url)?.runs ?? 0
+        awaitingEnd[url] = runs ?? queue.entry(url)?.runs ?? 0
     }
 
-    private func makePresentation(_ url: String, variant: HLSVariant? = nil) -> HLSDownload? {
-        let relay = relay
-        guard let task = try? HLSDownload(url: url, cache: cache, options: options, context: contexts[url], variant: variant,
-                                          remux: Remuxer.hls, onEvent: { _ in relay.publish(true) })
-        else { return nil }
-        presentations[url] = task
-        return task
-    }
-
-    /// Starts or continues an HLS link: its segments, remuxed by GStreamer into one MP4 as they arrive.
-    ///
-    /// - Parameter ask: whether a new link's variants are offered first (nothing is kept until
-    ///   one is chosen); false once they were read.
-    private func startPresentation(_ url: String, variant: HLSVariant? = nil, ask: Bool = true) {
-        // In the queue's order like any download (a library row's Continue may come first).
-        if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
-        if ask, presentations[url] == nil, variant == nil, chooseVariant != nil { return offerVariants(url) }
-        let isNew = presentations[url] == nil
-        guard let task = presentations[url] ?? makePresentation(url, variant: variant) else { return }
-        // A link the queue handed over (a playlist known by its answer) was awaited with the
-        // queue's count of runs: from here on the presentation's counts.
-        if isNew, awaitingEnd[url] != nil { awaitingEnd[url] = task.runs }
-        awaitEnd(of: url)
-        task.start()
-        // GStreamer's remux plug-ins load off the main thread while the segments arrive.
-        Remuxer.prepareInBackground()
-        update()
+    /// Starts a presentation once its variant is settled: `variant`, or nil for the one its
+    /// link gives (a media playlist, a presentation begun before, one that could not be read).
+    private func startPresentation(_ url: String, variant: HLSVariant?) {
+        settled.insert(url)
+        _ = try? queue.add(url, choice: variant.map { PresentationChoice(variant: $0) }, start: false)
+        start(url: url)
     }
 
     /// Reads `url`'s master playlist off the main thread and, when it has several variants, asks
@@ -233,7 +210,7 @@ public final class DownloadSession {
         let thread = Thread { [options] in
             defer { job.end() }
             let begun = cache.hasPresentation(for: url) || cache.entry(for: url)?.isComplete == true
-            let variants = begun ? [] : (try? HLSDownload.variants(at: url, options: options, stop: stop)) ?? []
+            let variants = begun ? [] : (try? StreamLink.variants(at: url, options: options, stop: stop)) ?? []
             guard !stop.isRaised else { return }
             MainContext.post { [weak self] in self?.variantsRead(variants, url: url) }
         }
@@ -244,12 +221,12 @@ public final class DownloadSession {
     private func variantsRead(_ variants: [HLSVariant], url: String) {
         guard variants.count > 1, let chooseVariant else {
             choosing.remove(url)
-            return startPresentation(url, variant: variants.first, ask: false)
+            return startPresentation(url, variant: variants.first)
         }
         chooseVariant(url, variants) { [weak self] chosen in
             self?.choosing.remove(url)
             guard let chosen else { return }
-            self?.startPresentation(url, variant: chosen, ask: false)
+            self?.startPresentation(url, variant: chosen)
         }
     }
 
@@ -265,21 +242,11 @@ public final class DownloadSession {
     /// True while any download's worker may still be writing.
     public var isAnyRunning: Bool { !runningURLs.isEmpty }
 
-    /// URLs whose workers may still be writing: the queue's and the HLS links'.
-    public var runningURLs: Set<String> {
-        queue.runningURLs.union(presentations.filter { $0.value.state == .downloading }.keys)
-    }
+    /// URLs whose workers may still be writing.
+    public var runningURLs: Set<String> { queue.runningURLs }
 
-    /// Every download in the queue's order, HLS links showing their own state and progress.
-    public var orderedEntries: [DownloadQueue.Entry] {
-        queue.entries.map { entry in presentations[entry.url].map { Self.entry(entry.url, of: $0) } ?? entry }
-    }
-
-    /// An HLS link's entry: its presentation's state, in the queue's place.
-    private static func entry(_ url: String, of presentation: HLSDownload) -> DownloadQueue.Entry {
-        DownloadQueue.Entry(url: url, state: presentation.state, progress: presentation.progress, isWaiting: false,
-                            runs: presentation.runs)
-    }
+    /// Every download in the queue's order.
+    public var orderedEntries: [DownloadQueue.Entry] { queue.entries }
 
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
     /// the partials stay, ready to continue next time.
@@ -287,19 +254,12 @@ public final class DownloadSession {
         variantReads.raise()
         guard isAnyRunning else { return done() }
         whenStopped.append(done)
-        presentations.values.forEach { $0.cancel() }
         queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
     /// Reads the queue as it is now; tells the window and the library what changed.
     private func update() {
         let current = orderedEntries
-        for entry in current where presentations[entry.url] == nil {
-            if case .failed(.notAVideo(let kind)) = entry.state, kind == .playlist || kind == .manifest {
-                // Known as a playlist only by its answer: saved the HLS way from here on.
-                MainContext.post { [weak self] in self?.startPresentation(entry.url) }
-            }
-        }
         var changed = Set<String>()
         var ended = Set<String>()
         var next: [String: DownloadQueue.Entry] = [:]
@@ -312,9 +272,6 @@ public final class DownloadSession {
                 continue
             }
             switch entry.state {
-            // A link that turned out to be a playlist goes on as HLS: not an end.
-            case .failed(.notAVideo(.playlist)), .failed(.notAVideo(.manifest)):
-                break
             case .failed:
                 // Also one that failed before any update showed it downloading (a 404 at once).
                 if awaitingEnd.removeValue(forKey: entry.url) != nil { ended.insert(entry.url) }

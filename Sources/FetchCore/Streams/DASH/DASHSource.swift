@@ -35,13 +35,13 @@ enum DASHSource {
     /// audio) Representation as the media playlist, the chosen audio as the rendition's. A
     /// SegmentBase Representation's `sidx` is read here (`fetch`), once.
     static func record(url: String, answer: HLSFetch.Answer, fetch: HLSFetch, quality: String?,
-                       representation: String?) throws(DownloadError) -> HLSPresentation.Record {
-        let manifest = try parse(answer)
+                       representation: String?) throws(RunHalt) -> HLSPresentation.Record {
+        let manifest = try RunHalt.failing { () throws(DownloadError) in try parse(answer) }
         let choice: DASHChoice
         do throws(DASHRefusal) {
             choice = try DASHChoice.choose(manifest, quality: quality, representation: representation)
         } catch {
-            throw .refusedManifest(error)
+            throw .failed(.refusedManifest(error))
         }
         var video: [DASHTrack] = [], audio: [DASHTrack] = []
         var videoStarts: [Double] = [], audioStarts: [Double] = []
@@ -66,21 +66,21 @@ enum DASHSource {
         return record
     }
 
-    private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: HLSFetch) throws(DownloadError) -> DASHTrack {
+    private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: HLSFetch) throws(RunHalt) -> DASHTrack {
         do throws(DASHRefusal) {
             if let track = try DASHSegmentTemplate.track(of: representation, periodDuration: period.duration) { return track }
         } catch {
-            throw .refusedManifest(error)
+            throw .failed(.refusedManifest(error))
         }
         guard case .base(let base) = representation.segments, let indexRange = base.indexRange else {
-            throw .refusedManifest(.invalid("the SegmentBase of “\(representation.id)” has no indexRange"))
+            throw .failed(.refusedManifest(.invalid("the SegmentBase of “\(representation.id)” has no indexRange")))
         }
-        guard indexRange.length <= Int64(HLSFetch.limit) else { throw .refusedManifest(.tooLarge("an indexRange of more than 16 MiB")) }
+        guard indexRange.length <= Int64(HLSFetch.limit) else { throw .failed(.refusedManifest(.tooLarge("an indexRange of more than 16 MiB"))) }
         let index = try fetch.get(representation.baseURL, range: indexRange)
         do throws(DASHRefusal) {
             return try DASHSegmentTemplate.track(of: representation, index: index.body)
         } catch {
-            throw .refusedManifest(error)
+            throw .failed(.refusedManifest(error))
         }
     }
 }

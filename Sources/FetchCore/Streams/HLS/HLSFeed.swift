@@ -109,7 +109,12 @@ struct HLSFeed {
                 if refused { rejected(piece.url) }
                 // A stop closes the remux under a feed that waits in it.
                 if stopped() { return false }
-                throw error as? DownloadError ?? .remuxFailed("\(error)")
+                switch error {
+                case let error as DownloadError: throw error
+                case RunHalt.failed(let error): throw error
+                case RunHalt.stopped: return false
+                default: throw .remuxFailed("\(error)")
+                }
             }
             appended()
         }
@@ -219,12 +224,12 @@ final class HLSKeyring: Sendable {
     init(fetch: HLSFetch) { self.fetch = fetch }
 
     /// The 16 bytes at `url`. Feeds that need the same key wait for one fetch.
-    func key(at url: String) throws(DownloadError) -> [UInt8] {
-        try keys.withLock { keys throws(DownloadError) -> [UInt8] in
+    func key(at url: String) throws(RunHalt) -> [UInt8] {
+        try keys.withLock { keys throws(RunHalt) -> [UInt8] in
             if let key = keys[url] { return key }
             let answer = try fetch.get(url)
             guard answer.body.count == 16 else {
-                throw .badResponse("the AES-128 key is \(answer.body.count) bytes, not 16")
+                throw .failed(.badResponse("the AES-128 key is \(answer.body.count) bytes, not 16"))
             }
             keys[url] = answer.body
             return answer.body

@@ -19,8 +19,8 @@ struct HLSFetch {
     static let limit = 16 << 20
 
     /// Fetches `url` (only `range` of it, when given: a DASH `sidx`); throws the last error
-    /// once the retries ran out, `.badResponse` past `limit`.
-    func get(_ url: String, range: DASHRange? = nil) throws(DownloadError) -> Answer {
+    /// once the retries ran out, `.badResponse` past `limit`, and `.stopped` when stopped.
+    func get(_ url: String, range: DASHRange? = nil) throws(RunHalt) -> Answer {
         var backoff = options.initialBackoff
         var attempt = 0
         while true {
@@ -28,10 +28,12 @@ struct HLSFetch {
             switch result {
             case .success(let answer):
                 return answer
-            case .failure(let error):
+            case .failure(.stopped):
+                throw .stopped
+            case .failure(.failed(let error)):
                 attempt += 1
-                guard CurlError.isTransient(error, serverWasReached: true), attempt <= options.maxRetries else { throw error }
-                if stop.wait(seconds: backoff) { throw .other("stopped") }
+                guard CurlError.isTransient(error, serverWasReached: true), attempt <= options.maxRetries else { throw .failed(error) }
+                if stop.wait(seconds: backoff) { throw .stopped }
                 backoff = min(backoff * 2, options.maxBackoff)
             }
         }
@@ -45,7 +47,7 @@ struct HLSFetch {
         init(stop: StopSignal) { self.stop = stop }
     }
 
-    private func once(_ url: String, range: DASHRange?) -> Result<Answer, DownloadError> {
+    private func once(_ url: String, range: DASHRange?) -> Result<Answer, RunHalt> {
         let body = Body(stop: stop)
         let easy: CurlEasy
         do {
@@ -53,16 +55,16 @@ struct HLSFetch {
             try configure(easy, url: url, body: body)
             if let range { try easy.set(CURLOPT_RANGE, "\(range.first)-\(range.last)") }
         } catch {
-            return .failure(error)
+            return .failure(.failed(error))
         }
         var hops = 0
         while true {
             let code = withExtendedLifetime(body) { easy.perform() }
-            if stop.isRaised { return .failure(.other("stopped")) }
-            if body.tooLarge { return .failure(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB")) }
+            if stop.isRaised { return .failure(.stopped) }
+            if body.tooLarge { return .failure(.failed(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB"))) }
             guard code == CURLE_OK else {
-                return .failure(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: easy.errorText,
-                                                proxy: easy.proxyName))
+                return .failure(.failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: easy.errorText,
+                                                        proxy: easy.proxyName)))
             }
             guard RedirectRule.isRedirect(status: body.head.status) else { break }
             hops += 1
@@ -70,14 +72,14 @@ struct HLSFetch {
                 let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
                 try easy.aim(at: next, origin: url, options: options, lines: [])
             } catch {
-                return .failure(error)
+                return .failure(.failed(error))
             }
         }
         if let range {
-            return ranged(body, range: range, url: easy.url)
+            return ranged(body, range: range, url: easy.url).mapError { .failed($0) }
         }
         guard body.head.status == 200 else {
-            return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
+            return .failure(.failed(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase)))
         }
         return .success(Answer(body: body.bytes, finalURL: easy.url, contentType: body.head["content-type"]))
     }

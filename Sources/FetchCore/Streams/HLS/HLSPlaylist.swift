@@ -4,7 +4,8 @@
 //   HLSPlaylistParser    the pure parser (RFC 8216 tags Fetchplay needs), table-tested
 //   HLSAddress           relative segment and key links resolved against the playlist (RFC 3986)
 //   HLSFetch             a playlist or key body into memory (libcurl), http(s) only
-//   HLSDownload          one presentation: variant, segments through DownloadTask into the remux
+//   PresentationRun      one presentation's run in its download's worker: variant, segments
+//                        on the download's pool (SegmentPool, FileRun each) into the remux
 //   HLSPresentation      the presentation's own folder in the cache and its record
 //   HLSFeed              one playlist into the remux in order as its segments arrive: byte
 //                        ranges cut, AES-128 undone (HLSKeyring), init sections once

@@ -1,0 +1,134 @@
+import CLinux
+import Foundation
+import Locking
+
+extension PresentationRun {
+    /// Downloads every resource not yet whole while one feed per playlist hands the whole ones
+    /// to the remux in playing order; then the video goes into place, and its path is returned.
+    /// A pause or a failure stops both, keeping every segment and dropping the half-written video.
+    ///
+    /// - Parameter playlists: the variant's, then its audio rendition's if it has its own.
+    func save(_ playlists: [HLSMediaPlaylist], record: HLSPresentation.Record, presentation: HLSPresentation,
+              key: String, options: DownloadOptions) throws(RunHalt) -> String {
+        let resources = HLSPresentation.resources(of: playlists)
+        let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
+        let arrivals = HLSArrivals(done: Set(resources).subtracting(pending))
+        let fragmented = playlists[0].segments.contains { $0.map != nil }
+        let remux = options.presentations.remux
+        let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
+        let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
+        let plan = HLSRemuxPlan(output: output, inputs: inputs)
+        // This run's segments and feeds stop together: at a pause (the download's stop) or at
+        // the first failure of either side.
+        let halt = stop.child()
+        let pool = SegmentPool(presentation: presentation, playlists: playlists, options: options, limits: limits,
+                               connections: connections, stop: halt, report: report)
+
+        // The remux opens on a thread of its own while the first segments download (GStreamer
+        // may still be loading its plug-ins), then one feed per playlist fills it. Joined below.
+        let opened = Locked<(any HLSRemuxStream)?>(nil)
+        let feedFailure = Locked<DownloadError?>(nil)
+        let feeds = JoinedThread(name: "fetchplay remux") { [self] in
+            do throws(DownloadError) {
+                let stream = try Self.openStream(plan, remux: remux)
+                opened.withLock { $0 = stream }
+                try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals,
+                         options: options, stop: halt)
+            } catch {
+                feedFailure.withLock { $0 = $0 ?? error }
+                // The segments stop, and so does the other feed, which may wait in the remux.
+                halt.raise()
+                arrivals.close()
+                opened.withLock { $0 }?.cancel()
+            }
+        }
+
+        let segments = Result { () throws(DownloadError) in try pool.fetch(resources, pending: pending, arrivals: arrivals) }
+        if case .failure = segments { halt.raise() }
+        if halt.isRaised {
+            // Feeds that start after this see the arrivals closed and take nothing.
+            arrivals.close()
+            opened.withLock { $0 }?.cancel()
+        }
+        feeds.join()
+        let stream = opened.withLock { $0 }
+        do throws(RunHalt) {
+            if case .failure(let error) = segments { throw .failed(error) }
+            if let failure = feedFailure.withLock({ $0 }) { throw .failed(failure) }
+            // A pause while the last segments went in.
+            guard !halt.isRaised, let stream else { throw .stopped }
+            do { try stream.finish() } catch { throw stop.isRaised ? .stopped : .failed(.remuxFailed("\(error)")) }
+        } catch {
+            stream?.cancel()
+            FileIO.remove(output)
+            throw error
+        }
+        return try RunHalt.failing { () throws(DownloadError) in
+            try place(output, duration: playlists[0].duration, record: record, presentation: presentation, key: key,
+                      segments: pool.progress)
+        }
+    }
+
+    /// One feed per playlist into `stream`, each on a thread of its own (they wait on each
+    /// other in the remux, which interleaves them); the first error stops the others. A feed
+    /// that stops (a pause, the arrivals closed) cancels the remux, so the other one never
+    /// waits in it for streams that will not come.
+    private func feed(_ playlists: [HLSMediaPlaylist], into stream: any HLSRemuxStream, output: String,
+                      presentation: HLSPresentation, arrivals: HLSArrivals, options: DownloadOptions,
+                      stop halt: StopSignal) throws(DownloadError) {
+        // The video's pages go to disk while it is written, so the sync at the end waits for
+        // the last ones only. The remux writes through a descriptor of its own; this one only
+        // starts the writeback (which any descriptor of the file can).
+        let writeback = try? FileIO.open(output, O_RDONLY)
+        defer { writeback.map(FileIO.close) }
+        let keys = HLSKeyring(fetch: HLSFetch(options: options, stop: halt))
+        let failure = Locked<DownloadError?>(nil)
+        let threads = playlists.enumerated().map { index, playlist in
+            let feed = HLSFeed(index: index, playlist: playlist)
+            return JoinedThread(name: "fetchplay feed \(index)") {
+                do throws(DownloadError) {
+                    let whole = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
+                                             stopped: { halt.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } },
+                                             rejected: presentation.forget)
+                    if !whole { stream.cancel() }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                    // The other feed may wait in the remux for this one's streams.
+                    stream.cancel()
+                }
+            }
+        }
+        threads.forEach { $0.join() }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    private static func openStream(_ plan: HLSRemuxPlan, remux: HLSRemux?) throws(DownloadError) -> any HLSRemuxStream {
+        guard let remux else { return try HLSJoinedFile(plan) }
+        FileIO.remove(plan.output)
+        do { return try remux(plan) } catch { throw .remuxFailed("\(error)") }
+    }
+
+    // MARK: The video
+
+    /// Syncs the remuxed video, and moves it into the videos folder with its record; the
+    /// presentation's folder goes last.
+    private func place(_ output: String, duration: Double, record: HLSPresentation.Record, presentation: HLSPresentation,
+                       key: String, segments: SegmentProgress?) throws(DownloadError) -> String {
+        let fd = try FileIO.open(output, O_RDONLY)
+        defer { FileIO.close(fd) }
+        try FileIO.dataSync(fd, path: output)
+        guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
+        // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
+        var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
+        final.finalURL = WebAddress.redacted(record.mediaURL)
+        final.contentType = record.contentType
+        final.total = size
+        final.durableBytes = size
+        final.duration = duration
+        final.completed = Date()
+        let destination = try cache.placeVideo(output, record: &final, key: key)
+        presentation.remove()
+        report(.progress(DownloadProgress(bytesDone: size, total: size, segments: segments)))
+        return destination
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// One run of an HLS or DASH presentation's download on its worker's thread, saved as one video.
+///
+/// The playlist (a master's best or chosen variant, and its audio rendition when that has a
+/// playlist of its own; a DASH manifest's chosen Representations made into such playlists) is
+/// read once and kept with the presentation. Its segments are then fetched on the download's pool
+/// of connections (`SegmentPool`), each by the file engine's own rules (`FileRun`), so every
+/// segment resumes, retries and is never corrupt, and one finished before a pause, a quit or a
+/// SIGKILL is never fetched again. While they download, the segments already whole go in playing
+/// order (decrypted) into the remux, so the video is written about when the last segment arrives;
+/// then it moves into the videos folder. The remux starts over at every run: the segments on
+/// disk are what a download keeps.
+struct PresentationRun {
+    let url: String
+    /// The link as requested, with the credentials it may carry; never stored or printed.
+    let requestURL: String
+    let cache: Cache
+    let options: DownloadOptions
+    let choice: PresentationChoice
+    let limits: SpeedLimits
+    let stop: StopSignal
+    let report: @Sendable (DownloadEvent) -> Void
+
+    /// Segments fetched at once: the connection ceiling, at most four by default (a segment is
+    /// a few seconds of video; more at once only crowds a host that limits each connection).
+    var connections: Int { options.growConnections ? min(4, max(1, options.connections)) : max(1, options.connections) }
+
+    /// - Parameter given: a context to send and keep with the presentation from now on; nil:
+    ///   the one kept, else `options.context`.
+    func run(given: RequestContext?) -> DownloadState {
+        if let entry = cache.entry(for: url), entry.isComplete { return .completed(path: entry.path) }
+        let key = Cache.key(for: url)
+        do throws(RunHalt) {
+            let lock = try RunHalt.failing { () throws(DownloadError) in try PartialLock(cache: cache, key: key) }
+            defer { withExtendedLifetime(lock) {} }
+            report(.state(.downloading))
+            var options = options
+            options.context = given ?? cache.context(for: url) ?? options.context
+            if let given { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(given, for: url) } as Void }
+            let presentation = try RunHalt.failing { () throws(DownloadError) in try HLSPresentation(cache: cache, key: key) }
+            var record: HLSPresentation.Record
+            if let kept = presentation.load(url: url) {
+                record = kept
+            } else {
+                record = try choosePlaylist(into: presentation, options: options)
+            }
+            if record.failure != nil {
+                // A new try: the last one's reason is no longer what the library should say.
+                record.failure = nil
+                try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
+            }
+            do throws(RunHalt) {
+                var playlists = [try RunHalt.failing { () throws(DownloadError) in try Self.mediaPlaylist(record.mediaPlaylist, base: record.mediaURL) }]
+                if let text = record.audioPlaylist, let base = record.audioURL {
+                    playlists.append(try RunHalt.failing { () throws(DownloadError) in try Self.mediaPlaylist(text, base: base) })
+                }
+                options.presentations.prepare()
+                let path = try save(playlists, record: record, presentation: presentation, key: key, options: options)
+                // What the page knew is needed no longer.
+                cache.forgetContext(for: url)
+                return .completed(path: path)
+            } catch .failed(let error) {
+                // Kept with the segments, so the library says why after a restart too.
+                record.failure = error.message
+                try? presentation.save(record)
+                throw .failed(error)
+            }
+        } catch {
+            return error.state
+        }
+    }
+
+    /// Reads the link (and a master's chosen variant) and keeps the media playlist. A refused
+    /// presentation leaves nothing behind.
+    private func choosePlaylist(into presentation: HLSPresentation, options: DownloadOptions) throws(RunHalt) -> HLSPresentation.Record {
+        let fetch = HLSFetch(options: options, stop: stop)
+        do throws(RunHalt) {
+            // A variant chosen from the master before: its playlist straight away.
+            var answer = try fetch.get(choice.variant?.url ?? requestURL)
+            if DASHSource.isManifest(answer, link: requestURL) {
+                let record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
+                                                   representation: choice.variant?.representation)
+                // The playlists made from it read as the saver's own, or nothing is kept.
+                try RunHalt.failing { () throws(DownloadError) in
+                    _ = try Self.mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)
+                    if let text = record.audioPlaylist, let base = record.audioURL { _ = try Self.mediaPlaylist(text, base: base) }
+                    try presentation.save(record)
+                }
+                return record
+            }
+            var chosen = choice.variant
+            if chosen == nil, case .master(let variants) = try RunHalt.failing({ () throws(DownloadError) in try Self.parse(answer) }) {
+                guard let best = variants.choose(quality: choice.quality) else { throw .failed(.refusedStream(.invalid("it has no variants"))) }
+                chosen = best
+                answer = try fetch.get(best.url)
+            }
+            try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(answer) }
+            var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
+                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: chosen?.label)
+            if let audio = chosen?.audioToFetch, let audioURL = audio.url {
+                let audioAnswer = try fetch.get(audioURL)
+                try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(audioAnswer) }
+                record.audioURL = audioAnswer.finalURL
+                record.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
+                record.audioName = audio.name
+            }
+            try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
+            return record
+        } catch {
+            presentation.remove()
+            throw error
+        }
+    }
+
+    // MARK: Playlists
+
+    static func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSPlaylist {
+        try parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+    }
+
+    /// The segments of a variant's (or rendition's) playlist; a master there is refused.
+    private static func mediaPlaylist(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSMediaPlaylist {
+        try mediaPlaylist(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
+    }
+
+    private static func mediaPlaylist(_ text: String, base: String) throws(DownloadError) -> HLSMediaPlaylist {
+        guard case .media(let playlist) = try parse(text, base: base) else {
+            throw .refusedStream(.invalid("the variant is itself a master playlist"))
+        }
+        return playlist
+    }
+
+    static func parse(_ text: String, base: String) throws(DownloadError) -> HLSPlaylist {
+        do throws(HLSRefusal) {
+            return try HLSPlaylistParser.parse(text, base: base)
+        } catch {
+            throw .refusedStream(error)
+        }
+    }
+}

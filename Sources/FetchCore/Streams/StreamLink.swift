@@ -1,0 +1,33 @@
+/// What a link to a presentation offers before it is downloaded: its variants, and whether its
+/// name says it is one.
+public enum StreamLink {
+    /// The variants of the master playlist or DASH manifest at `text`, best first (tallest,
+    /// then highest `BANDWIDTH`), for a person to choose from; empty when the link is a media
+    /// playlist (there is nothing to choose), or when `stop` was raised. Blocks: never on the
+    /// main thread.
+    ///
+    /// - Throws: the link's or the network's error, `.refusedStream` for a playlist that is not valid.
+    /// - Parameter stop: raised, ends the read (and its retries).
+    public static func variants(at text: String, options: DownloadOptions = .init(),
+                                stop: StopSignal = StopSignal()) throws(DownloadError) -> [HLSVariant] {
+        let url = try WebAddress.validate(text)
+        let answer: HLSFetch.Answer
+        do throws(RunHalt) {
+            answer = try HLSFetch(options: options, stop: stop).get(url)
+        } catch .failed(let error) {
+            throw error
+        } catch {
+            return []
+        }
+        if DASHSource.isManifest(answer, link: url) { return DASHChoice.variants(try DASHSource.parse(answer), url: url) }
+        guard case .master(let variants) = try PresentationRun.parse(answer) else { return [] }
+        return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
+    }
+
+    /// Whether a link names a playlist or a DASH manifest by its extension (`.m3u8`, `.m3u`,
+    /// `.mpd`), so it is saved as a presentation without a first request for a file.
+    public static func isPlaylistLink(_ text: String) -> Bool {
+        guard let url = try? WebAddress.validate(text), let name = WebAddress.lastPathSegment(of: url)?.lowercased() else { return false }
+        return name.hasSuffix(".m3u8") || name.hasSuffix(".m3u") || name.hasSuffix(".mpd")
+    }
+}
