@@ -18,8 +18,8 @@ public struct DownloadOptions: Sendable {
     /// honours ranges of a file with a length and a strong validator; 1: one connection. With
     /// `growConnections` the ceiling, else how many open at once.
     public var connections = 8
-    /// Connections that adapt: four at once (fewer when `connections` is lower), and one more
-    /// while each added raised the total rate (a host limiting each connection), up to
+    /// Connections that adapt: four at once (fewer when `connections` is lower), doubled while
+    /// those added raised the total rate (a host limiting each connection), up to
     /// `connections` (`ConnectionGrowth`). False (an explicit `--connections N`): `connections`
     /// open at once, as aria2c does.
     public var growConnections = true

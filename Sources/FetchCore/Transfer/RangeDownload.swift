@@ -8,8 +8,9 @@ import Locking
 /// The primary connection asks for the file (or, resuming, for its first missing byte on). When
 /// its answer shows a length, a strong validator and ranges honoured, and the rest of the file
 /// would still take a few seconds at the speed so far (`worthSeconds`), more connections fill
-/// the file (`options.connections` at once, or with `growConnections` four at once and one more
-/// while each one added raises the total rate, up to `options.connections`: `ConnectionGrowth`): a free one takes a range nobody has, else
+/// the file (`options.connections` at once, or with `growConnections` four at once, doubled
+/// while those added raise the total rate, up to `options.connections`: `ConnectionGrowth`): a
+/// free one takes a range nobody has, else
 /// half of the largest range still to come (never a slice under `minimumSlice`). An extra
 /// connection whose answer cannot fill its slice (a 200, a 416, an error status, a misaligned
 /// range) ends the extra connections for good (`slicesRefused`) and gives its range back; one
@@ -421,7 +422,7 @@ final class RangeDownload {
     private var growing: Bool { partitioned && growth.map { !$0.settled && $0.target < $0.ceiling } ?? false }
 
     /// Closes the interval the total rate is measured over once it spans `growthInterval`,
-    /// and asks `growth` whether one more connection opens. The next interval starts
+    /// and asks `growth` whether more connections open. The next interval starts
     /// `burstSeconds` after the last one opened, at the first look (one each `burstSeconds`)
     /// that finds every connection has had its first bytes: its first burst came with them.
     private func watchGrowth(total: Int64?) {
@@ -440,7 +441,7 @@ final class RangeDownload {
         guard watched >= Self.growthInterval else { return }
         let rate = Double(partial.length - window.length) / watched
         let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
-        if growth?.measured(rate: rate, canSplit: canSplit) == .openOne {
+        if case .open = growth?.measured(rate: rate, canSplit: canSplit) {
             growthWindow = nil
             growthQuietUntil = now + Self.burstSeconds
         } else {
