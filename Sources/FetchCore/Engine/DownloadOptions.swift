@@ -23,6 +23,9 @@ public struct DownloadOptions: Sendable {
     /// `connections` (`ConnectionGrowth`). False (an explicit `--connections N`): `connections`
     /// open at once, as aria2c does.
     public var growConnections = true
+    /// Where `connections` is read from at the start of each run instead, when set: the app's
+    /// setting, changed at any time (the next run follows).
+    public var connectionCeiling: ConnectionCeiling?
     /// A speed limit shared by every download made with these options, all their connections
     /// together: the global limit (one object for the whole app; set its rate at any time).
     /// Each download has a limit of its own besides (`DownloadQueue.speedLimit(for:)`).

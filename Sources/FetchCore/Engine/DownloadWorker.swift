@@ -78,8 +78,10 @@ final class DownloadWorker: Sendable {
             return kind!
         }
         let limits = SpeedLimits([speedLimit, options.speedLimit])
+        var options = options
+        if let ceiling = options.connectionCeiling { options.connections = ceiling.connections }
         if case .presentation(let choice) = kind {
-            return presentation(choice, given: given, limits: limits)
+            return presentation(choice, given: given, limits: limits, options: options)
         }
         let file = FileRun(url: url, requestURL: requestURL, cache: cache, options: options, board: board, limits: limits,
                            stop: stopSignal, report: report)
@@ -90,11 +92,12 @@ final class DownloadWorker: Sendable {
             // Known as a playlist or a manifest only by its answer: saved as one from here on,
             // in the same slot, with the context this run was given.
             chosenKind.withLock { $0 = .presentation(PresentationChoice()) }
-            return presentation(PresentationChoice(), given: given, limits: limits)
+            return presentation(PresentationChoice(), given: given, limits: limits, options: options)
         }
     }
 
-    private func presentation(_ choice: PresentationChoice, given: RequestContext?, limits: SpeedLimits) -> DownloadState {
+    private func presentation(_ choice: PresentationChoice, given: RequestContext?, limits: SpeedLimits,
+                              options: DownloadOptions) -> DownloadState {
         var choice = choice
         if choice.quality == nil { choice.quality = options.presentations.quality }
         let run = PresentationRun(url: url, requestURL: requestURL, cache: cache, options: options, choice: choice,

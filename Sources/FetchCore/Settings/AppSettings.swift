@@ -2,11 +2,16 @@
 public struct AppSettings: Sendable, Equatable {
     /// How many downloads may run at once, as Preferences offers it.
     public static let maxRunningRange = 1...10
+    /// Connections one download may open at once, as Preferences offers it.
+    public static let connectionsRange = 1...16
 
     /// Where finished videos go; nil for the default (the videos folder's `Fetchplay`).
     public var videosFolder: String?
     /// Downloads that run at once (`maxRunningRange`); the rest wait in order.
     public var maxRunning: Int
+    /// The most connections one download opens (`connectionsRange`): it starts with four and
+    /// opens more while they raise its rate, up to this.
+    public var connections = 8
     /// KiB per second; nil for no limit.
     public var speedLimit: Int?
     /// Bytes the library may hold; nil for no cap.
@@ -30,6 +35,7 @@ public struct AppSettings: Sendable, Equatable {
     public var sanitized: AppSettings {
         var settings = self
         settings.maxRunning = min(max(maxRunning, Self.maxRunningRange.lowerBound), Self.maxRunningRange.upperBound)
+        settings.connections = min(max(connections, Self.connectionsRange.lowerBound), Self.connectionsRange.upperBound)
         if let limit = speedLimit, limit <= 0 { settings.speedLimit = nil }
         if let cap = sizeCap, cap <= 0 { settings.sizeCap = nil }
         if let folder = videosFolder, !folder.hasPrefix("/") { settings.videosFolder = nil }

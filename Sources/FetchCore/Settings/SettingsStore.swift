@@ -26,6 +26,7 @@ public struct SettingsStore: Sendable {
     enum Key {
         static let downloads = "Downloads", library = "Library", network = "Network", proxy = "proxy"
         static let maxRunning = "max-running", speedLimit = "speed-limit-kib", keepAwake = "keep-awake"
+        static let connections = "connections"
         static let videosFolder = "videos-folder", sizeCap = "size-cap-bytes"
     }
 
@@ -62,6 +63,8 @@ public struct SettingsStore: Sendable {
         let settings = settings.sanitized
         let file = FileIO.readSmallFile(path).flatMap { KeyFile(data: $0) } ?? KeyFile()
         file.set(Key.downloads, Key.maxRunning, integer: Int64(settings.maxRunning))
+        file.setComment(Key.downloads, Key.connections, " The most connections one download opens (1 to 16)")
+        file.set(Key.downloads, Key.connections, integer: Int64(settings.connections))
         file.setComment(Key.downloads, Key.speedLimit, " KiB per second for each download; 0: no limit")
         file.set(Key.downloads, Key.speedLimit, integer: Int64(settings.speedLimit ?? 0))
         file.set(Key.downloads, Key.keepAwake, boolean: settings.keepAwake)
@@ -87,6 +90,7 @@ public struct SettingsStore: Sendable {
         if let value = file.integer(Key.downloads, Key.maxRunning) {
             settings.maxRunning = Int(clamping: value)
         }
+        if let value = file.integer(Key.downloads, Key.connections) { settings.connections = Int(clamping: value) }
         if let value = file.integer(Key.downloads, Key.speedLimit) {
             settings.speedLimit = Int(clamping: value)
         }

@@ -71,6 +71,9 @@ public final class DownloadSession {
     /// The proxy every download here goes through unless its context names one (the
     /// Preferences' one); set it at any time, the next request follows.
     public let proxy: ProxyPreference
+    /// The most connections one download opens (the Preferences' setting); set it at any time,
+    /// the next run follows.
+    public let connections = ConnectionCeiling()
     private let options: DownloadOptions
 
     /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
@@ -84,6 +87,7 @@ public final class DownloadSession {
         options.speedLimit = speedLimit
         proxy = ProxyPreference(.desktop)
         options.proxy = proxy
+        options.connectionCeiling = connections
         // HLS and DASH links are downloads of the same queue, remuxed by GStreamer into one MP4
         // as their segments arrive; its plug-ins load off the main thread meanwhile.
         options.presentations = PresentationSaving(remux: Remuxer.hls) { Remuxer.prepareInBackground() }

@@ -10,6 +10,7 @@ extension MainWindow {
         preferences.observe { [weak self] settings in self?.apply(settings) }
         session?.speedLimit.bytesPerSecond = Self.bytesPerSecond(preferences.settings.speedLimit)
         session?.proxy.setting = preferences.settings.proxy
+        session?.connections.connections = preferences.settings.connections
         session?.observe { [weak self] _ in self?.updateKeepAwake() }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in
@@ -38,6 +39,7 @@ extension MainWindow {
         // All downloads together; running ones follow at once.
         session.speedLimit.bytesPerSecond = Self.bytesPerSecond(settings.speedLimit)
         session.proxy.setting = settings.proxy
+        session.connections.connections = settings.connections
         updateKeepAwake()
         refresh()
     }
