@@ -35,7 +35,9 @@ struct ConnectionGrowthNginxTests {
         let nginx = try Nginx(serving: site.path, limitRate: Self.perConnection)
         defer { nginx.stop() }
         var options = DownloadHarness.quickOptions
-        options.connections = ceiling
+        // The app's setting, which goes before the options' own count (16 here).
+        options.connections = 16
+        options.connectionCeiling = ConnectionCeiling(ceiling)
         try expectExact(try harness.download(nginx.url("/v.bin"), options: options))
         let peak = HostSlots.shared.peak(Self.host)
         #expect(peak > ConnectionGrowth.startCount && peak <= ceiling, "peak \(peak), ceiling \(ceiling)")

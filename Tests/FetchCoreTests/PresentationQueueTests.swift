@@ -57,6 +57,14 @@ struct PresentationQueueTests {
         return queue
     }
 
+    /// The 360p segments whole on disk in `url`'s presentation.
+    private func finishedSegments(of url: String) -> [String] {
+        clip.segments(of: "v360").filter { segment in
+            (try? Cache(root: folder.file("cache/hls/" + Cache.key(for: url) + "/segments")))?
+                .entry(for: server.url("/" + segment))?.isComplete == true
+        }
+    }
+
     @Test func aPresentationTakesOneSlotAndAFileWaitsForIt() throws {
         throttleSegments(bytesPerSecond: 150_000)
         let file = TestData.bytes(count: 50_000, seed: 3)
@@ -84,10 +92,7 @@ struct PresentationQueueTests {
         #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
         queue.pause(url)
         #expect(queue.wait(for: url) == .paused)
-        let finished = clip.segments(of: "v360").filter { segment in
-            (try? Cache(root: folder.file("cache/hls/" + Cache.key(for: url) + "/segments")))?
-                .entry(for: server.url("/" + segment))?.isComplete == true
-        }
+        let finished = finishedSegments(of: url)
         #expect(!finished.isEmpty)
         let before = finished.map { server.requests(to: "/" + $0).count }
         queue.start(url)
@@ -112,5 +117,33 @@ struct PresentationQueueTests {
         #expect(queue.entry(url)?.runs == 1)
         #expect(queue.isPresentation(url))
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
+    }
+
+    /// One record format: a presentation's record is a `DownloadRecord` with its playlists in a
+    /// part of its own; one written by an earlier version (the playlists at its top level) still
+    /// continues, fetching no finished segment again.
+    @Test func aPresentationRecordIsADownloadRecordAndAnEarlierOneContinues() throws {
+        throttleSegments(bytesPerSecond: 150_000)
+        let states = States()
+        let queue = try makeQueue(maxRunning: 1, states: states)
+        let url = try queue.add(server.url("/v360/index.m3u8")).url
+        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
+        queue.pause(url)
+        #expect(queue.wait(for: url) == .paused)
+        let path = folder.file("cache/hls/" + Cache.key(for: url) + "/presentation.json")
+        let record = try DownloadRecord.decoded(from: Data(contentsOf: URL(fileURLWithPath: path)))
+        let part = try #require(record.presentation, "not a presentation's record")
+        #expect(record.url == url && record.contentType == "video/mp4" && part.variant == nil)
+        // As versions before the one format wrote it.
+        let earlier: [String: String] = ["url": url, "mediaURL": part.mediaURL, "mediaPlaylist": part.mediaPlaylist]
+        try JSONSerialization.data(withJSONObject: earlier).write(to: URL(fileURLWithPath: path))
+        let finished = finishedSegments(of: url)
+        #expect(!finished.isEmpty)
+        let before = finished.map { server.requests(to: "/" + $0).count }
+        queue.start(url)
+        guard case .completed(let video) = queue.wait(for: url)?.state else { Issue.record("\(queue.entries)"); return }
+        #expect(try sha256Hex(ofFile: video) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
+        #expect(finished.map { server.requests(to: "/" + $0).count } == before, "a finished segment was fetched again")
+        #expect(server.requests(to: "/v360/index.m3u8").count == 1, "the playlist was read again instead of the record's")
     }
 }

@@ -27,11 +27,12 @@ struct SettingsStoreTests {
     }
 
     @Test func everyValueRoundTrips() throws {
-        let chosen = AppSettings(videosFolder: "/home/ana/视频/My Clips = [1]; #2", maxRunning: 7,
+        var chosen = AppSettings(videosFolder: "/home/ana/视频/My Clips = [1]; #2", maxRunning: 7,
                                  speedLimit: 512, sizeCap: 8_000_000_000, keepAwake: false)
+        chosen.connections = 16
         try store.save(chosen)
         #expect(store.load() == chosen)
-        #expect(iniText.contains("[Downloads]") && iniText.contains("max-running=7"))
+        #expect(iniText.contains("[Downloads]") && iniText.contains("max-running=7") && iniText.contains("connections=16"))
         #expect(iniText.contains("speed-limit-kib=512") && iniText.contains("keep-awake=false"))
         // Back to the defaults: "none" values are stored as 0 / empty and read back as nil.
         try store.save(AppSettings())
@@ -57,6 +58,12 @@ struct SettingsStoreTests {
         #expect(store.load().maxRunning == 1)
         try writeINI("[Downloads]\nmax-running=500\n")
         #expect(store.load().maxRunning == 10)
+        try writeINI("[Downloads]\nconnections=0\n")
+        #expect(store.load().connections == 1)
+        try writeINI("[Downloads]\nconnections=64\n")
+        #expect(store.load().connections == 16)
+        try writeINI("[Downloads]\nconnections=many\n")
+        #expect(store.load().connections == 8)
         try writeINI("\u{0}\u{1}not a key file at all [")
         #expect(store.load() == AppSettings())
         // Saving over a broken file replaces it with a good one.

@@ -157,12 +157,7 @@ public final class Cache: Sendable {
 
     /// Replaces the record at `path` atomically and durably.
     func saveRecord(_ record: DownloadRecord, at path: String) throws(DownloadError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        let data: Data
-        do { data = try encoder.encode(record) } catch { throw .fileSystem(tr("cannot encode a record")) }
-        try FileIO.replaceAtomically(path: path, contents: data)
+        try FileIO.replaceAtomically(path: path, contents: record.encoded())
     }
 
     // MARK: Listing

@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// What Fetchplay keeps beside each partial or finished video: enough to resume it correctly.
 ///
@@ -43,6 +44,9 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var choices: PlaybackChoices?
     /// Why the last run of a partial failed (the sentence people saw); nil once it runs again.
     var failure: String?
+    /// An HLS or DASH presentation's playlists, while its segments download; nil for a file
+    /// (and for a presentation's finished video, which is a file like any other).
+    var presentation: PresentationPart?
 
     init(url: String, displayName: String) {
         self.url = url
@@ -64,6 +68,14 @@ struct DownloadRecord: Codable, Sendable, Equatable {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "impossible lengths in a record"))
         }
         return record
+    }
+
+    /// The record's JSON as it is written: sorted keys, ISO 8601 dates.
+    func encoded() throws(DownloadError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        do { return try encoder.encode(self) } catch { throw .fileSystem(tr("cannot encode a record")) }
     }
 
     /// The value for `If-Range`: the strong ETag, else Last-Modified; nil unless it can be sent

@@ -8,7 +8,7 @@ extension PresentationRun {
     /// A pause or a failure stops both, keeping every segment and dropping the half-written video.
     ///
     /// - Parameter playlists: the variant's, then its audio rendition's if it has its own.
-    func save(_ playlists: [HLSMediaPlaylist], record: HLSPresentation.Record, presentation: HLSPresentation,
+    func save(_ playlists: [HLSMediaPlaylist], part: PresentationPart, presentation: HLSPresentation,
               key: String, options: DownloadOptions) throws(RunHalt) -> String {
         let resources = HLSPresentation.resources(of: playlists)
         let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
@@ -64,7 +64,7 @@ extension PresentationRun {
             throw error
         }
         return try RunHalt.failing { () throws(DownloadError) in
-            try place(output, duration: playlists[0].duration, record: record, presentation: presentation, key: key,
+            try place(output, duration: playlists[0].duration, part: part, presentation: presentation, key: key,
                       segments: pool.progress)
         }
     }
@@ -112,7 +112,7 @@ extension PresentationRun {
 
     /// Syncs the remuxed video, and moves it into the videos folder with its record; the
     /// presentation's folder goes last.
-    private func place(_ output: String, duration: Double, record: HLSPresentation.Record, presentation: HLSPresentation,
+    private func place(_ output: String, duration: Double, part: PresentationPart, presentation: HLSPresentation,
                        key: String, segments: SegmentProgress?) throws(DownloadError) -> String {
         let fd = try FileIO.open(output, O_RDONLY)
         defer { FileIO.close(fd) }
@@ -120,8 +120,8 @@ extension PresentationRun {
         guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
         var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
-        final.finalURL = WebAddress.redacted(record.mediaURL)
-        final.contentType = record.contentType
+        final.finalURL = WebAddress.redacted(part.mediaURL)
+        final.contentType = part.contentType
         final.total = size
         final.durableBytes = size
         final.duration = duration

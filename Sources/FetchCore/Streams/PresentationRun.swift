@@ -51,12 +51,13 @@ struct PresentationRun {
                 try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
             }
             do throws(RunHalt) {
-                var playlists = [try RunHalt.failing { () throws(DownloadError) in try Self.mediaPlaylist(record.mediaPlaylist, base: record.mediaURL) }]
-                if let text = record.audioPlaylist, let base = record.audioURL {
-                    playlists.append(try RunHalt.failing { () throws(DownloadError) in try Self.mediaPlaylist(text, base: base) })
+                let part = record.presentation
+                let playlists = try RunHalt.failing { () throws(DownloadError) in
+                    try (part?.playlists ?? []).map { playlist throws(DownloadError) in try Self.mediaPlaylist(playlist.text, base: playlist.base) }
                 }
+                guard let part, !playlists.isEmpty else { throw .failed(.fileSystem("a presentation's record without playlists")) }
                 options.presentations.prepare()
-                let path = try save(playlists, record: record, presentation: presentation, key: key, options: options)
+                let path = try save(playlists, part: part, presentation: presentation, key: key, options: options)
                 // What the page knew is needed no longer.
                 cache.forgetContext(for: url)
                 return .completed(path: path)
@@ -83,8 +84,7 @@ struct PresentationRun {
                                                    representation: choice.variant?.representation)
                 // The playlists made from it read as the saver's own, or nothing is kept.
                 try RunHalt.failing { () throws(DownloadError) in
-                    _ = try Self.mediaPlaylist(record.mediaPlaylist, base: record.mediaURL)
-                    if let text = record.audioPlaylist, let base = record.audioURL { _ = try Self.mediaPlaylist(text, base: base) }
+                    for playlist in record.presentation?.playlists ?? [] { _ = try Self.mediaPlaylist(playlist.text, base: playlist.base) }
                     try presentation.save(record)
                 }
                 return record
@@ -96,15 +96,16 @@ struct PresentationRun {
                 answer = try fetch.get(best.url)
             }
             try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(answer) }
-            var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
-                                                mediaPlaylist: String(decoding: answer.body, as: UTF8.self), variant: chosen?.label)
+            var part = PresentationPart(mediaURL: answer.finalURL, mediaPlaylist: String(decoding: answer.body, as: UTF8.self),
+                                        variant: chosen?.label)
             if let audio = chosen?.audioToFetch, let audioURL = audio.url {
                 let audioAnswer = try fetch.get(audioURL)
                 try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(audioAnswer) }
-                record.audioURL = audioAnswer.finalURL
-                record.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
-                record.audioName = audio.name
+                part.audioURL = audioAnswer.finalURL
+                part.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
+                part.audioName = audio.name
             }
+            let record = HLSPresentation.record(url: url, part)
             try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
             return record
         } catch {

@@ -48,6 +48,10 @@ struct ConnectionGrowth: Equatable, Sendable {
         target = min(self.ceiling, max(1, start))
     }
 
+    /// Whether a rate has been measured since the start: the first doubling needs no
+    /// comparison (nothing was measured before it), so its interval may be shorter.
+    var hasMeasured: Bool { before != nil }
+
     /// Never grows again: the server refused a range, or a connection failed or is retried.
     mutating func stop() { settled = true }
 

@@ -438,7 +438,7 @@ final class RangeDownload {
             return
         }
         let watched = now - window.start
-        guard watched >= Self.growthInterval else { return }
+        guard watched >= (growth?.hasMeasured == true ? Self.growthInterval : Self.firstGrowthInterval) else { return }
         let rate = Double(partial.length - window.length) / watched
         let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
         if case .open = growth?.measured(rate: rate, canSplit: canSplit) {
@@ -453,6 +453,10 @@ final class RangeDownload {
     /// `limit_rate` counts in whole seconds and sends in chunks (measured with 0.1 s intervals:
     /// growth stopped at three, slower than four fixed), so an interval holds a second at least.
     static let growthInterval = 1.0
+    /// Seconds of the first interval, after the four first connections: nothing is compared
+    /// with it before the first doubling (it is the rate the next step is judged against), so
+    /// half a second, one of nginx's 0.5 s sends for each connection, is enough.
+    static let firstGrowthInterval = 0.5
     /// Seconds after connections open, and after the first bytes of each, before the total rate
     /// is measured again: a server's first burst comes with a connection's first bytes (nginx
     /// 1.22 with `limit_rate 4m` sends 2 MiB at once, then 2 MiB each 0.5 s: measured), and

@@ -55,15 +55,15 @@ enum DASHSource {
                 audioStarts.append(period.start ?? 0)
             }
         }
-        var record = HLSPresentation.Record(url: url, mediaURL: answer.finalURL,
-                                            mediaPlaylist: DASHPlaylist.text(video, starts: videoStarts), variant: choice.label)
-        record.audioOnly = choice.isAudioOnly ? true : nil
+        var part = PresentationPart(mediaURL: answer.finalURL, mediaPlaylist: DASHPlaylist.text(video, starts: videoStarts),
+                                    variant: choice.label)
+        part.audioOnly = choice.isAudioOnly ? true : nil
         if !audio.isEmpty {
-            record.audioURL = answer.finalURL
-            record.audioPlaylist = DASHPlaylist.text(audio, starts: audioStarts)
-            record.audioName = choice.audioName
+            part.audioURL = answer.finalURL
+            part.audioPlaylist = DASHPlaylist.text(audio, starts: audioStarts)
+            part.audioName = choice.audioName
         }
-        return record
+        return HLSPresentation.record(url: url, part)
     }
 
     private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: HLSFetch) throws(RunHalt) -> DASHTrack {

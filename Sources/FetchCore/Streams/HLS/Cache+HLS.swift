@@ -27,8 +27,8 @@ extension Cache {
               let presentation = try? HLSPresentation(cache: self, key: key),
               let record = presentation.loadTrusted(key: key) else { return nil }
         var playlists: [HLSMediaPlaylist] = []
-        for (text, base) in [(record.mediaPlaylist, record.mediaURL), (record.audioPlaylist, record.audioURL)] {
-            guard let text, let base, case .media(let playlist)? = try? HLSPlaylistParser.parse(text, base: base) else { continue }
+        for (text, base) in record.presentation?.playlists ?? [] {
+            guard case .media(let playlist)? = try? HLSPlaylistParser.parse(text, base: base) else { continue }
             playlists.append(playlist)
         }
         var done = Set<String>()
@@ -43,7 +43,7 @@ extension Cache {
             (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
         }.max() ?? Date()
         var item = LibraryItem(url: record.url, displayName: VideoName.make(suggested: HLSPresentation.displayName(of: record.url),
-                                                                            contentType: record.contentType),
+                                                                            contentType: record.presentation?.contentType),
                                isComplete: false, bytesDone: bytes, total: nil, path: folder, date: changed,
                                failure: record.failure)
         item.segments = playlists.isEmpty ? nil : HLSPresentation.progress(of: playlists, done: done)

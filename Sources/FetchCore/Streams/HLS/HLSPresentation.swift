@@ -3,7 +3,9 @@ import Foundation
 /// One HLS link's own folder in the cache while it downloads, and what it vouches for.
 ///
 /// ```
-/// ROOT/hls/KEY/presentation.json   the link, the chosen variant and its media playlist's text
+/// ROOT/hls/KEY/presentation.json   its record, a `DownloadRecord` like a file's: the link, and
+///                                  in its `presentation` part the chosen variant and its media
+///                                  playlist's text
 /// ROOT/hls/KEY/segments/           a cache of its own: one engine download per resource
 /// ROOT/hls/KEY/video.mp4           GStreamer's remux as the segments arrive (written anew at
 ///                                  every start), moved into the videos folder when whole
@@ -14,26 +16,43 @@ import Foundation
 /// list even if the server's changes. The segments' own records (finished or partial, in
 /// `segments/`) are the list of segments done.
 struct HLSPresentation {
-    struct Record: Codable, Equatable {
-        /// The link's identity; the folder's name is its hash.
+    /// The record of a presentation being downloaded: a `DownloadRecord` like a file's, whose
+    /// `presentation` part holds its playlists.
+    typealias Record = DownloadRecord
+
+    /// What versions before the one record format wrote (`presentation.json` with the playlists
+    /// at its top level): read, never written, so a presentation begun by one continues.
+    private struct EarlierRecord: Codable {
         var url: String
-        /// The variant's media playlist, and where it was read (relative links resolve from it).
         var mediaURL: String
         var mediaPlaylist: String
-        /// "720p", for people.
         var variant: String?
-        /// The variant's audio rendition when it has a playlist of its own (`EXT-X-MEDIA`):
-        /// where its media playlist was read, its text, and its name for people.
         var audioURL: String?
         var audioPlaylist: String?
         var audioName: String?
-        /// Why the last run failed, as people saw it (listed after a restart); nil otherwise.
         var failure: String?
-        /// A DASH presentation with no video: saved as audio (`.m4a`). Nil in older records.
         var audioOnly: Bool?
+    }
 
-        /// The saved file's type, which names its extension.
-        var contentType: String { audioOnly == true ? "audio/mp4" : "video/mp4" }
+    /// A new presentation's record: its link, and the playlists it will download.
+    static func record(url: String, _ part: PresentationPart) -> Record {
+        var record = DownloadRecord(url: url, displayName: displayName(of: url))
+        record.contentType = part.contentType
+        record.presentation = part
+        return record
+    }
+
+    /// A presentation's record from its bytes, in this version's format or an earlier one's;
+    /// nil for anything else (a file's record, damaged JSON, impossible numbers).
+    static func decode(_ data: Data) -> Record? {
+        if let record = try? DownloadRecord.decoded(from: data), record.presentation != nil { return record }
+        guard let earlier = try? JSONDecoder().decode(EarlierRecord.self, from: data) else { return nil }
+        var record = Self.record(url: earlier.url, PresentationPart(
+            mediaURL: earlier.mediaURL, mediaPlaylist: earlier.mediaPlaylist, variant: earlier.variant,
+            audioURL: earlier.audioURL, audioPlaylist: earlier.audioPlaylist, audioName: earlier.audioName,
+            audioOnly: earlier.audioOnly))
+        record.failure = earlier.failure
+        return record
     }
 
     let folder: String
@@ -54,7 +73,7 @@ struct HLSPresentation {
     /// The record, trusted only when its link hashes to this folder's name.
     func load(url: String) -> Record? {
         guard let data = FileIO.readSmallFile(recordPath, limit: Self.recordLimit),
-              let record = try? JSONDecoder().decode(Record.self, from: data), record.url == url else { return nil }
+              let record = Self.decode(data), record.url == url else { return nil }
         return record
     }
 
@@ -62,7 +81,7 @@ struct HLSPresentation {
     /// link is not known yet.
     func loadTrusted(key: String) -> Record? {
         guard let data = FileIO.readSmallFile(recordPath, limit: Self.recordLimit),
-              let record = try? JSONDecoder().decode(Record.self, from: data), Cache.key(for: record.url) == key else { return nil }
+              let record = Self.decode(data), Cache.key(for: record.url) == key else { return nil }
         return record
     }
 
@@ -77,9 +96,7 @@ struct HLSPresentation {
     }
 
     func save(_ record: Record) throws(DownloadError) {
-        let data: Data
-        do { data = try JSONEncoder().encode(record) } catch { throw .fileSystem("cannot encode a record") }
-        try FileIO.replaceAtomically(path: recordPath, contents: data)
+        try FileIO.replaceAtomically(path: recordPath, contents: record.encoded())
     }
 
     /// The resources to download, each once and in playing order: init sections and segments
