@@ -99,7 +99,8 @@ floor_of() { awk -v m="$MIB" -v n="$1" 'BEGIN { printf "%.2f", m / (n * 4) }'; }
 floor=$(floor_of 16) floor4=$(floor_of 4) floor8=$(floor_of 8)
 L=limited O=open
 fast=$(ratio "${med[$L.aria2c-4.wall]}" "${med[$L.fetchplay.wall]}")
-fast_verdict=$(verdict "${med[$L.fetchplay.wall]}" "${med[$L.aria2c-4.wall]}")
+# Issue 22: with the defaults, at least 1.5 times as fast as aria2c -x4 -s4.
+fast_verdict=$(verdict "${med[$L.fetchplay.wall]}" "$(awk -v a="${med[$L.aria2c-4.wall]}" 'BEGIN { print a / 1.5 }')")
 vs8=$(ratio "${med[$L.fetchplay.wall]}" "${med[$L.aria2c-8.wall]}")
 vs8_verdict=$(verdict "${med[$L.fetchplay.wall]}" "$(awk -v a="${med[$L.aria2c-8.wall]}" 'BEGIN { print a * 1.10 }')")
 vs16=$(ratio "${med[$L.fetchplay-16.wall]}" "${med[$L.aria2c-16.wall]}")
@@ -144,7 +145,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo
     echo "| target | measured | verdict |"
     echo "|---|---|---|"
-    echo "| defaults at least as fast as aria2c -x4 -s4 (limited) | ${fast}× ($(fmt "${med[$L.fetchplay.wall]}") s against $(fmt "${med[$L.aria2c-4.wall]}") s) | $fast_verdict |"
+    echo "| defaults at least 1.5× as fast as aria2c -x4 -s4 (limited) | ${fast}× ($(fmt "${med[$L.fetchplay.wall]}") s against $(fmt "${med[$L.aria2c-4.wall]}") s) | $fast_verdict |"
     echo "| defaults within 1.10× of aria2c -x8 -s8 (limited) | ${vs8}× ($(fmt "${med[$L.fetchplay.wall]}") s against $(fmt "${med[$L.aria2c-8.wall]}") s) | $vs8_verdict |"
     echo "| --connections 16 within 3% of aria2c -x16 -s16 (limited) | ${vs16}× ($(fmt "${med[$L.fetchplay-16.wall]}") s against $(fmt "${med[$L.aria2c-16.wall]}") s) | $vs16_verdict |"
     echo "| defaults within 1.10× of curl (no limit) | ${vscurl}× ($(fmt "${med[$O.fetchplay.wall]}") s against $(fmt "${med[$O.curl.wall]}") s) | $vscurl_verdict |"

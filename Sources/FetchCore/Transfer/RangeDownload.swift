@@ -24,42 +24,42 @@ import Locking
 /// the same for one connection and for several.
 final class RangeDownload {
     private let url: String
-    private let partial: PartialFile
-    private let options: DownloadOptions
+    let partial: PartialFile
+    let options: DownloadOptions
     private let stop: StopSignal
-    private let limits: SpeedLimits
+    let limits: SpeedLimits
     private let onBytes: (Int64, Int64?) -> Void
-    private let maxConnections: Int
+    let maxConnections: Int
     private let host: String
 
     /// An extra connection was refused (or failed past its retries): later attempts use one.
     private(set) var slicesRefused = false
-    private var active: [Transfer] = []
+    var active: [Transfer] = []
     private var lastProgress = 0.0
     /// This attempt's speed, all connections together.
-    private var meter = SpeedMeter()
+    var meter = SpeedMeter()
     /// When the next extra connection may open, after one failed (monotonic seconds).
     private var nextSliceAt = 0.0
     private var sliceBackoff: Double
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
-    private var partitioned = false
+    var partitioned = false
     /// The window the primary's speed is being measured over: its start and the partial's
     /// length then. Windows follow one another, so a server's first burst (nginx sends a
     /// second's worth at once) leaves the speed after the first one.
-    private var speedWindow: (start: Double, length: Int64)?
+    var speedWindow: (start: Double, length: Int64)?
     /// Bytes per second over the last whole window, before the first partition.
-    private var windowSpeed: Double?
+    var windowSpeed: Double?
     /// With connections that adapt (`options.growConnections`): how many the download has
     /// now, four at first, grown while each one added raised the total rate; nil:
     /// `maxConnections` at once.
-    private var growth: ConnectionGrowth?
+    var growth: ConnectionGrowth?
     /// The interval the total rate is being measured over for `growth`: its start and the
     /// partial's length then.
-    private var growthWindow: (start: Double, length: Int64)?
+    var growthWindow: (start: Double, length: Int64)?
     /// No interval for `growth` starts before this (monotonic seconds): a connection just
     /// opened gets its first answer and its first burst then.
-    private var growthQuietUntil = 0.0
+    var growthQuietUntil = 0.0
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
     /// The connection fetching that index; no slice opens before its answer is in.
@@ -166,33 +166,6 @@ final class RangeDownload {
             // more bytes come.
             if partial.length != reportedLength { progressed() }
         }
-    }
-
-    // MARK: Speed limits
-
-    /// Resumes the connections the speed limits paused, if they have room now; returns those
-    /// that ended on the piece libcurl handed over then.
-    private func resumePaused(except done: Set<UnsafeMutableRawPointer>) -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
-        var ended: [(UnsafeMutableRawPointer, CURLcode)] = []
-        // The longest waiting first, so that every connection gets its turn.
-        let paused = active.filter { $0.isPaused && !done.contains($0.easy.handle) }
-        for transfer in paused.sorted(by: { $0.pausedAt < $1.pausedAt }) {
-            guard limits.delay(now: monotonicSeconds()) == 0 else { break }
-            let code = transfer.resume()
-            if code != CURLE_OK { ended.append((transfer.easy.handle, code)) }
-        }
-        return ended
-    }
-
-    /// How long to wait for the network: 100 ms at most, so that a stop (and a raised limit) is
-    /// seen soon; while the primary's speed is watched, no longer than a speed window (a server
-    /// that sends in bursts leaves the socket quiet between them); and no longer than until the
-    /// limits have room for a paused connection.
-    private func pollMilliseconds(watchingSpeed: Bool) -> Int32 {
-        let most: Int32 = watchingSpeed ? Int32(Self.speedWatch * 1000) : 100
-        guard active.contains(where: \.isPaused) else { return most }
-        let seconds = limits.delay(now: monotonicSeconds())
-        return Int32(min(Double(most), max(1, (seconds * 1000).rounded(.up))))
     }
 
     // MARK: Outcomes
@@ -390,92 +363,6 @@ final class RangeDownload {
         return middle..<end
     }
 
-    /// Whether the rest of the file would still take `worthSeconds` at the primary's speed over
-    /// its last whole window (false before the first one closes): a download about to end gains
-    /// less from more connections than their requests cost it and the server.
-    private func worthMoreConnections(total: Int64) -> Bool {
-        guard let windowSpeed else { return false }
-        let left = Double(total - partial.written.count)
-        return windowSpeed <= 0 || left / windowSpeed >= Self.worthSeconds
-    }
-
-    /// Whether the primary's speed still decides if more connections open: before the first
-    /// partition, for an answer that allows them and a primary that may fill the file alone.
-    private func speedDecides(_ primary: Transfer) -> Bool {
-        !partitioned && maxConnections > 1 && !slicesRefused && primary.end == nil && primary.allowsSlices
-    }
-
-    /// Closes the speed window once it spans `speedWatch` and opens the next.
-    private func watchSpeed() {
-        let now = monotonicSeconds()
-        guard let window = speedWindow else {
-            speedWindow = (now, partial.length)
-            return
-        }
-        let watched = now - window.start
-        guard watched >= Self.speedWatch else { return }
-        windowSpeed = Double(partial.length - window.length) / watched
-        speedWindow = (now, partial.length)
-    }
-
-    /// Whether connections are still being added one by one.
-    private var growing: Bool { partitioned && growth.map { !$0.settled && $0.target < $0.ceiling } ?? false }
-
-    /// Closes the interval the total rate is measured over once it spans `growthInterval`,
-    /// and asks `growth` whether more connections open. The next interval starts
-    /// `burstSeconds` after the last one opened, at the first look (one each `burstSeconds`)
-    /// that finds every connection has had its first bytes: its first burst came with them.
-    private func watchGrowth(total: Int64?) {
-        guard growing, let total else { return }
-        let now = monotonicSeconds()
-        guard now >= growthQuietUntil else { return }
-        guard let window = growthWindow else {
-            if active.contains(where: { !$0.gotBytes }) {
-                growthQuietUntil = now + Self.burstSeconds
-                return
-            }
-            growthWindow = (now, partial.length)
-            return
-        }
-        let watched = now - window.start
-        guard watched >= (growth?.hasMeasured == true ? Self.growthInterval : Self.firstGrowthInterval) else { return }
-        let rate = Double(partial.length - window.length) / watched
-        let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
-        if case .open = growth?.measured(rate: rate, canSplit: canSplit) {
-            growthWindow = nil
-            growthQuietUntil = now + Self.burstSeconds
-        } else {
-            growthWindow = (now, partial.length)
-        }
-    }
-
-    /// Seconds each interval of the total rate spans while connections are added. nginx's
-    /// `limit_rate` counts in whole seconds and sends in chunks (measured with 0.1 s intervals:
-    /// growth stopped at three, slower than four fixed), so an interval holds a second at least.
-    static let growthInterval = 1.0
-    /// Seconds of the first interval, after the four first connections: nothing is compared
-    /// with it before the first doubling (it is the rate the next step is judged against), so
-    /// half a second, one of nginx's 0.5 s sends for each connection, is enough.
-    static let firstGrowthInterval = 0.5
-    /// Seconds after connections open, and after the first bytes of each, before the total rate
-    /// is measured again: a server's first burst comes with a connection's first bytes (nginx
-    /// 1.22 with `limit_rate 4m` sends 2 MiB at once, then 2 MiB each 0.5 s: measured), and
-    /// would read as growth.
-    static let burstSeconds = 0.25
-    /// Seconds the rest of the file must still take at one connection's speed before more open.
-    static let worthSeconds = 2.0
-    /// Seconds each window of the primary's speed spans: on a fast link several socket reads,
-    /// and short enough that connections to a server limiting each one open with the first.
-    /// A server's first burst reads as fast, the quiet after it as slow. (nginx releases a
-    /// limited connection's bytes at whole-second ticks: slices that started 20 ms after the
-    /// first one sometimes fell into the next second and ended half a second later.)
-    static let speedWatch = 0.005
-    /// Bytes per connection below which another connection costs more than it brings.
-    static let minimumSlice: Int64 = 2 << 20
-    /// Bytes ahead of a connection that a reader may always want without a connection of its
-    /// own (more when the connection brings more in half a second).
-    static let nearEnough: Int64 = 64 << 10
-
     /// The length the last progress report gave.
     private var reportedLength: Int64 = 0
 
@@ -487,37 +374,4 @@ final class RangeDownload {
         meter.add(bytes: partial.length, at: now)
         onBytes(partial.length, partial.identity.total)
     }
-}
-
-/// Connections open per host across every download of this process, so several downloads from
-/// one server never open more than a download may alone.
-final class HostSlots: Sendable {
-    static let shared = HostSlots()
-    /// Connections open now per host, and the most open at once since `resetPeak`.
-    private let counts = Locked<(now: [String: Int], peak: [String: Int])>(([:], [:]))
-
-    func take(_ host: String) {
-        counts.withLock { counts in
-            counts.now[host, default: 0] += 1
-            counts.peak[host] = max(counts.peak[host] ?? 0, counts.now[host] ?? 0)
-        }
-    }
-
-    func release(_ host: String) {
-        counts.withLock { counts in
-            counts.now[host, default: 1] -= 1
-            if counts.now[host] == 0 { counts.now[host] = nil }
-        }
-    }
-
-    func hasRoom(_ host: String, limit: Int) -> Bool { room(host, limit: limit) > 0 }
-
-    /// How many more connections to `host` fit under `limit`.
-    func room(_ host: String, limit: Int) -> Int { counts.withLock { max(0, limit - ($0.now[host] ?? 0)) } }
-
-    /// The most connections to `host` open at once since `resetPeak(host)`: what tests read
-    /// to see how far connections grew.
-    func peak(_ host: String) -> Int { counts.withLock { $0.peak[host] ?? 0 } }
-
-    func resetPeak(_ host: String) { counts.withLock { $0.peak[host] = $0.now[host] } }
 }
