@@ -47,7 +47,8 @@ let package = Package(
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
         // What each view shows (text, state, enablement), computed from the stores without GTK.
-        .target(name: "FetchPresentation", dependencies: ["CGLib", "FetchCore", "Localization"], exclude: ["README.md"]),
+        .target(name: "FetchPresentation", dependencies: ["CGLib", "FetchCore", "GLibSupport", "Localization", "Locking"],
+                exclude: ["README.md"]),
         .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchPresentation", "HLSRemuxer", "Localization", "Locking"],
                 exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
@@ -62,7 +63,8 @@ let package = Package(
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "Locking"]),
         .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore"]),
-        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "TestSupport", "CGtk", "CAdwaita", "Locking"]),
+        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "FetchPresentation", "TestSupport", "CGtk", "CAdwaita",
+                                                  "Locking"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),
     ],

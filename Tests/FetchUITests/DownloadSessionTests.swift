@@ -1,4 +1,5 @@
 import FetchCore
+import FetchPresentation
 import Foundation
 import Locking
 import Testing
@@ -22,7 +23,7 @@ struct DownloadSessionTests {
 
     /// A session on the folder's cache; every update's ended downloads go into `ends`, in order.
     func session(_ ends: Locked<[Set<String>]>) throws -> DownloadSession {
-        let session = DownloadSession(cache: try Cache(root: folder.file("cache")))
+        let session = DownloadSession(cache: try Cache(root: folder.file("cache")), presentations: .gstreamer)
         session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
         return session
     }

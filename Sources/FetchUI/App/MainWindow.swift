@@ -63,7 +63,7 @@ public final class MainWindow {
             let preferences = preferences ?? Preferences(legacyOf: cache)
             self.preferences = preferences
             let settings = preferences.settings
-            let session = DownloadSession(cache: cache, maxRunning: settings.maxRunning)
+            let session = DownloadSession(cache: cache, maxRunning: settings.maxRunning, presentations: .gstreamer)
             self.session = session
             library = libraryView.map { LibraryCoordinator(session: session, view: $0, settings: settings.library) }
             cacheError = nil

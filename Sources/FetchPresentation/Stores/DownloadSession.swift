@@ -1,9 +1,6 @@
 import FetchCore
-import FetchPlayer
-import FetchPresentation
 import Foundation
 import GLibSupport
-import HLSRemuxer
 import Locking
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.
@@ -76,8 +73,11 @@ public final class DownloadSession {
     public let connections = ConnectionCeiling()
     private let options: DownloadOptions
 
-    /// - Parameter maxRunning: downloads that run at once (the setting); the rest wait in order.
-    public init(cache: Cache, maxRunning: Int = 3) {
+    /// - Parameters:
+    ///   - maxRunning: downloads that run at once (the setting); the rest wait in order.
+    ///   - presentations: how HLS and DASH links are saved (the window hands in GStreamer's
+    ///     remux; this module imports no GStreamer).
+    public init(cache: Cache, maxRunning: Int = 3, presentations: PresentationSaving = PresentationSaving()) {
         self.cache = cache
         let owner = WeakSession()
         let relay = LatestValueRelay<Bool> { _ in owner.session?.update() }
@@ -88,9 +88,8 @@ public final class DownloadSession {
         proxy = ProxyPreference(.desktop)
         options.proxy = proxy
         options.connectionCeiling = connections
-        // HLS and DASH links are downloads of the same queue, remuxed by GStreamer into one MP4
-        // as their segments arrive; its plug-ins load off the main thread meanwhile.
-        options.presentations = PresentationSaving(remux: Remuxer.hls) { Remuxer.prepareInBackground() }
+        // HLS and DASH links are downloads of the same queue.
+        options.presentations = presentations
         self.options = options
         queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { _ in relay.publish(true) }
         owner.session = self
