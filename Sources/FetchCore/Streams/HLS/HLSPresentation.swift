@@ -21,17 +21,21 @@ struct HLSPresentation {
     typealias Record = DownloadRecord
 
     /// What versions before the one record format wrote (`presentation.json` with the playlists
-    /// at its top level): read, never written, so a presentation begun by one continues.
-    private struct EarlierRecord: Codable {
+    /// at its top level, under the same names as `PresentationPart`'s): read, never written, so
+    /// a presentation begun by one continues.
+    private struct EarlierRecord: Decodable {
         var url: String
-        var mediaURL: String
-        var mediaPlaylist: String
-        var variant: String?
-        var audioURL: String?
-        var audioPlaylist: String?
-        var audioName: String?
         var failure: String?
-        var audioOnly: Bool?
+        var part: PresentationPart
+
+        private enum Keys: String, CodingKey { case url, failure }
+
+        init(from decoder: any Decoder) throws {
+            let top = try decoder.container(keyedBy: Keys.self)
+            url = try top.decode(String.self, forKey: .url)
+            failure = try top.decodeIfPresent(String.self, forKey: .failure)
+            part = try PresentationPart(from: decoder)
+        }
     }
 
     /// A new presentation's record: its link, and the playlists it will download.
@@ -47,10 +51,7 @@ struct HLSPresentation {
     static func decode(_ data: Data) -> Record? {
         if let record = try? DownloadRecord.decoded(from: data), record.presentation != nil { return record }
         guard let earlier = try? JSONDecoder().decode(EarlierRecord.self, from: data) else { return nil }
-        var record = Self.record(url: earlier.url, PresentationPart(
-            mediaURL: earlier.mediaURL, mediaPlaylist: earlier.mediaPlaylist, variant: earlier.variant,
-            audioURL: earlier.audioURL, audioPlaylist: earlier.audioPlaylist, audioName: earlier.audioName,
-            audioOnly: earlier.audioOnly))
+        var record = Self.record(url: earlier.url, earlier.part)
         record.failure = earlier.failure
         return record
     }
