@@ -61,6 +61,11 @@ public final class FetchplayApplication {
     }
 
     private var fileChooser: OpaquePointer?
+    private var fileChooserResponse: SignalConnection?
+    /// `unrealize` of the window it made, while it shows.
+    private var windowClosed: SignalConnection?
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     private let startupObservers = Observers<FetchplayApplication>()
     private let windowObservers = Observers<MainWindow>()
 
@@ -84,9 +89,10 @@ public final class FetchplayApplication {
         application = gtk_application_new(Self.id, flags)!
         self.dataDirectory = dataDirectory
         let app = application.as(GApplication.self)
-        app.connect("startup") { [weak self] in self?.startup() }
-        app.connect("activate") { [weak self] in self?.presentWindow() }
-        app.connect("shutdown") { BackgroundWork.finishBeforeExit() }
+        app.connect("startup") { [weak self] in self?.startup() }.store(in: &connections)
+        app.connect("activate") { [weak self] in self?.presentWindow() }.store(in: &connections)
+        // However the Swift object fares, the process must wait for background work at the end.
+        app.connect("shutdown") { BackgroundWork.finishBeforeExit() }.keepForObjectLife()
         connectOpen()
     }
 
@@ -136,7 +142,7 @@ public final class FetchplayApplication {
         }
         // "unrealize", not "destroy": the window object outlives gtk_window_destroy while Swift
         // holds its reference, so "destroy" (emitted at dispose) would come too late or never.
-        window.widget.connect("unrealize") { [weak self, weak window] in
+        windowClosed = window.widget.connect("unrealize") { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }
         self.window = window
@@ -174,7 +180,7 @@ public final class FetchplayApplication {
                     // A string parameter (the link) for the actions that take one.
                     let text = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) }
                     self?.perform(action, parameter: text)
-                }
+                }.store(in: &connections)
                 g_action_map_add_action(application.opaque, gaction)
                 g_object_unref(gaction.rawObject)
             }
@@ -215,7 +221,7 @@ public final class FetchplayApplication {
         gtk_file_chooser_add_filter(chooser, filter) // takes its own reference
         g_object_unref(filter.map(UnsafeMutableRawPointer.init))
         fileChooser = chooser
-        chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
+        fileChooserResponse = chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
             self?.fileChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
         }
         gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
@@ -274,8 +280,8 @@ public final class FetchplayApplication {
             let hint = hint.map { String(cString: $0) } ?? ""
             MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths, hint: hint) }
         }
-        application.connect("open", box: CallbackBox(WeakApplication(self)),
-                            handler: unsafeBitCast(handler, to: GCallback.self))
+        application.connection("open", box: CallbackBox(WeakApplication(self)),
+                               handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
     }
 }
 

@@ -26,7 +26,7 @@ extension MainWindow {
         let libraryList = library.map { Self.shortcutController(on: $0.view.list) }
         for action in FetchplayAction.allCases where action.scope == .win {
             let gaction = g_simple_action_new(action.name, nil)!
-            gaction.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in self?.perform(action) }
+            gaction.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in self?.perform(action) }.store(in: &connections)
             g_action_map_add_action(widget.opaque, gaction)
             actions[action] = gaction
             g_object_unref(gaction.rawObject)

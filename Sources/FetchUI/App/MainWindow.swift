@@ -12,6 +12,12 @@ import Localization
 /// (MainWindow+Actions.swift); the controllers turn state into widgets.
 @MainActor
 public final class MainWindow {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
+    /// `notify::width` of the window's surface while it is realized (MainWindow+Layout.swift).
+    var surfaceWidth: SignalConnection?
+    /// `unrealize` of the Preferences window while it is open (MainWindow+Preferences.swift).
+    var preferencesClosed: SignalConnection?
     /// The `GtkApplicationWindow`; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
@@ -94,7 +100,7 @@ public final class MainWindow {
         g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
             releaseBox($0)
         }
-        widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
+        widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }.store(in: &connections)
         session?.observe { [weak self] _ in self?.refresh() }
         refresh()
     }

@@ -14,6 +14,8 @@ import Locking
 /// window owns it beside the video page's `PlaybackController` and switches between the two.
 @MainActor
 final class DownloadPageController {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     let ui: MainWindowLayout
     let ring: RingView
     let session: DownloadSession?
@@ -41,8 +43,8 @@ final class DownloadPageController {
         self.cacheError = cacheError
         self.library = library
         self.window = window
-        ui.entry.connect("activate") { [weak self] in self?.entryActivated() }
-        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
+        ui.entry.connect("activate") { [weak self] in self?.entryActivated() }.store(in: &connections)
+        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }.store(in: &connections)
     }
 
     /// The entry's text.

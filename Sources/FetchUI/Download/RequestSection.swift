@@ -12,6 +12,8 @@ import Localization
 final class RequestSection {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     let expander: Widget
     let cookies: Widget
     let referer: Widget
@@ -52,7 +54,7 @@ final class RequestSection {
         addHeader.connect("clicked") { [weak self] in
             guard let self else { return }
             gtk_widget_grab_focus(self.addHeaderEntry())
-        }
+        }.store(in: &connections)
     }
 
     /// The context the fields give, checked; nil when they are all empty.

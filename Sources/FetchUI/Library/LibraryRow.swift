@@ -17,6 +17,8 @@ import Localization
 final class LibraryRow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The row's widget, the list item's child; this object holds a reference to it.
     nonisolated(unsafe) let row: Widget
     private let ownedRow: OwnedWidget
@@ -108,7 +110,7 @@ final class LibraryRow {
         toggleButton.connect("clicked") { [weak self] in
             guard let self else { return }
             self.onToggle?(self.url)
-        }
+        }.store(in: &connections)
         installMenu()
     }
 
@@ -135,7 +137,7 @@ final class LibraryRow {
             action.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in
                 guard let self else { return }
                 self.onCommand?(command, self.url)
-            }
+            }.store(in: &connections)
             g_action_map_add_action(group.opaque, action)
             menuActions[command] = action
             g_object_unref(action.rawObject)
@@ -150,7 +152,7 @@ final class LibraryRow {
 
         let rightClick = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))
-        rightClick.connectPress("pressed") { [weak self] _ in self?.openMenu() }
+        rightClick.connectPress("pressed") { [weak self] _ in self?.openMenu() }.store(in: &connections)
         gtk_widget_add_controller(row, rightClick.opaque)
         // A long press is the touch screen's right-click (touch only, as GTK and GNOME apps do:
         // with a mouse, a busy main loop could take a quick click for a long press).
@@ -158,7 +160,7 @@ final class LibraryRow {
         gtk_gesture_single_set_touch_only(longPress.opaque, 1)
         // Before the list's own click handling, which would otherwise take the press.
         gtk_event_controller_set_propagation_phase(longPress.opaque, GTK_PHASE_CAPTURE)
-        longPress.connectPoint("pressed") { [weak self] _, _ in self?.openMenu() }
+        longPress.connectPoint("pressed") { [weak self] _, _ in self?.openMenu() }.store(in: &connections)
         gtk_widget_add_controller(row, longPress.opaque)
     }
 

@@ -26,6 +26,8 @@ import Localization
 public final class LibraryView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
     /// The pane; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
@@ -40,6 +42,7 @@ public final class LibraryView {
     let toastOverlay: Widget
     /// The undo toast on screen (or queued); nil once it was dismissed.
     private var undoToast: OpaquePointer?
+    private var undoToastDismissed: SignalConnection?
     /// Called once when the undo toast goes: timed out, closed, or replaced.
     private var undoDismissed: (@MainActor () -> Void)?
     let thumbnails = LibraryThumbnails()
@@ -124,15 +127,15 @@ public final class LibraryView {
         connectListSignals()
         // Typing while the list has the focus starts a search, as in GNOME's file lists.
         gtk_search_entry_set_key_capture_widget(searchEntry.opaque, list)
-        searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }
-        list.connect("map") { [weak self] in self?.focusListIfWanted() }
-        sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }
+        searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }.store(in: &connections)
+        list.connect("map") { [weak self] in self?.focusListIfWanted() }.store(in: &connections)
+        sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }.store(in: &connections)
         thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
         // GTK 4.8's list view keeps up to 200 rows bound around the view; thumbnails follow
         // what is really on screen as it scrolls and resizes.
         let adjustment = gtk_scrolled_window_get_vadjustment(scrolled.opaque)!
-        adjustment.connect("value-changed") { [weak self] in self?.checkVisibleSoon() }
-        adjustment.connect("changed") { [weak self] in self?.checkVisibleSoon() }
+        adjustment.connect("value-changed") { [weak self] in self?.checkVisibleSoon() }.store(in: &connections)
+        adjustment.connect("changed") { [weak self] in self?.checkVisibleSoon() }.store(in: &connections)
     }
 
     private static func makeSortChooser() -> Widget {
@@ -238,7 +241,7 @@ public final class LibraryView {
         adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
         undoToast = toast
         undoDismissed = dismissed
-        toast.connect("dismissed") { [weak self] in self?.toastDismissed(toast) }
+        undoToastDismissed = toast.connect("dismissed") { [weak self] in self?.toastDismissed(toast) }
         adw_toast_overlay_add_toast(toastOverlay.opaque, toast) // takes the reference
     }
 
@@ -397,10 +400,10 @@ public final class LibraryView {
 
     private func connectFactory(_ factory: OpaquePointer) {
         // Each handler gets the GtkListItem.
-        factory.connect("setup") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.setUp(item: $0) } }
-        factory.connect("bind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.bind(item: $0) } }
-        factory.connect("unbind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.unbind(item: $0) } }
-        factory.connect("teardown") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.tearDown(item: $0) } }
+        factory.connect("setup") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.setUp(item: $0) } }.store(in: &connections)
+        factory.connect("bind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.bind(item: $0) } }.store(in: &connections)
+        factory.connect("unbind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.unbind(item: $0) } }.store(in: &connections)
+        factory.connect("teardown") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.tearDown(item: $0) } }.store(in: &connections)
     }
 
     private func connectListSignals() {
@@ -414,10 +417,10 @@ public final class LibraryView {
             let box = CallbackBox<WeakLibraryView>.from(data)
             MainActor.assumeIsolated { box.body.view?.selectionChanged() }
         }
-        list.connect("activate", box: CallbackBox(WeakLibraryView(self)),
-                     handler: unsafeBitCast(activated, to: GCallback.self))
-        model.selection.connect("selection-changed", box: CallbackBox(WeakLibraryView(self)),
-                                handler: unsafeBitCast(selected, to: GCallback.self))
+        list.connection("activate", box: CallbackBox(WeakLibraryView(self)),
+                        handler: unsafeBitCast(activated, to: GCallback.self)).store(in: &connections)
+        model.selection.connection("selection-changed", box: CallbackBox(WeakLibraryView(self)),
+                                   handler: unsafeBitCast(selected, to: GCallback.self)).store(in: &connections)
     }
 
     private func selectionChanged() {

@@ -14,6 +14,8 @@ import Localization
 /// while the video page shows, so their plain keys never steal typing elsewhere.
 @MainActor
 public final class PlaybackController {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
     /// Seconds a Left/Right key press moves.
     static let seekStep = 5.0
     /// Volume change of an Up/Down key press (linear, 0…1).
@@ -84,34 +86,34 @@ public final class PlaybackController {
         idleInhibitor = SessionInhibitor(window: window, flags: GTK_APPLICATION_INHIBIT_IDLE, reason: tr("Playing a video"))
         mediaPlayer2 = gtk_window_get_application(window.as(GtkWindow.self)).flatMap(MediaPlayer2.service(for:))
         view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
-        view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
+        view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }.store(in: &connections)
         view.controls.seekBar.connect("notify::css-classes") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.seekBarDragChanged()
-        }
+        }.store(in: &connections)
         view.controls.speed.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, let rate = self.view.controls.selectedRate else { return }
             self.ensurePlayer().rate = rate
             self.choose { $0.rate = rate == 1 ? nil : rate }
-        }
+        }.store(in: &connections)
         view.controls.subtitles.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.fillingMenus, let choice = self.view.controls.selectedSubtitle else { return }
             self.player?.selectSubtitleTrack(choice)
             self.choose { $0.subtitles = choice.map { .track($0) } ?? .off }
-        }
+        }.store(in: &connections)
         view.controls.audio.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.fillingMenus, let index = self.view.controls.selectedAudioTrack else { return }
             self.player?.selectAudioTrack(index)
             self.choose { $0.audioTrack = index }
-        }
+        }.store(in: &connections)
         view.controls.volume.connect("value-changed") { [weak self] () in
             guard let self else { return }
             self.ensurePlayer().volume = gtk_range_get_value(self.view.controls.volume.as(GtkRange.self))
-        }
-        view.widget.connect("map") { [weak self] in self?.startTicking() }
-        view.widget.connect("unmap") { [weak self] in self?.stopTicking() }
-        window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
+        }.store(in: &connections)
+        view.widget.connect("map") { [weak self] in self?.startTicking() }.store(in: &connections)
+        view.widget.connect("unmap") { [weak self] in self?.stopTicking() }.store(in: &connections)
+        window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }.store(in: &connections)
         // The window goes (gtk_window_destroy unrealizes it; "destroy" waits for the last reference).
-        window.connect("unrealize") { [weak self] in self?.close() }
+        window.connect("unrealize") { [weak self] in self?.close() }.store(in: &connections)
         view.onFrameShown = { [weak self] in self?.events.notify(.frameShown) }
         updateActions()
     }

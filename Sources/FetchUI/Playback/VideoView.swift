@@ -20,6 +20,8 @@ import Localization
 public final class VideoView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
     /// Milliseconds without pointer motion before the bars hide during playback.
     static let hideDelay: UInt32 = 2000
     /// Milliseconds the resume banner stays.
@@ -264,14 +266,14 @@ public final class VideoView {
 
     private func installPointerHandling() {
         let motion = gtk_event_controller_motion_new()!
-        motion.connectPoint("motion") { [weak self] x, y in self?.pointerMoved(x: x, y: y) }
+        motion.connectPoint("motion") { [weak self] x, y in self?.pointerMoved(x: x, y: y) }.store(in: &connections)
         gtk_widget_add_controller(widget, motion)
 
         let click = gtk_gesture_click_new()!
         click.connectPress("pressed") { [weak self] presses in
             self?.focus()
             if presses == 2 { self?.onDoubleClick?() }
-        }
+        }.store(in: &connections)
         gtk_widget_add_controller(picture, click.opaque)
     }
 

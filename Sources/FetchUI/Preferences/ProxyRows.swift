@@ -12,6 +12,8 @@ import Localization
 final class ProxyRows {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The choices, in the combo row's order.
     enum Choice: UInt32, CaseIterable { case desktop, direct, manual }
 
@@ -40,8 +42,8 @@ final class ProxyRows {
                                       description: tr("http://, https://, socks5:// or socks5h://, with user:password@ if it needs one"),
                                       [choiceRow, entry])
         refresh()
-        choiceRow.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }
-        entry.connect("changed") { [weak self] in self?.typed() }
+        choiceRow.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }.store(in: &connections)
+        entry.connect("changed") { [weak self] in self?.typed() }.store(in: &connections)
     }
 
     /// Puts the setting into the controls.
