@@ -22,7 +22,10 @@
 //   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
 //   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
 //                            MainWindow.isAllowed decides enabling in one place; +Labels: its words
-//   Observers, OwnedWidget   many listeners instead of one closure slot; one owned widget reference
+//   Observers, OwnedWidget   many listeners (each a token that removes itself when dropped) instead
+//                            of one closure slot; owned widget references (`OwnedWidget.keep`)
+//   SignalConnection         (GLibSupport) a connected handler as a token: the object that owns the
+//                            widgets keeps them in `connections`, and they disconnect with it
 //   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
@@ -55,10 +58,6 @@ public final class FetchplayApplication {
     public let dataDirectory: DataDirectory?
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
-    /// Passed on to the window: where a video goes to play.
-    public var onPlay: (@MainActor (String) -> Void)? {
-        didSet { window?.onPlay = onPlay }
-    }
 
     private var fileChooser: OpaquePointer?
     private var fileChooserResponse: SignalConnection?
@@ -134,7 +133,6 @@ public final class FetchplayApplication {
         }
         let window = MainWindow(application: application, cache: cache, geometryFile: geometryFile,
                                 preferences: preferences)
-        window.onPlay = onPlay
         // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
         // to Start, so the whole path works offline on a fresh machine.
         if let suggested = ProcessInfo.processInfo.environment["FETCHPLAY_SUGGESTED_URL"], !suggested.isEmpty {

@@ -27,8 +27,13 @@ public final class MainWindow {
     public let cacheError: DownloadError?
     /// The library pane and its wiring; nil when the cache folder could not be opened.
     public let library: LibraryCoordinator?
-    /// Told a video's path when it starts playing in the window (Play, or a file opened).
-    public var onPlay: (@MainActor (String) -> Void)?
+    private let plays = Observers<String>()
+
+    /// Calls `body` with a video's path each time one starts playing in the window (Play, or a
+    /// file opened), until the token is dropped.
+    public func observePlays(_ body: @escaping @MainActor (String) -> Void) -> ObserverToken {
+        plays.observe(body)
+    }
     /// The video page's player and view (MainWindow+Playback.swift).
     public let playback: PlaybackController
 
@@ -180,7 +185,7 @@ public final class MainWindow {
         // Keys go to the video now: Space toggles playback, never a header button.
         playback.view.focus()
         library?.played(path: path)
-        onPlay?(path)
+        plays.notify(path)
         refresh()
     }
 

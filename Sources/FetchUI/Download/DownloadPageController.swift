@@ -21,6 +21,9 @@ final class DownloadPageController {
     let session: DownloadSession?
     let cacheError: DownloadError?
     private let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let library: LibraryCoordinator?
     /// Plays a finished download (the window shows the video page).
     var play: (@MainActor (_ path: String, _ title: String) -> Void)?
@@ -45,6 +48,7 @@ final class DownloadPageController {
         self.window = window
         ui.entry.connect("activate") { [weak self] in self?.entryActivated() }.store(in: &connections)
         ui.entry.connect("changed") { [weak self] in self?.entryChanged() }.store(in: &connections)
+        owned = OwnedWidget.keep(window)
     }
 
     /// The entry's text.

@@ -19,6 +19,9 @@ final class RequestSection {
     let referer: Widget
     let userAgent: Widget
     private let headerList: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private(set) var headers: [Widget] = []
 
     init() {
@@ -55,6 +58,7 @@ final class RequestSection {
             guard let self else { return }
             gtk_widget_grab_focus(self.addHeaderEntry())
         }.store(in: &connections)
+        owned = OwnedWidget.keep(expander, cookies, referer, userAgent, headerList)
     }
 
     /// The context the fields give, checked; nil when they are all empty.

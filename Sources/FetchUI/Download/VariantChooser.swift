@@ -16,6 +16,9 @@ final class VariantChooser {
     private var connections: [SignalConnection] = []
     /// The AdwMessageDialog (a GtkWindow).
     let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     /// One check button per variant, in the order given (best first).
     let choices: [UnsafeMutablePointer<GtkWidget>]
     /// The dialog's responses.
@@ -79,6 +82,7 @@ final class VariantChooser {
             // The dialog closes itself after a response.
             self?.finish(id == Self.download ? self?.chosen : nil, close: false)
         }, handler: unsafeBitCast(response, to: GCallback.self)).store(in: &connections)
+        owned = OwnedWidget.keep(window)
     }
 
     /// The button of `response` (tests click it): the dialog makes them from the labels.

@@ -14,6 +14,9 @@ final class FramePacer {
     /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     private let widget: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let present: @MainActor (VideoFrame) -> Void
     /// The `after-paint` handler on the window's frame clock, while the widget is realized.
     private var clock: SignalConnection?
@@ -32,6 +35,7 @@ final class FramePacer {
         self.present = present
         widget.connect("realize") { [weak self] in self?.follow() }.store(in: &connections)
         widget.connect("unrealize") { [weak self] in self?.unfollow() }.store(in: &connections)
+        owned = OwnedWidget.keep(widget)
     }
 
     /// Shows `frame` now, or after the next paint if the one shown was not painted yet. An

@@ -50,6 +50,9 @@ public final class PreferencesWindow {
     /// The rows of the two limits, dimmed while their switch is off.
     private let speedLimitRow: Widget
     private let capSizeRow: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     /// The network group: the proxy.
     let proxyRows: ProxyRows
 
@@ -148,6 +151,10 @@ public final class PreferencesWindow {
         refresh()
         connectControls()
         preferences.observe { [weak self] _ in self?.refresh() }
+        owned = OwnedWidget.keep(
+            folderRow, folderButton, maxRunningSpin, speedSwitch, speedSpin, capSwitch, capSpin,
+            keepAwakeSwitch, messageLabel, messageGroup, speedLimitRow, capSizeRow
+        )
     }
 
     public func present() { gtk_window_present(widget.as(GtkWindow.self)) }

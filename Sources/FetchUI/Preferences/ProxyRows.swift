@@ -22,6 +22,9 @@ final class ProxyRows {
     let choiceRow: Widget
     /// AdwPasswordEntryRow: the proxy's address (a GtkEditable).
     let entry: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let preferences: Preferences
     /// "By hand" chosen while the address is not (yet) a usable proxy: shown, not saved.
     private var choosingManual = false
@@ -44,6 +47,7 @@ final class ProxyRows {
         refresh()
         choiceRow.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }.store(in: &connections)
         entry.connect("changed") { [weak self] in self?.typed() }.store(in: &connections)
+        owned = OwnedWidget.keep(group, choiceRow, entry)
     }
 
     /// Puts the setting into the controls.
