@@ -171,16 +171,9 @@ public final class FetchplayApplication {
     private func installActions() {
         for action in FetchplayAction.allCases {
             if action.scope == .app {
-                let type = action.parameterType.map { g_variant_type_new($0) } ?? nil
-                let gaction = g_simple_action_new(action.name, type)!
-                if let type { g_variant_type_free(type) }
-                gaction.connect("activate") { [weak self] (parameter: UnsafeMutableRawPointer?) -> Void in
-                    // A string parameter (the link) for the actions that take one.
-                    let text = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) }
-                    self?.perform(action, parameter: text)
-                }.store(in: &connections)
-                g_action_map_add_action(application.opaque, gaction)
-                g_object_unref(gaction.rawObject)
+                action.install(in: application.opaque) { [weak self] parameter in
+                    self?.perform(action, parameter: parameter) // the link, for the actions that take one
+                }.activation.store(in: &connections)
             }
             var accels: [UnsafeMutablePointer<CChar>?] = action.accelerators.map { strdup($0) } + [nil]
             accels.withUnsafeMutableBufferPointer { buffer in

@@ -26,17 +26,11 @@ extension MainWindow {
         let videoPage = Self.shortcutController(on: playback.view.widget)
         let libraryList = library.map { Self.shortcutController(on: $0.view.list) }
         for action in FetchplayAction.allCases where action.scope == .win {
-            let type = action.parameterType.map { g_variant_type_new($0) } ?? nil
-            let gaction = g_simple_action_new(action.name, type)!
-            if let type { g_variant_type_free(type) }
-            gaction.connect("activate") { [weak self] (parameter: UnsafeMutableRawPointer?) -> Void in
-                // A string parameter (a row's link) for the actions that take one.
-                let text = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) }
-                self?.perform(action, parameter: text)
-            }.store(in: &connections)
-            g_action_map_add_action(widget.opaque, gaction)
-            actions[action] = gaction
-            g_object_unref(gaction.rawObject)
+            let installed = action.install(in: widget.opaque) { [weak self] parameter in
+                self?.perform(action, parameter: parameter) // a row's link, for the row actions
+            }
+            installed.activation.store(in: &connections)
+            actions[action] = installed.action
             let controller: OpaquePointer? = switch action.keyScope {
             case .anywhere: nil
             case .unclaimed: unclaimed
