@@ -50,8 +50,9 @@ final class MainLoopLatencyProbe {
     private var endState = "none"
     private var bytes: Int64 = 0
     private var framesPainted = 0
-    private var paintHandler: (clock: OpaquePointer, id: UInt)?
+    private var paintHandler: SignalConnection?
     private var written = false
+    private var shutdown: SignalConnection?
 
     private init(app: FetchplayApplication, path: String, quitWhenDone: Bool) {
         self.app = app
@@ -62,7 +63,7 @@ final class MainLoopLatencyProbe {
 
     private func start() {
         guard let app else { return }
-        app.application.as(GApplication.self).connect("shutdown") { [weak self] in self?.write() }
+        shutdown = app.application.as(GApplication.self).connect("shutdown") { [weak self] in self?.write() }
         MainContext.every(milliseconds: Self.intervalMilliseconds) { [weak self] in
             self?.tick() ?? false
         }
@@ -85,10 +86,9 @@ final class MainLoopLatencyProbe {
             phase = .downloading
             downloadStarted = now
             if let widget = app?.window?.widget, let clock = gtk_widget_get_frame_clock(widget) {
-                let id = clock.connect("after-paint") { [weak self] in
+                paintHandler = clock.connect("after-paint") { [weak self] in
                     if self?.phase == .downloading { self?.framesPainted += 1 }
                 }
-                paintHandler = (clock, id)
             }
         case (.downloading, .downloading):
             break
@@ -97,10 +97,7 @@ final class MainLoopLatencyProbe {
             downloadEnded = now
             bytes = session.progress?.bytesDone ?? 0
             endState = Self.describe(state)
-            if let (clock, id) = paintHandler {
-                g_signal_handler_disconnect(clock.rawObject, gulong(id))
-                paintHandler = nil
-            }
+            paintHandler = nil // disconnects
             if quitWhenDone, let app {
                 // Let the window show its finished state for a moment (it is part of the load).
                 MainContext.every(milliseconds: 500) {

@@ -21,7 +21,7 @@ final class PlaybackBench {
     /// Every paint of the window's frame clock, with or without a new frame.
     private var paints = 0
     private var newFrame = false
-    private var paintHandler: (clock: OpaquePointer, id: UInt)?
+    private var paintHandler: SignalConnection?
     /// How the view painted the frames (texture or cairo), from the renderer it runs on.
     private var framePath: VideoPaintable.FramePath?
     /// Frames the view replaced while they waited for a paint.
@@ -63,8 +63,7 @@ final class PlaybackBench {
         framePath = view.framePath
         replaced = view.framesReplaced
         guard paintHandler == nil, let clock = gtk_widget_get_frame_clock(view.picture) else { return }
-        let id = clock.connect("after-paint") { [weak self] in self?.painted() }
-        paintHandler = (clock, id)
+        paintHandler = clock.connect("after-paint") { [weak self] in self?.painted() }
     }
 
     private func painted() {
@@ -101,8 +100,7 @@ final class PlaybackBench {
         ]
         let line = "fetchplay-bench " + fields.map { "\($0)=\($1)" }.joined(separator: " ") + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
-        if let paintHandler { g_signal_handler_disconnect(paintHandler.clock.rawObject, paintHandler.id) }
-        paintHandler = nil
+        paintHandler = nil // disconnects
         if let app = gtk_window_get_application(window.as(GtkWindow.self)) {
             g_application_quit(app.as(GApplication.self))
         }

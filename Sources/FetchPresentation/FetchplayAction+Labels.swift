@@ -41,6 +41,31 @@ extension FetchplayAction {
         case .undo: tr("Undo the deletion")
         case .openFolder: tr("Open the downloads folder")
         case .find: tr("Find in the library")
+        case .playItem: tr("Play this video")
+        case .pauseItem: tr("Pause this download")
+        case .continueItem: tr("Continue this download")
+        case .showItemInFiles: tr("Show this video in Files")
+        case .copyItemLink: tr("Copy this video's link")
+        case .deleteItem: tr("Delete this video")
+        }
+    }
+
+    /// The words of the action's item in a menu (`primaryMenu`, `rowMenu`), the underscore
+    /// before its access key; nil for an action no menu shows.
+    public var menuLabel: String? {
+        switch self {
+        case .open: tr("_Open Video…")
+        case .preferences: tr("_Preferences")
+        case .shortcuts: tr("_Keyboard Shortcuts")
+        case .about: tr("_About Fetchplay")
+        case .quit: tr("_Quit")
+        case .playItem: tr("_Play")
+        case .pauseItem: tr("_Pause")
+        case .continueItem: tr("_Continue")
+        case .showItemInFiles: tr("Show in _Files")
+        case .copyItemLink: tr("Copy _Link")
+        case .deleteItem: tr("_Delete")
+        default: nil
         }
     }
 }

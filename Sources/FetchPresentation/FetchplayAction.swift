@@ -41,6 +41,14 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     case undo
     case openFolder = "open-folder"
     case find
+    // A library row's menu and its button: they act on that row's link, their parameter (the
+    // row's menu items and button carry it as their target).
+    case playItem = "play-item"
+    case pauseItem = "pause-item"
+    case continueItem = "continue-item"
+    case showItemInFiles = "show-item-in-files"
+    case copyItemLink = "copy-item-link"
+    case deleteItem = "delete-item"
 
     public enum Scope: String, Sendable { case app, win }
 
@@ -76,6 +84,7 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
     public var parameterType: String? {
         switch self {
         case .playLink, .showLink, .browserDownload: "s"
+        case .playItem, .pauseItem, .continueItem, .showItemInFiles, .copyItemLink, .deleteItem: "s"
         default: nil
         }
     }
@@ -124,4 +133,13 @@ public enum FetchplayAction: String, CaseIterable, Sendable {
 
     /// Application accelerators (the `.anywhere` keys).
     public var accelerators: [String] { keyScope == .anywhere ? keys : [] }
+
+    /// The primary menu, in GNOME's order: what the app does, then Preferences, Keyboard
+    /// Shortcuts and About, then Quit (one window: closing it is quitting, Ctrl+W still closes).
+    public static let primaryMenu: [[FetchplayAction]] = [[.open], [.preferences, .shortcuts, .about], [.quit]]
+
+    /// A library row's menu, each item for the row's link; only those that apply to the row show
+    /// (`LibraryRowModel.menuActions`).
+    public static let rowMenu: [FetchplayAction] = [.playItem, .pauseItem, .continueItem, .showItemInFiles,
+                                                    .copyItemLink, .deleteItem]
 }

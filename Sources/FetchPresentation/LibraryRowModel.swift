@@ -26,6 +26,23 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
 
     public var id: String { url }
     public var isFinished: Bool { activity == .finished }
+    /// Whether the row's button pauses it (downloading or waiting) rather than continues it.
+    public var pauses: Bool { activity == .downloading || activity == .waiting }
+
+    /// What the row's button does: Pause or Continue for a partial; nil for a finished video.
+    public var toggleAction: FetchplayAction? { isFinished ? nil : pauses ? .pauseItem : .continueItem }
+
+    /// The row's menu, in `FetchplayAction.rowMenu`'s order: Play for a finished video, Pause or
+    /// Continue for a partial, and what every row offers.
+    public var menuActions: [FetchplayAction] {
+        FetchplayAction.rowMenu.filter { action in
+            switch action {
+            case .playItem: isFinished
+            case .pauseItem, .continueItem: action == toggleAction
+            default: true
+            }
+        }
+    }
 
     /// One row per URL, newest first, in a stable order: rows already shown (`keeping`) stay
     /// where they are (pausing or finishing never moves a row under the pointer); new ones go

@@ -26,8 +26,10 @@ public func releaseBox(_ data: UnsafeMutableRawPointer?) {
 }
 
 extension GObjectPointer {
-    /// Connects a handler written in C shape: `handler` receives the instance, the signal's own
-    /// arguments and last the box's pointer. The box lives until the handler is disconnected.
+    /// Connects a handler written in C shape and returns only its id: the handler stays for the
+    /// instance's whole life unless the id is disconnected by hand. The lower layers (the
+    /// player's pipeline, whose handlers live exactly as long as its playbin) use it; code that
+    /// owns widgets keeps a `SignalConnection` instead.
     @discardableResult
     public func connect<Body>(_ signal: String, after: Bool = false,
                               box: CallbackBox<Body>, handler: GCallback) -> UInt {
@@ -36,51 +38,53 @@ extension GObjectPointer {
                                    after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0)))
     }
 
+    /// Connects a handler written in C shape for as long as the returned token lives.
+    public func connection<Body>(_ signal: String, after: Bool = false,
+                                 box: CallbackBox<Body>, handler: GCallback) -> SignalConnection {
+        SignalConnection(self, signal, after: after, box: box, handler: handler)
+    }
+
     /// Connects `body` to a signal with no arguments and no return value (`clicked`, `destroy`).
-    @discardableResult
     public func connect(_ signal: String, after: Bool = false,
-                        _ body: @escaping @MainActor () -> Void) -> UInt {
+                        _ body: @escaping @MainActor () -> Void) -> SignalConnection {
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             let box = CallbackBox<@MainActor () -> Void>.from(data)
             MainActor.assumeIsolated { box.body() }
         }
-        return connect(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
+        return connection(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
     }
 
     /// Connects `body` to a signal whose handler returns a `gboolean` (`close-request`).
-    @discardableResult
     public func connectReturningBool(_ signal: String, after: Bool = false,
-                                     _ body: @escaping @MainActor () -> Bool) -> UInt {
+                                     _ body: @escaping @MainActor () -> Bool) -> SignalConnection {
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, data in
             let box = CallbackBox<@MainActor () -> Bool>.from(data)
             return MainActor.assumeIsolated { box.body() } ? 1 : 0
         }
-        return connect(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
+        return connection(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
     }
 
     /// Connects `body` to a signal with one pointer argument (`activate` of a `GSimpleAction`
     /// gets its parameter, `response` gets an int, passed here as a pointer-sized value).
-    @discardableResult
     public func connect(_ signal: String, after: Bool = false,
-                        _ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> UInt {
+                        _ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> SignalConnection {
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, argument, data in
             let box = CallbackBox<@MainActor (UnsafeMutableRawPointer?) -> Void>.from(data)
             nonisolated(unsafe) let argument = argument
             MainActor.assumeIsolated { box.body(argument) }
         }
-        return connect(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
+        return connection(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
     }
 
     /// Connects `body` to a signal with one pointer argument that returns a `gint`
     /// (`handle-local-options` gets its `GVariantDict`).
-    @discardableResult
     public func connect(_ signal: String, after: Bool = false,
-                        _ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Int32) -> UInt {
+                        _ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Int32) -> SignalConnection {
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { _, argument, data in
             let box = CallbackBox<@MainActor (UnsafeMutableRawPointer?) -> Int32>.from(data)
             nonisolated(unsafe) let argument = argument
             return MainActor.assumeIsolated { box.body(argument) }
         }
-        return connect(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
+        return connection(signal, after: after, box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
     }
 }

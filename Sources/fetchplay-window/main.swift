@@ -39,7 +39,7 @@ gApplication.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer
     quitOnSignals()
     if let link = ParsedOptions(dict).string("play") { return play(link) }
     return -1
-}
+}.keepForObjectLife()
 
 /// `--play URL`: the link goes to the window as an `open` with the play hint, to this process's
 /// window or, when Fetchplay already runs, to that one's (then this process is done).

@@ -34,7 +34,7 @@ application.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer?
         WindowProgram.become()
     }
     return status
-}
+}.keepForObjectLife()
 let status = g_application_run(application, CommandLine.argc, CommandLine.unsafeArgv)
 // Whatever the download left running (a checkpoint, the remux warm-up of a refused HLS link)
 // ends first, so no thread is inside GObject while exit() runs.

@@ -95,7 +95,8 @@ struct LibraryWindowTests {
         #expect(window.session?.url == first)
         #expect(window.ring.tone == .done)
         var played: String?
-        window.onPlay = { played = $0 }
+        let playObservation = window.observePlays { played = $0 }
+        defer { withExtendedLifetime(playObservation) {} }
         lib.view.activateRow(url: first)
         let cached = try #require(window.session?.cache.entry(for: first)?.path)
         #expect(played == cached, "the hook did not receive the cached path")

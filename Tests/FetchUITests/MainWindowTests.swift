@@ -87,7 +87,8 @@ struct MainWindowTests {
         #expect(pixels != nil)
 
         var played: String?
-        window.onPlay = { played = $0 }
+        let playObservation = window.observePlays { played = $0 }
+        defer { withExtendedLifetime(playObservation) {} }
         window.activate(.play)
         #expect(played != nil)
         #expect(window.visiblePage == "video")

@@ -135,4 +135,17 @@ struct WindowLayoutTests {
         #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
         #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))) == "Fetchplay")
     }
+
+    /// A double-click on the picture runs the window's fullscreen action, as F does (Escape
+    /// leaves it).
+    @Test func aDoubleClickOnTheVideoTogglesFullscreen() throws {
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        window.openFile(path: try Clips.webm(seconds: 4, audio: false))
+        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 }, timeout: 10))
+        try RealInput.click(window.playback.view.picture, count: 2)
+        #expect(GtkHarness.iterate(until: { window.playback.isFullscreen }, timeout: 5), "a double-click did not fullscreen")
+        try RealInput.key("Escape")
+        #expect(GtkHarness.iterate(until: { !window.playback.isFullscreen }, timeout: 5))
+    }
 }

@@ -18,6 +18,9 @@ import Localization
 @MainActor
 final class DownloadNotifier {
     private let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let session: DownloadSession
     /// What was sent, newest last (tests read it beside what the notification server received).
     private(set) var sent: [(id: String, title: String, body: String)] = []
@@ -26,6 +29,7 @@ final class DownloadNotifier {
         self.window = window
         self.session = session
         session.observe { [weak self] change in self?.entriesChanged(change.ended) }
+        owned = OwnedWidget.keep(window)
     }
 
     /// The notification's id for `url`: a later one for the same link replaces it.

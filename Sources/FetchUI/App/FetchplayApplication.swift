@@ -22,7 +22,10 @@
 //   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
 //   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
 //                            MainWindow.isAllowed decides enabling in one place; +Labels: its words
-//   Observers, OwnedWidget   many listeners instead of one closure slot; one owned widget reference
+//   Observers, OwnedWidget   many listeners (each a token that removes itself when dropped) instead
+//                            of one closure slot; owned widget references (`OwnedWidget.keep`)
+//   SignalConnection         (GLibSupport) a connected handler as a token: the object that owns the
+//                            widgets keeps them in `connections`, and they disconnect with it
 //   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
@@ -55,12 +58,13 @@ public final class FetchplayApplication {
     public let dataDirectory: DataDirectory?
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
-    /// Passed on to the window: where a video goes to play.
-    public var onPlay: (@MainActor (String) -> Void)? {
-        didSet { window?.onPlay = onPlay }
-    }
 
     private var fileChooser: OpaquePointer?
+    private var fileChooserResponse: SignalConnection?
+    /// `unrealize` of the window it made, while it shows.
+    private var windowClosed: SignalConnection?
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     private let startupObservers = Observers<FetchplayApplication>()
     private let windowObservers = Observers<MainWindow>()
 
@@ -84,9 +88,10 @@ public final class FetchplayApplication {
         application = gtk_application_new(Self.id, flags)!
         self.dataDirectory = dataDirectory
         let app = application.as(GApplication.self)
-        app.connect("startup") { [weak self] in self?.startup() }
-        app.connect("activate") { [weak self] in self?.presentWindow() }
-        app.connect("shutdown") { BackgroundWork.finishBeforeExit() }
+        app.connect("startup") { [weak self] in self?.startup() }.store(in: &connections)
+        app.connect("activate") { [weak self] in self?.presentWindow() }.store(in: &connections)
+        // However the Swift object fares, the process must wait for background work at the end.
+        app.connect("shutdown") { BackgroundWork.finishBeforeExit() }.keepForObjectLife()
         connectOpen()
     }
 
@@ -128,7 +133,6 @@ public final class FetchplayApplication {
         }
         let window = MainWindow(application: application, cache: cache, geometryFile: geometryFile,
                                 preferences: preferences)
-        window.onPlay = onPlay
         // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
         // to Start, so the whole path works offline on a fresh machine.
         if let suggested = ProcessInfo.processInfo.environment["FETCHPLAY_SUGGESTED_URL"], !suggested.isEmpty {
@@ -136,7 +140,7 @@ public final class FetchplayApplication {
         }
         // "unrealize", not "destroy": the window object outlives gtk_window_destroy while Swift
         // holds its reference, so "destroy" (emitted at dispose) would come too late or never.
-        window.widget.connect("unrealize") { [weak self, weak window] in
+        windowClosed = window.widget.connect("unrealize") { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }
         self.window = window
@@ -167,16 +171,9 @@ public final class FetchplayApplication {
     private func installActions() {
         for action in FetchplayAction.allCases {
             if action.scope == .app {
-                let type = action.parameterType.map { g_variant_type_new($0) } ?? nil
-                let gaction = g_simple_action_new(action.name, type)!
-                if let type { g_variant_type_free(type) }
-                gaction.connect("activate") { [weak self] (parameter: UnsafeMutableRawPointer?) -> Void in
-                    // A string parameter (the link) for the actions that take one.
-                    let text = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) }
-                    self?.perform(action, parameter: text)
-                }
-                g_action_map_add_action(application.opaque, gaction)
-                g_object_unref(gaction.rawObject)
+                action.install(in: application.opaque) { [weak self] parameter in
+                    self?.perform(action, parameter: parameter) // the link, for the actions that take one
+                }.activation.store(in: &connections)
             }
             var accels: [UnsafeMutablePointer<CChar>?] = action.accelerators.map { strdup($0) } + [nil]
             accels.withUnsafeMutableBufferPointer { buffer in
@@ -215,7 +212,7 @@ public final class FetchplayApplication {
         gtk_file_chooser_add_filter(chooser, filter) // takes its own reference
         g_object_unref(filter.map(UnsafeMutableRawPointer.init))
         fileChooser = chooser
-        chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
+        fileChooserResponse = chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
             self?.fileChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
         }
         gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
@@ -274,8 +271,8 @@ public final class FetchplayApplication {
             let hint = hint.map { String(cString: $0) } ?? ""
             MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths, hint: hint) }
         }
-        application.connect("open", box: CallbackBox(WeakApplication(self)),
-                            handler: unsafeBitCast(handler, to: GCallback.self))
+        application.connection("open", box: CallbackBox(WeakApplication(self)),
+                               handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
     }
 }
 

@@ -6,9 +6,10 @@ import GLibSupport
 /// The window's actions: installed from `FetchplayAction`'s table, enabled from one predicate,
 /// run from one switch.
 extension MainWindow {
-    /// Runs a window action, exactly as its button or key would.
-    public func activate(_ action: FetchplayAction) {
-        g_action_group_activate_action(widget.opaque, action.name, nil)
+    /// Runs a window action, exactly as its button or key would; `parameter` for those that
+    /// take one (a library row's link).
+    public func activate(_ action: FetchplayAction, parameter: String? = nil) {
+        g_action_group_activate_action(widget.opaque, action.name, parameter.map { g_variant_new_string($0) })
     }
 
     /// Whether an action can run now (its buttons are sensitive).
@@ -25,11 +26,11 @@ extension MainWindow {
         let videoPage = Self.shortcutController(on: playback.view.widget)
         let libraryList = library.map { Self.shortcutController(on: $0.view.list) }
         for action in FetchplayAction.allCases where action.scope == .win {
-            let gaction = g_simple_action_new(action.name, nil)!
-            gaction.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in self?.perform(action) }
-            g_action_map_add_action(widget.opaque, gaction)
-            actions[action] = gaction
-            g_object_unref(gaction.rawObject)
+            let installed = action.install(in: widget.opaque) { [weak self] parameter in
+                self?.perform(action, parameter: parameter) // a row's link, for the row actions
+            }
+            installed.activation.store(in: &connections)
+            actions[action] = installed.action
             let controller: OpaquePointer? = switch action.keyScope {
             case .anywhere: nil
             case .unclaimed: unclaimed
@@ -74,6 +75,7 @@ extension MainWindow {
         case .delete: return library?.canDelete ?? false
         case .undo: return library?.canUndo ?? false
         case .openFolder: return library != nil
+        case .playItem, .pauseItem, .continueItem, .showItemInFiles, .copyItemLink, .deleteItem: return library != nil
         case .find: return library != nil && !onVideo
         case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload: return true
         }
@@ -87,7 +89,7 @@ extension MainWindow {
         }
     }
 
-    func perform(_ action: FetchplayAction) {
+    func perform(_ action: FetchplayAction, parameter: String? = nil) {
         guard action.scope == .win, isEnabled(action) else { return }
         switch action {
         case .start:
@@ -113,6 +115,8 @@ extension MainWindow {
             playback.perform(action)
         case .delete, .undo, .openFolder, .find:
             performLibrary(action)
+        case .playItem, .pauseItem, .continueItem, .showItemInFiles, .copyItemLink, .deleteItem:
+            if let parameter { library?.perform(action, url: parameter) }
         case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload:
             break // the application's own (FetchplayApplication)
         }

@@ -17,17 +17,20 @@ extension MainWindow {
         // window is realized.
         widget.connect("realize") { [weak self] in
             guard let self, let surface = gtk_native_get_surface(self.widget.opaque) else { return }
-            surface.connect("notify::width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
+            // The surface lives while the window is realized; a new one comes with each realize.
+            self.surfaceWidth = surface.connect("notify::width") { [weak self] (_: UnsafeMutableRawPointer?) in
+                self?.updateLayout()
+            }
             self.updateLayout()
-        }
-        widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }
-        ui.libraryToggle.connect("toggled") { [weak self] in self?.updateLayout() }
+        }.store(in: &connections)
+        widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }.store(in: &connections)
+        ui.libraryToggle.connect("toggled") { [weak self] in self?.updateLayout() }.store(in: &connections)
         // The header bar is part of the content: fullscreen is the picture alone, as GTK does
         // with a titlebar.
         widget.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
             Widgets.setVisible(self.ui.headerBar, gtk_window_is_fullscreen(self.widget.as(GtkWindow.self)) == 0)
-        }
+        }.store(in: &connections)
         updateLayout()
     }
 

@@ -102,7 +102,7 @@ extension MainWindow {
             MainActor.assumeIsolated { box.body.window?.dropped(paths: paths, links: links) }
             return 1
         }
-        drop.connect("drop", box: CallbackBox(WeakWindow(self)), handler: unsafeBitCast(handler, to: GCallback.self))
+        drop.connection("drop", box: CallbackBox(WeakWindow(self)), handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
         gtk_widget_add_controller(target, drop.opaque)
     }
 }

@@ -12,6 +12,12 @@ import Localization
 /// (MainWindow+Actions.swift); the controllers turn state into widgets.
 @MainActor
 public final class MainWindow {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
+    /// `notify::width` of the window's surface while it is realized (MainWindow+Layout.swift).
+    var surfaceWidth: SignalConnection?
+    /// `unrealize` of the Preferences window while it is open (MainWindow+Preferences.swift).
+    var preferencesClosed: SignalConnection?
     /// The `GtkApplicationWindow`; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
@@ -21,8 +27,13 @@ public final class MainWindow {
     public let cacheError: DownloadError?
     /// The library pane and its wiring; nil when the cache folder could not be opened.
     public let library: LibraryCoordinator?
-    /// Told a video's path when it starts playing in the window (Play, or a file opened).
-    public var onPlay: (@MainActor (String) -> Void)?
+    private let plays = Observers<String>()
+
+    /// Calls `body` with a video's path each time one starts playing in the window (Play, or a
+    /// file opened), until the token is dropped.
+    public func observePlays(_ body: @escaping @MainActor (String) -> Void) -> ObserverToken {
+        plays.observe(body)
+    }
     /// The video page's player and view (MainWindow+Playback.swift).
     public let playback: PlaybackController
 
@@ -94,7 +105,7 @@ public final class MainWindow {
         g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
             releaseBox($0)
         }
-        widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }
+        widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }.store(in: &connections)
         session?.observe { [weak self] _ in self?.refresh() }
         refresh()
     }
@@ -174,7 +185,7 @@ public final class MainWindow {
         // Keys go to the video now: Space toggles playback, never a header button.
         playback.view.focus()
         library?.played(path: path)
-        onPlay?(path)
+        plays.notify(path)
         refresh()
     }
 

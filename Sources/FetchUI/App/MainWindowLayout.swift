@@ -22,6 +22,7 @@ import Localization
 struct MainWindowLayout {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The window; `MainWindow`, which keeps this layout, holds its reference.
     let window: Widget
     /// The AdwHeaderBar at the top of the content (an AdwApplicationWindow has no titlebar).
     let headerBar: Widget
@@ -47,11 +48,14 @@ struct MainWindowLayout {
     let downloadColumn: Widget
     /// The separator between the column and the library (wide only).
     let separator: Widget
-    /// The library pane, if any.
+    /// The library pane, if any; its `LibraryView` holds its reference.
     let library: Widget?
     /// The header's Library toggle, shown only when the window is narrow.
     let libraryToggle: Widget
     let videoPage: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
 
     /// - Parameters:
     ///   - library: the library pane, shown beside the download column (none when the cache
@@ -169,20 +173,19 @@ struct MainWindowLayout {
         gtk_widget_set_vexpand(stack, 1)
         let content = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 0, [headerBar, stack])
         adw_application_window_set_content(window.as(AdwApplicationWindow.self), content)
+        owned = OwnedWidget.keep(
+            headerBar, stack, entry, startButton, urlMessage, titleLabel, statusLabel, contextLabel,
+            errorBox, errorLabel, retryButton, controls, pauseButton, continueButton, playButton,
+            playRevealer, downloadColumn, separator, libraryToggle, videoPage
+        )
     }
 
-    /// The primary menu, in GNOME's order: what the app does, then Preferences, Keyboard
-    /// Shortcuts and About, then Quit (one window: closing it is quitting, Ctrl+W still closes).
+    /// The primary menu, from the action table's `primaryMenu`.
     static func primaryMenu() -> OpaquePointer {
         let menu = g_menu_new()!
-        let sections: [[(String, FetchplayAction)]] = [
-            [(tr("_Open Video…"), .open)],
-            [(tr("_Preferences"), .preferences), (tr("_Keyboard Shortcuts"), .shortcuts), (tr("_About Fetchplay"), .about)],
-            [(tr("_Quit"), .quit)],
-        ]
-        for items in sections {
+        for items in FetchplayAction.primaryMenu {
             let section = g_menu_new()!
-            for (label, action) in items { g_menu_append(section, label, action.detailedName) }
+            for action in items { g_menu_append(section, action.menuLabel, action.detailedName) }
             g_menu_append_section(menu, nil, section.as(GMenuModel.self))
             g_object_unref(section.rawObject)
         }

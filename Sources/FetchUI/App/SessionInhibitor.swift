@@ -11,6 +11,9 @@ import GLibSupport
 @MainActor
 final class SessionInhibitor {
     private let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let flags: GtkApplicationInhibitFlags
     /// What the session shows people ("Downloading videos"), in their language.
     private let reason: String
@@ -23,6 +26,7 @@ final class SessionInhibitor {
         self.window = window
         self.flags = flags
         self.reason = reason
+        owned = OwnedWidget.keep(window)
     }
 
     /// Inhibits while `active`, releases it otherwise; repeated calls change nothing.

@@ -14,11 +14,16 @@ import Locking
 /// window owns it beside the video page's `PlaybackController` and switches between the two.
 @MainActor
 final class DownloadPageController {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     let ui: MainWindowLayout
     let ring: RingView
     let session: DownloadSession?
     let cacheError: DownloadError?
     private let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let library: LibraryCoordinator?
     /// Plays a finished download (the window shows the video page).
     var play: (@MainActor (_ path: String, _ title: String) -> Void)?
@@ -41,8 +46,9 @@ final class DownloadPageController {
         self.cacheError = cacheError
         self.library = library
         self.window = window
-        ui.entry.connect("activate") { [weak self] in self?.entryActivated() }
-        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }
+        ui.entry.connect("activate") { [weak self] in self?.entryActivated() }.store(in: &connections)
+        ui.entry.connect("changed") { [weak self] in self?.entryChanged() }.store(in: &connections)
+        owned = OwnedWidget.keep(window)
     }
 
     /// The entry's text.

@@ -14,8 +14,10 @@ final class DownloadedPartsView {
     /// The overlay holding the seek bar and the line; goes where the seek bar would.
     let widget: Widget
     private let area: Widget
-    private let ownedArea: OwnedWidget
     private let seekBar: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
 
     /// Downloaded parts as fractions of the whole (0…1); nil hides the line.
     private(set) var parts: [ClosedRange<Double>]?
@@ -29,7 +31,6 @@ final class DownloadedPartsView {
         gtk_widget_set_hexpand(widget, 1)
         gtk_overlay_set_child(widget.opaque, seekBar)
         area = gtk_drawing_area_new()!
-        ownedArea = OwnedWidget(area)
         gtk_widget_add_css_class(area, "downloaded-parts")
         gtk_widget_set_can_target(area, 0)
         gtk_widget_set_visible(area, 0)
@@ -41,6 +42,7 @@ final class DownloadedPartsView {
             nonisolated(unsafe) let cr = cr
             MainActor.assumeIsolated { view?.draw(cr!) }
         }, box.retainedPointer(), releaseBox)
+        owned = OwnedWidget.keep(widget, area, seekBar)
     }
 
     /// Shows `parts` (nil: the video is whole, or a local file); redraws only on a change.

@@ -12,11 +12,16 @@ import Localization
 final class RequestSection {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     let expander: Widget
     let cookies: Widget
     let referer: Widget
     let userAgent: Widget
     private let headerList: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private(set) var headers: [Widget] = []
 
     init() {
@@ -52,7 +57,8 @@ final class RequestSection {
         addHeader.connect("clicked") { [weak self] in
             guard let self else { return }
             gtk_widget_grab_focus(self.addHeaderEntry())
-        }
+        }.store(in: &connections)
+        owned = OwnedWidget.keep(expander, cookies, referer, userAgent, headerList)
     }
 
     /// The context the fields give, checked; nil when they are all empty.

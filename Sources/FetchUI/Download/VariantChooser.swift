@@ -12,8 +12,13 @@ import Localization
 /// `done` runs once, on the main thread: with the chosen variant, or nil when cancelled.
 @MainActor
 final class VariantChooser {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The AdwMessageDialog (a GtkWindow).
     let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     /// One check button per variant, in the order given (best first).
     let choices: [UnsafeMutablePointer<GtkWidget>]
     /// The dialog's responses.
@@ -63,8 +68,8 @@ final class VariantChooser {
             let box = CallbackBox<@MainActor () -> Bool>.from(data)
             return MainActor.assumeIsolated { box.body() } ? 1 : 0
         }
-        enter.connect("key-pressed", box: CallbackBox<@MainActor () -> Bool> { [weak self] in self?.enterOnChoice() ?? false },
-                      handler: unsafeBitCast(pressed, to: GCallback.self))
+        enter.connection("key-pressed", box: CallbackBox<@MainActor () -> Bool> { [weak self] in self?.enterOnChoice() ?? false },
+                         handler: unsafeBitCast(pressed, to: GCallback.self)).store(in: &connections)
         gtk_widget_add_controller(window, enter.opaque)
 
         typealias ResponseHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
@@ -73,10 +78,11 @@ final class VariantChooser {
             let id = id.map { String(cString: $0) } ?? VariantChooser.cancel
             MainActor.assumeIsolated { box.body(id) }
         }
-        window.connect("response", box: CallbackBox<@MainActor (String) -> Void> { [weak self] id in
+        window.connection("response", box: CallbackBox<@MainActor (String) -> Void> { [weak self] id in
             // The dialog closes itself after a response.
             self?.finish(id == Self.download ? self?.chosen : nil, close: false)
-        }, handler: unsafeBitCast(response, to: GCallback.self))
+        }, handler: unsafeBitCast(response, to: GCallback.self)).store(in: &connections)
+        owned = OwnedWidget.keep(window)
     }
 
     /// The button of `response` (tests click it): the dialog makes them from the labels.

@@ -18,6 +18,8 @@ public final class LibraryCoordinator {
     public let store: LibraryStore
     public let view: LibraryView
     let session: DownloadSession
+    /// Its observers of the view, for as long as it lives.
+    private var observations: [ObserverToken] = []
 
     /// Plays the selected video now, or as soon as it can: a row just selected in a window that
     /// has not read its record yet (it is read in the background) plays once it is known.
@@ -38,11 +40,14 @@ public final class LibraryCoordinator {
         store = LibraryStore(cache: session.cache, settings: settings)
         store.observe { [weak self] in self?.refreshRows() }
         session.observe { [weak self] change in self?.entriesChanged(change.urls) }
-        view.onSelect = { [weak self] url in self?.session.select(url: url) }
-        view.onActivate = { [weak self] url in self?.activate(url) }
-        view.onToggle = { [weak self] url in self?.session.toggle(url: url) }
-        view.onCommand = { [weak self] command, url in self?.perform(command, url: url) }
-        view.onDuration = { [weak self] url, seconds in self?.store.setDuration(seconds, url: url) }
+        view.observe { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .selected(let url): self.session.select(url: url)
+            case .activated(let url): self.activate(url)
+            case .durationProbed(let url, let seconds): self.store.setDuration(seconds, url: url)
+            }
+        }.store(in: &observations)
         view.thumbnails.folder = session.cache.thumbnailsDirectory
         reload()
     }
@@ -92,21 +97,24 @@ public final class LibraryCoordinator {
         }
     }
 
-    /// A row's menu: Play, Pause or Continue, Show in Files, Copy Link, Delete, for that row's URL.
-    func perform(_ command: LibraryRow.Command, url: String) {
-        switch command {
-        case .play:
+    /// A row's action (its menu or its button): Play, Pause or Continue, Show in Files, Copy
+    /// Link, Delete, for that row's URL.
+    func perform(_ action: FetchplayAction, url: String) {
+        switch action {
+        case .playItem:
             session.select(url: url)
             playSelected?()
-        case .pause, .continue:
+        case .pauseItem, .continueItem:
             session.toggle(url: url)
-        case .showInFiles:
+        case .showItemInFiles:
             showInFiles(url: url)
-        case .copyLink:
+        case .copyItemLink:
             if let display = gdk_display_get_default() { gdk_clipboard_set_text(gdk_display_get_clipboard(display), url) }
-        case .delete:
+        case .deleteItem:
             session.select(url: url)
             deleteSelected()
+        default:
+            break
         }
     }
 

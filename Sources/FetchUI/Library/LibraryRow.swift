@@ -7,9 +7,11 @@ import Localization
 /// a partial a Pause / Continue button, and a menu (its button, a right-click, a touch long press).
 ///
 /// ```
-/// GtkListItem's child: box            actions "row.*" for its menu
+/// GtkListItem's child: box
 /// └─ [thumbnail | small ring] ─ title / detail ─ [pause or continue] ─ [⋮ menu]
 /// ```
+/// The button and the menu's items name the action table's row actions (`win.pause-item`, …)
+/// with the row's URL as their target, so the window runs them as it runs every other action.
 /// Recycled: the list view makes a few rows and binds each to the URL that scrolls into it
 /// (`bind(url:)`); `update(_:)` puts that URL's `LibraryRowModel` on screen, changing only what
 /// differs.
@@ -17,6 +19,8 @@ import Localization
 final class LibraryRow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The row's widget, the list item's child; this object holds a reference to it.
     nonisolated(unsafe) let row: Widget
     private let ownedRow: OwnedWidget
@@ -25,40 +29,29 @@ final class LibraryRow {
     private(set) var model: LibraryRowModel?
     let ring = RingView()
     private let thumbnailStack: Widget
-    private let picture: OpaquePointer
+    private let picture: Widget
     private let titleLabel: Widget
     private let detailLabel: Widget
     private let toggleButton: Widget
     private(set) var hasThumbnail = false
 
-    /// The row's button was pressed: pause or continue this URL.
-    var onToggle: (@MainActor (String) -> Void)?
-    /// A command of the row's menu was chosen for this URL.
-    var onCommand: (@MainActor (Command, String) -> Void)?
     let menuButton: Widget
-    private var menuActions: [Command: OpaquePointer] = [:]
-
-    /// What the row's menu offers; only those that apply show.
-    enum Command: String, CaseIterable {
-        case play, pause, `continue`, showInFiles = "show-in-files", copyLink = "copy-link", delete
-
-        var label: String {
-            switch self {
-            case .play: tr("_Play")
-            case .pause: tr("_Pause")
-            case .continue: tr("_Continue")
-            case .showInFiles: tr("Show in _Files")
-            case .copyLink: tr("Copy _Link")
-            case .delete: tr("_Delete")
-            }
-        }
-    }
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
+    /// The row's menu: the row actions that apply (`LibraryRowModel.menuActions`), each with this
+    /// row's URL as its target. Filled when it first opens, then kept in step while it shows.
+    nonisolated(unsafe) private let menu = g_menu_new()!
+    /// What `menu` holds now.
+    private var menuShows: (url: String, actions: [FetchplayAction])?
+    /// The action and target the button carries now.
+    private var toggleShows: (action: FetchplayAction, url: String)?
 
     init() {
 
-        picture = OpaquePointer(gtk_picture_new()!)
-        gtk_picture_set_content_fit(picture, GTK_CONTENT_FIT_COVER)
-        gtk_picture_set_can_shrink(picture, 1)
+        picture = gtk_picture_new()!
+        gtk_picture_set_content_fit(picture.opaque, GTK_CONTENT_FIT_COVER)
+        gtk_picture_set_can_shrink(picture.opaque, 1)
         let placeholder = gtk_image_new_from_icon_name("video-x-generic-symbolic")!
         gtk_image_set_pixel_size(placeholder.opaque, 24)
         gtk_widget_add_css_class(placeholder, "dim-label")
@@ -76,7 +69,7 @@ final class LibraryRow {
         gtk_widget_set_size_request(thumbnailStack, 96, 54)
         gtk_widget_set_valign(thumbnailStack, GTK_ALIGN_CENTER)
         gtk_stack_add_named(thumbnailStack.opaque, placeholder, "icon")
-        gtk_stack_add_named(thumbnailStack.opaque, UnsafeMutableRawPointer(picture).assumingMemoryBound(to: GtkWidget.self), "picture")
+        gtk_stack_add_named(thumbnailStack.opaque, picture, "picture")
         gtk_stack_add_named(thumbnailStack.opaque, ring.widget, "ring")
 
         titleLabel = Widgets.label("", classes: ["heading"])
@@ -105,52 +98,31 @@ final class LibraryRow {
         row = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["library-row"],
                           [thumbnailStack, text, toggleButton, menuButton])
         ownedRow = OwnedWidget(row)
-        toggleButton.connect("clicked") { [weak self] in
-            guard let self else { return }
-            self.onToggle?(self.url)
-        }
         installMenu()
+        owned = OwnedWidget.keep(thumbnailStack, picture, titleLabel, detailLabel, toggleButton, menuButton)
     }
 
-    /// The menu of every row: the same items, each naming its row's `row.*` action. Made once.
-    nonisolated(unsafe) private static let menu: OpaquePointer = {
-        let menu = g_menu_new()!
-        for command in Command.allCases {
-            let item = g_menu_item_new(command.label, "row.\(command.rawValue)")!
-            // Pause, Continue and Play show only when they apply.
-            g_menu_item_set_attribute_value(item, "hidden-when", g_variant_new_string("action-disabled"))
-            g_menu_append_item(menu, item)
-            g_object_unref(item.rawObject)
-        }
-        return menu
-    }()
+    deinit { g_object_unref(menu.rawObject) }
 
-    /// The menu's `row.*` actions; its popover is made when it first opens (a popover for each
-    /// recycled row cost a few hundred kB a row, most never opened). A right-click or a long
-    /// press on the row opens it too.
+    /// The menu's popover is made when it first opens (a popover for each recycled row cost a
+    /// few hundred kB a row, most never opened). A right-click or a long press on the row opens
+    /// it too.
     private func installMenu() {
-        let group = g_simple_action_group_new()!
-        for command in Command.allCases {
-            let action = g_simple_action_new(command.rawValue, nil)!
-            action.connect("activate") { [weak self] (_: UnsafeMutableRawPointer?) in
-                guard let self else { return }
-                self.onCommand?(command, self.url)
-            }
-            g_action_map_add_action(group.opaque, action)
-            menuActions[command] = action
-            g_object_unref(action.rawObject)
-        }
-        gtk_widget_insert_action_group(row, "row", group.opaque)
-        g_object_unref(group.rawObject)
-        gtk_menu_button_set_create_popup_func(menuButton.opaque, { button, _ in
+        gtk_menu_button_set_create_popup_func(menuButton.opaque, { button, data in
             // Called at every opening; the model (and with it the popover) is set the first time.
             guard gtk_menu_button_get_menu_model(button) == nil else { return }
-            gtk_menu_button_set_menu_model(button, LibraryRow.menu.as(GMenuModel.self))
-        }, nil, nil)
+            let box = CallbackBox<WeakRow>.from(data)
+            nonisolated(unsafe) let button = button
+            MainActor.assumeIsolated {
+                guard let row = box.body.row else { return }
+                row.fillMenu()
+                gtk_menu_button_set_menu_model(button, row.menu.as(GMenuModel.self))
+            }
+        }, CallbackBox(WeakRow(self)).retainedPointer(), releaseBox)
 
         let rightClick = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))
-        rightClick.connectPress("pressed") { [weak self] _ in self?.openMenu() }
+        rightClick.connectPress("pressed") { [weak self] _ in self?.openMenu() }.store(in: &connections)
         gtk_widget_add_controller(row, rightClick.opaque)
         // A long press is the touch screen's right-click (touch only, as GTK and GNOME apps do:
         // with a mouse, a busy main loop could take a quick click for a long press).
@@ -158,7 +130,7 @@ final class LibraryRow {
         gtk_gesture_single_set_touch_only(longPress.opaque, 1)
         // Before the list's own click handling, which would otherwise take the press.
         gtk_event_controller_set_propagation_phase(longPress.opaque, GTK_PHASE_CAPTURE)
-        longPress.connectPoint("pressed") { [weak self] _, _ in self?.openMenu() }
+        longPress.connectPoint("pressed") { [weak self] _, _ in self?.openMenu() }.store(in: &connections)
         gtk_widget_add_controller(row, longPress.opaque)
     }
 
@@ -172,9 +144,23 @@ final class LibraryRow {
         gtk_menu_button_get_popover(menuButton.opaque).map { gtk_widget_get_visible($0.as(GtkWidget.self)) != 0 } ?? false
     }
 
-    private func setMenu(_ command: Command, enabled: Bool) {
-        guard let action = menuActions[command], (g_action_get_enabled(action) != 0) != enabled else { return }
-        g_simple_action_set_enabled(action, enabled ? 1 : 0)
+    /// Puts the actions that apply to the row in its menu, once the menu was opened: an open
+    /// menu follows its model as it changes.
+    private func fillMenu() {
+        let actions = model?.menuActions ?? []
+        if let shows = menuShows, shows.url == url, shows.actions == actions { return }
+        menuShows = (url, actions)
+        g_menu_remove_all(menu)
+        for action in actions {
+            let item = g_menu_item_new(action.menuLabel, nil)!
+            g_menu_item_set_action_and_target_value(item, action.detailedName, g_variant_new_string(url))
+            g_menu_append_item(menu, item)
+            g_object_unref(item.rawObject)
+        }
+    }
+
+    private func menuChanged() {
+        if gtk_menu_button_get_menu_model(menuButton.opaque) != nil { fillMenu() }
     }
 
     /// Shows `url` from now on (its model follows with `update`); "" while the row is unused.
@@ -183,8 +169,9 @@ final class LibraryRow {
         self.url = url
         model = nil
         hasThumbnail = false
-        gtk_picture_set_paintable(picture, nil)
+        gtk_picture_set_paintable(picture.opaque, nil)
         if isMenuOpen { gtk_menu_button_popdown(menuButton.opaque) }
+        menuChanged()
     }
 
     func update(_ model: LibraryRowModel) {
@@ -209,12 +196,16 @@ final class LibraryRow {
         }
 
         Widgets.setVisible(toggleButton, !model.isFinished)
-        let pauses = model.activity == .downloading || model.activity == .waiting
+        let pauses = model.pauses
         gtk_button_set_icon_name(toggleButton.as(GtkButton.self),
                                  pauses ? "media-playback-pause-symbolic" : "folder-download-symbolic")
-        setMenu(.play, enabled: model.isFinished)
-        setMenu(.pause, enabled: pauses)
-        setMenu(.continue, enabled: !model.isFinished && !pauses)
+        if let action = model.toggleAction, toggleShows.map({ $0.action != action || $0.url != url }) ?? true {
+            toggleShows = (action, url)
+            // The target first: a name without its target would not match the action's type.
+            gtk_actionable_set_action_target_value(toggleButton.opaque, g_variant_new_string(url))
+            gtk_actionable_set_action_name(toggleButton.opaque, action.detailedName)
+        }
+        menuChanged()
         let tip = pauses ? tr("Pause this download") : tr("Continue this download")
         gtk_widget_set_tooltip_text(toggleButton, tip)
         fp_accessible_update_label(toggleButton.opaque, tip)
@@ -222,7 +213,7 @@ final class LibraryRow {
 
     /// Shows the video's frame instead of the generic icon.
     func setThumbnail(_ texture: OpaquePointer) {
-        gtk_picture_set_paintable(picture, texture)
+        gtk_picture_set_paintable(picture.opaque, texture)
         hasThumbnail = true
         if model?.isFinished == true { gtk_stack_set_visible_child_name(thumbnailStack.opaque, "picture") }
     }
@@ -235,4 +226,10 @@ final class LibraryRow {
 
     /// Presses the row's button as a click would (tests).
     func pressToggle() { gtk_widget_activate(toggleButton) }
+}
+
+/// Lets the menu's C callback reach its row without keeping it alive.
+private final class WeakRow {
+    weak var row: LibraryRow?
+    init(_ row: LibraryRow) { self.row = row }
 }

@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport
@@ -27,7 +28,12 @@ final class LibraryThumbnails {
     /// Where thumbnails are kept between runs (`ROOT/thumbnails`); nil: not kept.
     var folder: String?
     /// Called on the main thread when a video's thumbnail or duration is ready.
-    var onLoaded: (@MainActor (_ path: String, _ duration: Double?) -> Void)?
+    private let loaded = Observers<(path: String, duration: Double?)>()
+
+    /// Calls `body` with each video whose thumbnail (and duration, when asked) was made.
+    func observeLoaded(_ body: @escaping @MainActor (_ path: String, _ duration: Double?) -> Void) -> ObserverToken {
+        loaded.observe { body($0.path, $0.duration) }
+    }
 
     private struct Request {
         var path: String
@@ -105,7 +111,7 @@ final class LibraryThumbnails {
             lastUse[path] = clock
             forgetOldest()
         }
-        onLoaded?(path, made.duration)
+        loaded.notify((path, made.duration))
         startWaiting()
         // A screenful decoded on worker threads left their arenas full of freed frames.
         if pending == 0 { FreedMemory.release() }

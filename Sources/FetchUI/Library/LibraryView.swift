@@ -26,6 +26,8 @@ import Localization
 public final class LibraryView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
     /// The pane; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
@@ -39,33 +41,45 @@ public final class LibraryView {
     /// Shows the undo toast over the list.
     let toastOverlay: Widget
     /// The undo toast on screen (or queued); nil once it was dismissed.
-    private var undoToast: OpaquePointer?
+    var undoToast: OpaquePointer?
+    var undoToastDismissed: SignalConnection?
     /// Called once when the undo toast goes: timed out, closed, or replaced.
-    private var undoDismissed: (@MainActor () -> Void)?
+    var undoDismissed: (@MainActor () -> Void)?
     let thumbnails = LibraryThumbnails()
     let model = LibraryListModel()
 
     /// Every row widget the list view made, by its list item; few, whatever the library's size.
-    private var rowsByItem: [UnsafeMutableRawPointer: LibraryRow] = [:]
+    var rowsByItem: [UnsafeMutableRawPointer: LibraryRow] = [:]
     /// The row bound to each URL on screen now.
-    private var bound: [String: LibraryRow] = [:]
+    var bound: [String: LibraryRow] = [:]
     private var summary = ""
     private let scrolled: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     /// A visibility check waits for the next frame (0: none).
-    private var visibilityTick: guint = 0
-    private var visibilityRetries = 0
+    var visibilityTick: guint = 0
+    var visibilityRetries = 0
     /// Set by `focusList(when:)` until the list can take the focus.
     private var focusWanted: (@MainActor () -> Bool)?
     /// Set while the view changes the selection itself, so it is not reported as a choice.
-    private var selecting = false
+    var selecting = false
 
-    var onSelect: (@MainActor (String) -> Void)?
-    var onActivate: (@MainActor (String) -> Void)?
-    var onToggle: (@MainActor (String) -> Void)?
-    /// A row's menu command was chosen.
-    var onCommand: (@MainActor (LibraryRow.Command, String) -> Void)?
-    /// A finished video's duration was probed (the store keeps it).
-    var onDuration: (@MainActor (String, Double) -> Void)?
+    /// What the person did in the list, and what the view learnt, for `observe`.
+    enum Event {
+        /// The person selected one row (`select(url:)` is not reported).
+        case selected(url: String)
+        /// A row was activated: Enter or a double-click.
+        case activated(url: String)
+        /// A finished video's duration was probed (the store keeps it).
+        case durationProbed(url: String, seconds: Double)
+    }
+    let events = Observers<Event>()
+    /// The observers it added to the parts it owns.
+    var observations: [ObserverToken] = []
+
+    /// Calls `body` with every `Event` until the token is dropped.
+    func observe(_ body: @escaping @MainActor (Event) -> Void) -> ObserverToken { events.observe(body) }
 
     public init() {
         let title = Widgets.label(tr("Library"), classes: ["heading"])
@@ -124,15 +138,20 @@ public final class LibraryView {
         connectListSignals()
         // Typing while the list has the focus starts a search, as in GNOME's file lists.
         gtk_search_entry_set_key_capture_widget(searchEntry.opaque, list)
-        searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }
-        list.connect("map") { [weak self] in self?.focusListIfWanted() }
-        sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }
-        thumbnails.onLoaded = { [weak self] path, duration in self?.thumbnailLoaded(path: path, duration: duration) }
+        searchEntry.connect("search-changed") { [weak self] in self?.searchChanged() }.store(in: &connections)
+        list.connect("map") { [weak self] in self?.focusListIfWanted() }.store(in: &connections)
+        sortChooser.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.sortChanged() }.store(in: &connections)
+        thumbnails.observeLoaded { [weak self] path, duration in
+            self?.thumbnailLoaded(path: path, duration: duration)
+        }.store(in: &observations)
         // GTK 4.8's list view keeps up to 200 rows bound around the view; thumbnails follow
         // what is really on screen as it scrolls and resizes.
         let adjustment = gtk_scrolled_window_get_vadjustment(scrolled.opaque)!
-        adjustment.connect("value-changed") { [weak self] in self?.checkVisibleSoon() }
-        adjustment.connect("changed") { [weak self] in self?.checkVisibleSoon() }
+        adjustment.connect("value-changed") { [weak self] in self?.checkVisibleSoon() }.store(in: &connections)
+        adjustment.connect("changed") { [weak self] in self?.checkVisibleSoon() }.store(in: &connections)
+        owned = OwnedWidget.keep(
+            list, searchEntry, sortChooser, totalLabel, emptyStack, emptyPage, toastOverlay, scrolled
+        )
     }
 
     private static func makeSortChooser() -> Widget {
@@ -224,48 +243,11 @@ public final class LibraryView {
         gtk_selection_model_select_item(model.selection, guint(position), 1)
     }
 
-    /// Shows a toast with `message` and an Undo button (`win.undo`, as Ctrl+Z) for `seconds`;
-    /// `dismissed` runs once when it goes, whichever way: timed out, closed by the person,
-    /// hidden by `hideUndo`, or replaced by the next one.
-    func showUndo(_ message: String, seconds: UInt32, dismissed: @escaping @MainActor () -> Void) {
-        hideUndo()
-        guard let toast = adw_toast_new(message) else { return dismissed() }
-        // TRANSLATORS: the button of the toast after a deletion; the underscore marks its access key.
-        adw_toast_set_button_label(toast, tr("_Undo"))
-        adw_toast_set_action_name(toast, FetchplayAction.undo.detailedName)
-        adw_toast_set_timeout(toast, seconds)
-        // A new deletion's toast shows at once rather than after the one before it.
-        adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
-        undoToast = toast
-        undoDismissed = dismissed
-        toast.connect("dismissed") { [weak self] in self?.toastDismissed(toast) }
-        adw_toast_overlay_add_toast(toastOverlay.opaque, toast) // takes the reference
-    }
-
-    /// Hides the undo toast, if one shows (its `dismissed` runs).
-    func hideUndo() {
-        guard let toast = undoToast else { return }
-        adw_toast_dismiss(toast)
-        toastDismissed(toast) // in case the overlay had not shown it yet
-    }
-
-    private func toastDismissed(_ toast: OpaquePointer) {
-        guard undoToast == toast else { return }
-        undoToast = nil
-        let dismissed = undoDismissed
-        undoDismissed = nil
-        dismissed?()
-    }
-
     /// Whether the empty library's status page shows instead of the list.
     public var isEmptyPageVisible: Bool {
         gtk_stack_get_visible_child(emptyStack.opaque) == emptyPage
     }
 
-    public var isUndoVisible: Bool { undoToast != nil }
-
-    /// The words of the undo toast on screen (tests).
-    var undoMessage: String? { undoToast.flatMap { adw_toast_get_title($0) }.map { String(cString: $0) } }
 
     /// Gives the list the keyboard focus as soon as it shows rows on screen, if `stillWanted`
     /// holds then (the person may have typed a link meanwhile).
@@ -308,149 +290,5 @@ public final class LibraryView {
     private func scrollToTop() {
         guard model.shownCount > 0 else { return }
         gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(0))
-    }
-
-    // MARK: Rows
-
-    private func show(_ rowModel: LibraryRowModel, in row: LibraryRow) {
-        row.update(rowModel)
-        guard let path = rowModel.videoPath else { return }
-        if let texture = thumbnails.texture(for: path) {
-            if !row.hasThumbnail { row.setThumbnail(texture) }
-        } else {
-            checkVisibleSoon()
-        }
-    }
-
-    /// Asks for the thumbnails of the rows on screen, and withdraws those of rows that are not,
-    /// once the next frame has laid the list out.
-    private func checkVisibleSoon() {
-        guard visibilityTick == 0 else { return }
-        let box = CallbackBox(WeakLibraryView(self))
-        visibilityTick = gtk_widget_add_tick_callback(list, { _, _, data in
-            let view = CallbackBox<WeakLibraryView>.from(data).body.view
-            return MainActor.assumeIsolated { view?.checkVisible() ?? false } ? 1 : 0
-        }, box.retainedPointer(), releaseBox)
-    }
-
-    /// Returns whether to look again at the next frame: rows just bound may have no size yet
-    /// (a few frames at most, so an idle window never ticks).
-    private func checkVisible() -> Bool {
-        // The list view scrolls by placing its rows: their bounds are in the view's own
-        // coordinates, and the rows on screen are those between 0 and its height.
-        let height = Double(gtk_widget_get_height(list))
-        var unsized = false
-        for row in rowsByItem.values where !row.url.isEmpty && !row.hasThumbnail {
-            guard let rowModel = model.models[row.url], let path = rowModel.videoPath else { continue }
-            var bounds = graphene_rect_t()
-            guard height > 0, let parent = gtk_widget_get_parent(row.row), gtk_widget_get_height(parent) > 0,
-                  gtk_widget_compute_bounds(parent, list, &bounds) != 0 else {
-                unsized = true
-                continue
-            }
-            let y = Double(bounds.origin.y)
-            if y + Double(bounds.size.height) > 0 && y < height {
-                thumbnails.request(path: path, probeDuration: !rowModel.hasDuration)
-            } else {
-                thumbnails.cancel(path: path)
-            }
-        }
-        visibilityRetries = unsized ? visibilityRetries + 1 : 0
-        let again = unsized && visibilityRetries < 10
-        if !again { visibilityTick = 0 }
-        return again
-    }
-
-    private func setUp(item: UnsafeMutableRawPointer) {
-        let row = LibraryRow()
-        row.onToggle = { [weak self] url in self?.onToggle?(url) }
-        row.onCommand = { [weak self] command, url in self?.onCommand?(command, url) }
-        rowsByItem[item] = row
-        gtk_list_item_set_child(OpaquePointer(item), row.row)
-    }
-
-    private func bind(item: UnsafeMutableRawPointer) {
-        guard let row = rowsByItem[item] else { return }
-        let url = LibraryListModel.url(of: gtk_list_item_get_item(OpaquePointer(item)))
-        row.bind(url: url)
-        bound[url] = row
-        if let rowModel = model.models[url] { show(rowModel, in: row) }
-    }
-
-    private func unbind(item: UnsafeMutableRawPointer) {
-        guard let row = rowsByItem[item] else { return }
-        if bound[row.url] === row { bound[row.url] = nil }
-        if let path = model.models[row.url]?.videoPath { thumbnails.cancel(path: path) }
-        row.bind(url: "")
-    }
-
-    private func tearDown(item: UnsafeMutableRawPointer) {
-        rowsByItem[item] = nil
-    }
-
-    private func thumbnailLoaded(path: String, duration: Double?) {
-        for row in bound.values where row.model?.videoPath == path {
-            if let texture = thumbnails.texture(for: path) { row.setThumbnail(texture) }
-            if let duration { onDuration?(row.url, duration) }
-        }
-    }
-
-    private func connectFactory(_ factory: OpaquePointer) {
-        // Each handler gets the GtkListItem.
-        factory.connect("setup") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.setUp(item: $0) } }
-        factory.connect("bind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.bind(item: $0) } }
-        factory.connect("unbind") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.unbind(item: $0) } }
-        factory.connect("teardown") { [weak self] (item: UnsafeMutableRawPointer?) in item.map { self?.tearDown(item: $0) } }
-    }
-
-    private func connectListSignals() {
-        typealias PositionHandler = @convention(c) (UnsafeMutableRawPointer?, guint, UnsafeMutableRawPointer?) -> Void
-        typealias RangeHandler = @convention(c) (UnsafeMutableRawPointer?, guint, guint, UnsafeMutableRawPointer?) -> Void
-        let activated: PositionHandler = { _, position, data in
-            let box = CallbackBox<WeakLibraryView>.from(data)
-            MainActor.assumeIsolated { box.body.view?.rowActivated(Int(position)) }
-        }
-        let selected: RangeHandler = { _, _, _, data in
-            let box = CallbackBox<WeakLibraryView>.from(data)
-            MainActor.assumeIsolated { box.body.view?.selectionChanged() }
-        }
-        list.connect("activate", box: CallbackBox(WeakLibraryView(self)),
-                     handler: unsafeBitCast(activated, to: GCallback.self))
-        model.selection.connect("selection-changed", box: CallbackBox(WeakLibraryView(self)),
-                                handler: unsafeBitCast(selected, to: GCallback.self))
-    }
-
-    private func selectionChanged() {
-        guard !selecting, let url = selectedURL else { return }
-        onSelect?(url)
-    }
-
-    private func rowActivated(_ position: Int) {
-        guard position < model.shownCount else { return }
-        onActivate?(model.url(at: position))
-    }
-
-    /// Activates `url`'s row as Enter or a double-click would (tests).
-    func activateRow(url: String) {
-        guard let position = model.position(of: url) else { return }
-        gtk_widget_activate_action_variant(list, "list.activate-item", g_variant_new_uint32(guint(position)))
-    }
-}
-
-/// Lets C callbacks reach the view without keeping it alive.
-private final class WeakLibraryView {
-    weak var view: LibraryView?
-    init(_ view: LibraryView) { self.view = view }
-}
-
-extension Array where Element == String {
-    /// Calls `body` with the strings as a NULL-terminated `const char **`, valid during the call.
-    func withCStringArray<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-        var pointers: [UnsafeMutablePointer<CChar>?] = map { strdup($0) }
-        pointers.append(nil)
-        defer { for pointer in pointers { free(pointer) } }
-        return pointers.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { body($0) }
-        }
     }
 }

@@ -16,7 +16,7 @@ extension MainWindow {
         // The coordinator redraws the rows itself; the window only follows (delete, undo).
         library.store.observe { [weak self] in self?.refresh() }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
-        widget.connect("unrealize") { [weak self] in self?.library?.close() }
+        widget.connect("unrealize") { [weak self] in self?.library?.close() }.store(in: &connections)
     }
 
     /// A window opened on a library with no link to fetch gives the list the keyboard focus

@@ -11,10 +11,15 @@ import GLibSupport
 /// waits replaces it (`replaced`): the picture never falls behind by more than one frame.
 @MainActor
 final class FramePacer {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     private let widget: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let present: @MainActor (VideoFrame) -> Void
-    /// The window's frame clock and the `after-paint` handler, while the widget is realized.
-    private var clock: (clock: OpaquePointer, handler: UInt)?
+    /// The `after-paint` handler on the window's frame clock, while the widget is realized.
+    private var clock: SignalConnection?
     /// A frame was handed over and the window has not painted since.
     private var unpainted = false
     private var waiting: VideoFrame?
@@ -28,8 +33,9 @@ final class FramePacer {
     init(widget: UnsafeMutablePointer<GtkWidget>, present: @escaping @MainActor (VideoFrame) -> Void) {
         self.widget = widget
         self.present = present
-        widget.connect("realize") { [weak self] in self?.follow() }
-        widget.connect("unrealize") { [weak self] in self?.unfollow() }
+        widget.connect("realize") { [weak self] in self?.follow() }.store(in: &connections)
+        widget.connect("unrealize") { [weak self] in self?.unfollow() }.store(in: &connections)
+        owned = OwnedWidget.keep(widget)
     }
 
     /// Shows `frame` now, or after the next paint if the one shown was not painted yet. An
@@ -65,13 +71,11 @@ final class FramePacer {
     private func follow() {
         unfollow()
         guard let frameClock = gtk_widget_get_frame_clock(widget) else { return }
-        let handler = frameClock.connect("after-paint") { [weak self] in self?.painted() }
-        clock = (frameClock, handler)
+        clock = frameClock.connect("after-paint") { [weak self] in self?.painted() }
     }
 
     private func unfollow() {
-        if let clock { g_signal_handler_disconnect(clock.clock.rawObject, clock.handler) }
-        clock = nil
+        clock = nil // disconnects
         // Nothing paints an unrealized picture: what waits is handed over now, as the newest.
         unpainted = false
         if let next = waiting {

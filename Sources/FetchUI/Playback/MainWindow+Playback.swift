@@ -13,7 +13,7 @@ extension MainWindow {
             self.playback.pageChanged(visible: self.visiblePage == "video")
             self.updateLayout()
             self.refresh()
-        }
+        }.store(in: &connections)
         installLinkDrops()
     }
 }

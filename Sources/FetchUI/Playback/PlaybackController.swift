@@ -14,6 +14,10 @@ import Localization
 /// while the video page shows, so their plain keys never steal typing elsewhere.
 @MainActor
 public final class PlaybackController {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
+    /// Its observers of the view, for as long as it lives.
+    private var observations: [ObserverToken] = []
     /// Seconds a Left/Right key press moves.
     static let seekStep = 5.0
     /// Volume change of an Up/Down key press (linear, 0…1).
@@ -31,20 +35,23 @@ public final class PlaybackController {
     /// Where positions are remembered; nil without a cache folder.
     public let positions: PlaybackPositions?
     /// The position the current video resumed from, if it did.
-    public private(set) var resumedFrom: Double?
+    public internal(set) var resumedFrom: Double?
     /// The download being watched while it arrives; nil for a finished file.
     private(set) var stream: DownloadBoard?
     /// Where the video stopped, in seconds, when it ended before its stated length (a truncated
     /// download or a damaged file); nil otherwise.
     public private(set) var endedEarlyAt: Double?
     /// The position at the last tick while playing (for files without pictures).
-    private var lastPlayingPosition: Double?
+    var lastPlayingPosition: Double?
 
     private let audio: AudioOutput
-    private let window: UnsafeMutablePointer<GtkWidget>
-    private let observers = Observers<Void>()
-    private var tickSource: UInt32?
-    private var ticksSinceSave = 0
+    let window: UnsafeMutablePointer<GtkWidget>
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
+    let observers = Observers<Void>()
+    var tickSource: UInt32?
+    var ticksSinceSave = 0
     private var pageVisible = false
     /// The screen stays on while a video plays.
     let idleInhibitor: SessionInhibitor
@@ -53,7 +60,7 @@ public final class PlaybackController {
     /// The audio or subtitle drop-down is being refilled: its selection changes are not the person's.
     private var fillingMenus = false
     /// What was chosen for the video open now (speed, audio, subtitles), remembered in its record.
-    private var choices = PlaybackChoices()
+    var choices = PlaybackChoices()
     /// The remembered audio and subtitle choices not applied yet: they wait for the file's tracks.
     private var pendingChoices = PlaybackChoices()
     /// The title of the video open now (MPRIS shows it).
@@ -83,37 +90,37 @@ public final class PlaybackController {
         self.audio = audio
         idleInhibitor = SessionInhibitor(window: window, flags: GTK_APPLICATION_INHIBIT_IDLE, reason: tr("Playing a video"))
         mediaPlayer2 = gtk_window_get_application(window.as(GtkWindow.self)).flatMap(MediaPlayer2.service(for:))
-        view.onDoubleClick = { [weak self] in self?.perform(.fullscreen) }
-        view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }
+        view.controls.seekBar.connectChangeValue { [weak self] value in self?.seekBarChanged(value) }.store(in: &connections)
         view.controls.seekBar.connect("notify::css-classes") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.seekBarDragChanged()
-        }
+        }.store(in: &connections)
         view.controls.speed.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, let rate = self.view.controls.selectedRate else { return }
             self.ensurePlayer().rate = rate
             self.choose { $0.rate = rate == 1 ? nil : rate }
-        }
+        }.store(in: &connections)
         view.controls.subtitles.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.fillingMenus, let choice = self.view.controls.selectedSubtitle else { return }
             self.player?.selectSubtitleTrack(choice)
             self.choose { $0.subtitles = choice.map { .track($0) } ?? .off }
-        }
+        }.store(in: &connections)
         view.controls.audio.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, !self.fillingMenus, let index = self.view.controls.selectedAudioTrack else { return }
             self.player?.selectAudioTrack(index)
             self.choose { $0.audioTrack = index }
-        }
+        }.store(in: &connections)
         view.controls.volume.connect("value-changed") { [weak self] () in
             guard let self else { return }
             self.ensurePlayer().volume = gtk_range_get_value(self.view.controls.volume.as(GtkRange.self))
-        }
-        view.widget.connect("map") { [weak self] in self?.startTicking() }
-        view.widget.connect("unmap") { [weak self] in self?.stopTicking() }
-        window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
+        }.store(in: &connections)
+        view.widget.connect("map") { [weak self] in self?.startTicking() }.store(in: &connections)
+        view.widget.connect("unmap") { [weak self] in self?.stopTicking() }.store(in: &connections)
+        window.connect("notify::fullscreened") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }.store(in: &connections)
         // The window goes (gtk_window_destroy unrealizes it; "destroy" waits for the last reference).
-        window.connect("unrealize") { [weak self] in self?.close() }
-        view.onFrameShown = { [weak self] in self?.events.notify(.frameShown) }
+        window.connect("unrealize") { [weak self] in self?.close() }.store(in: &connections)
+        view.framesShownObservers.observe { [weak self] in self?.events.notify(.frameShown) }.store(in: &observations)
         updateActions()
+        owned = OwnedWidget.keep(window)
     }
 
     // MARK: Opening
@@ -200,93 +207,6 @@ public final class PlaybackController {
         positions?.flush()
     }
 
-    // MARK: Actions
-
-    func perform(_ action: FetchplayAction) {
-        guard let player else {
-            if action == .fullscreen || action == .leaveFullscreen { toggleFullscreen(action == .fullscreen) }
-            return
-        }
-        switch action {
-        case .togglePlayback:
-            if player.state == .playing { player.pause() } else { player.play() }
-        case .seekForward, .seekBackward:
-            let step = action == .seekForward ? Self.seekStep : -Self.seekStep
-            if let position = player.position { player.seek(to: position + step, accurate: true) }
-            view.revealBars()
-        case .volumeUp, .volumeDown:
-            player.volume += action == .volumeUp ? Self.volumeStep : -Self.volumeStep
-            if action == .volumeUp { player.isMuted = false }
-            view.revealBars()
-        case .mute:
-            player.isMuted.toggle()
-        case .fullscreen, .leaveFullscreen:
-            toggleFullscreen(action == .fullscreen)
-        case .slower, .faster:
-            player.rate = Self.rate(after: player.rate, faster: action == .faster)
-            let rate = player.rate
-            choose { $0.rate = rate == 1 ? nil : rate }
-            view.revealBars()
-        case .startOver:
-            player.seek(to: 0, accurate: true)
-            if stream == nil, let path = player.path { positions?.forget(path) }
-            resumedFrom = nil
-            view.showBanner(nil)
-        default:
-            break
-        }
-        tick()
-    }
-
-    /// Changes what is remembered for the video open now (a file of the library; a video still
-    /// downloading has no record to keep it in yet).
-    private func choose(_ change: (inout PlaybackChoices) -> Void) {
-        change(&choices)
-        guard stream == nil, let path = player?.path else { return }
-        positions?.remember(choices, for: path)
-    }
-
-    /// A subtitle file dropped on the playing video: it joins the video's tracks and shows.
-    func addSubtitle(file path: String) {
-        player?.addSubtitle(file: path)
-    }
-
-    /// "Track 2 (fr)" with the file's language code, "Track 2" without one.
-    static func trackName(_ language: String?, number: Int) -> String {
-        guard let language else { return String(format: tr("Track %1$d"), number) }
-        return String(format: tr("Track %1$d (%2$@)"), number, language)
-    }
-
-    /// The next speed of the controls' list up or down from `rate` (it stays at the ends).
-    static func rate(after rate: Double, faster: Bool) -> Double {
-        let rates = VideoControls.rates
-        let next = faster ? rates.first { $0 > rate + 0.01 } : rates.last { $0 < rate - 0.01 }
-        return next ?? (faster ? rates.last! : rates.first!)
-    }
-
-    public var isFullscreen: Bool { gtk_window_is_fullscreen(window.as(GtkWindow.self)) != 0 }
-
-    private func toggleFullscreen(_ on: Bool) {
-        if on { gtk_window_fullscreen(window.as(GtkWindow.self)) } else { leaveFullscreen() }
-    }
-
-    private func leaveFullscreen() {
-        if isFullscreen { gtk_window_unfullscreen(window.as(GtkWindow.self)) }
-    }
-
-    /// Calls `body` when what the actions depend on changed (the player's state, the page,
-    /// fullscreen).
-    func observe(_ body: @escaping @MainActor () -> Void) { observers.add(body) }
-
-    /// A video is open and can play, seek and pause.
-    var isReady: Bool { player?.state.isReady ?? false }
-
-    private func updateActions() {
-        view.controls.showFullscreen(isFullscreen)
-        view.setFullscreen(isFullscreen)
-        observers.notify(())
-    }
-
     // MARK: Player → view
 
     private func ensurePlayer() -> Player {
@@ -368,74 +288,4 @@ public final class PlaybackController {
         tick()
     }
 
-    // MARK: Position
-
-    private func startTicking() {
-        guard tickSource == nil else { return }
-        tickSource = MainContext.every(milliseconds: Self.tickInterval) { [weak self] in
-            guard let self else { return false }
-            self.tick()
-            self.ticksSinceSave += 1
-            if self.ticksSinceSave >= Self.ticksPerSave, self.player?.state == .playing { self.rememberPosition() }
-            return true
-        }
-    }
-
-    private func stopTicking() {
-        if let tickSource { g_source_remove(tickSource) }
-        tickSource = nil
-    }
-
-    private func tick() {
-        guard let player else { return }
-        limitFrameSize()
-        if player.state == .playing, !player.isSeeking, let position = player.position { lastPlayingPosition = position }
-        view.controls.showTime(position: endedEarlyAt ?? player.position ?? 0, duration: player.duration)
-        showStream(player)
-    }
-
-    /// A video still downloading: its downloaded parts under the seek bar, and the spinner while
-    /// the player waits for bytes. Once the whole file is there it plays as any other.
-    private func showStream(_ player: Player) {
-        guard let stream else { return }
-        let coverage = stream.coverage
-        let complete = coverage.total.map { coverage.spans == [0..<$0] } ?? false
-        view.controls.showDownloaded(complete ? nil : coverage.fractions)
-        view.showLoading(player.state == .loading || player.isBuffering)
-    }
-
-    /// Where playback really stopped, if that is well before the stated length: the newest
-    /// frame's time (delivered, painted or not: a window that stopped painting still played
-    /// it), else the last position seen while playing.
-    private func earlyEnd() -> Double? {
-        guard let duration = player?.duration, duration > 0,
-              let last = player?.currentFrame?.timestamp ?? lastPlayingPosition else { return nil }
-        return duration - last > Self.earlyEndMargin ? last : nil
-    }
-
-    /// Frames no larger than the view shows them (fullscreen, resizes follow within a tick).
-    private func limitFrameSize() {
-        let size = view.displaySize
-        player?.limitFrameSize(width: size?.width, height: size?.height)
-    }
-
-    /// A click or drag on the seek bar: key-frame seeks while dragging (fast), exact otherwise.
-    private func seekBarChanged(_ value: Double) {
-        player?.seek(to: value, accurate: !view.controls.isDragging)
-        view.controls.showTime(position: value, duration: player?.duration)
-    }
-
-    /// The drag ended: one exact seek to where the slider was let go.
-    private func seekBarDragChanged() {
-        guard !view.controls.isDragging, let player, player.state.isReady else { return }
-        player.seek(to: gtk_range_get_value(view.controls.seekBar.as(GtkRange.self)), accurate: true)
-    }
-
-    private func rememberPosition() {
-        ticksSinceSave = 0
-        // A video still downloading has no file of its own yet to keep the position in.
-        guard stream == nil, let player, let path = player.path, player.state.isReady, let position = player.position else { return }
-        if player.state == .ended { return }
-        positions?.remember(position, duration: player.duration, for: path)
-    }
 }

@@ -31,6 +31,9 @@ final class VideoControls {
     let audio: Widget
     /// Subtitles: Off, then the video's tracks (hidden when it has none).
     let subtitles: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     /// The downloaded parts under the seek bar, while the video still downloads.
     let downloadedParts: DownloadedPartsView
 
@@ -84,6 +87,10 @@ final class VideoControls {
         ])
         gtk_widget_set_valign(bottom, GTK_ALIGN_END)
         Self.keepFocusOnVideo([back, playButton, seekBar, muteButton, volume, fullscreenButton])
+        owned = OwnedWidget.keep(
+            top, bottom, title, playButton, seekBar, positionLabel, durationLabel, muteButton, volume,
+            fullscreenButton, speed, audio, subtitles
+        )
     }
 
     /// Narrow windows: the volume slider goes (Up and Down and the mute button stay), so the

@@ -91,10 +91,10 @@ extension VideoView {
     /// Picks the frame path when the picture is realized, from its window's renderer (GL or
     /// Vulkan: textures; cairo: cairo surfaces), and follows its scale factor.
     func installFramePath() {
-        picture.connect("realize") { [weak self] in self?.updateFramePath() }
+        picture.connect("realize") { [weak self] in self?.updateFramePath() }.store(in: &connections)
         picture.connect("notify::scale-factor") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.updateFramePath()
-        }
+        }.store(in: &connections)
     }
 
     private func updateFramePath() {

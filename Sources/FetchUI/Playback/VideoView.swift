@@ -1,5 +1,6 @@
 import CGtk
 import FetchPlayer
+import FetchPresentation
 import GLibSupport
 import Localization
 
@@ -20,6 +21,8 @@ import Localization
 public final class VideoView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    var connections: [SignalConnection] = []
     /// Milliseconds without pointer motion before the bars hide during playback.
     static let hideDelay: UInt32 = 2000
     /// Milliseconds the resume banner stays.
@@ -30,6 +33,7 @@ public final class VideoView {
     private let ownedWidget: OwnedWidget
     /// The picture the frames are shown in, and its paintable (see VideoPaintable.swift).
     public let picture: UnsafeMutablePointer<GtkWidget>
+    private let ownedPicture: OwnedWidget
     let paintable = VideoPaintable()
     let controls = VideoControls()
     private let spinner: Widget
@@ -39,6 +43,9 @@ public final class VideoView {
     private let bannerLabel: Widget
     private let topRevealer: Widget
     private let bottomRevealer: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
 
     /// Frames handed to the picture since the view was made.
     public private(set) var framesShown = 0
@@ -48,8 +55,8 @@ public final class VideoView {
     public var framesReplaced: Int { pacer.replaced }
     /// The size of the last frame shown.
     public var frameSize: (width: Int, height: Int)? { currentFrame.map { ($0.width, $0.height) } }
-    /// Called after each frame is handed to the picture (bench statistics).
-    var onFrameShown: (@MainActor () -> Void)?
+    /// Told after each frame is handed to the picture (bench statistics).
+    let framesShownObservers = Observers<Void>()
     /// The frame the picture paints.
     var currentFrame: VideoFrame? { paintable.frame }
 
@@ -69,6 +76,7 @@ public final class VideoView {
         // intrinsic size, so the picture's natural size is 0x0 and frames never ask the window
         // to grow.
         picture = gtk_picture_new_for_paintable(paintable.paintable)!
+        ownedPicture = OwnedWidget(picture)
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
         fp_accessible_update_label(picture.opaque, tr("Video"))
@@ -115,6 +123,7 @@ public final class VideoView {
         installFramePath()
         installPointerHandling()
         pacer = FramePacer(widget: picture) { [weak self] frame in self?.present(frame) }
+        owned = OwnedWidget.keep(spinner, errorBox, errorLabel, banner, bannerLabel, topRevealer, bottomRevealer)
     }
 
 
@@ -129,7 +138,7 @@ public final class VideoView {
     private func present(_ frame: VideoFrame) {
         paintable.show(frame)
         framesShown += 1
-        onFrameShown?()
+        framesShownObservers.notify(())
     }
 
     /// Where the current frame is drawn, in the picture's coordinates (nil: none shown).
@@ -259,19 +268,19 @@ public final class VideoView {
     /// Whether the bars show now.
     public var barsRevealed: Bool { gtk_revealer_get_reveal_child(bottomRevealer.opaque) != 0 }
 
-    /// Called on a double click on the video.
-    var onDoubleClick: (@MainActor () -> Void)?
-
     private func installPointerHandling() {
         let motion = gtk_event_controller_motion_new()!
-        motion.connectPoint("motion") { [weak self] x, y in self?.pointerMoved(x: x, y: y) }
+        motion.connectPoint("motion") { [weak self] x, y in self?.pointerMoved(x: x, y: y) }.store(in: &connections)
         gtk_widget_add_controller(widget, motion)
 
         let click = gtk_gesture_click_new()!
         click.connectPress("pressed") { [weak self] presses in
             self?.focus()
-            if presses == 2 { self?.onDoubleClick?() }
-        }
+            // The window's action, as the F key and the fullscreen button do.
+            if presses == 2, let picture = self?.picture {
+                gtk_widget_activate_action_variant(picture, FetchplayAction.fullscreen.detailedName, nil)
+            }
+        }.store(in: &connections)
         gtk_widget_add_controller(picture, click.opaque)
     }
 

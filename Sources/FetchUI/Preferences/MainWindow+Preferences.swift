@@ -17,7 +17,7 @@ extension MainWindow {
             guard let self else { return }
             self.downloadInhibitor.update(active: false)
             self.preferences.flush()
-        }
+        }.store(in: &connections)
     }
 
     /// Applies changed settings. The videos folder is applied only when it changes here, so a
@@ -66,7 +66,7 @@ extension MainWindow {
         preferencesWindow = window
         // Let go once it is closed, but not inside GTK's own teardown of it: the last reference
         // dropped there would finalize its widgets while they are being disposed.
-        window.widget.connect("unrealize") { [weak self, weak window] in
+        preferencesClosed = window.widget.connect("unrealize") { [weak self, weak window] in
             MainContext.post { [weak self, weak window] in
                 if let self, let window, self.preferencesWindow === window { self.preferencesWindow = nil }
             }

@@ -25,6 +25,8 @@ import Localization
 public final class PreferencesWindow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The `AdwPreferencesWindow` (a `GtkWindow`).
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
@@ -48,6 +50,9 @@ public final class PreferencesWindow {
     /// The rows of the two limits, dimmed while their switch is off.
     private let speedLimitRow: Widget
     private let capSizeRow: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     /// The network group: the proxy.
     let proxyRows: ProxyRows
 
@@ -60,6 +65,7 @@ public final class PreferencesWindow {
 
     private var refreshing = false
     private var chooser: OpaquePointer?
+    private var chooserResponse: SignalConnection?
     private var folderMessage: String?
 
     public init(application: UnsafeMutablePointer<GtkApplication>?, parent: UnsafeMutablePointer<GtkWindow>?,
@@ -141,10 +147,14 @@ public final class PreferencesWindow {
         widget.connect("unrealize") { [weak self] in
             guard let self else { return }
             gtk_window_set_transient_for(self.widget.as(GtkWindow.self), nil)
-        }
+        }.store(in: &connections)
         refresh()
         connectControls()
         preferences.observe { [weak self] _ in self?.refresh() }
+        owned = OwnedWidget.keep(
+            folderRow, folderButton, maxRunningSpin, speedSwitch, speedSpin, capSwitch, capSpin,
+            keepAwakeSwitch, messageLabel, messageGroup, speedLimitRow, capSizeRow
+        )
     }
 
     public func present() { gtk_window_present(widget.as(GtkWindow.self)) }
@@ -203,35 +213,35 @@ public final class PreferencesWindow {
     private func connectControls() {
         maxRunningSpin.connect("value-changed") { [weak self] in
             self?.changed { settings, window in settings.maxRunning = Int(window.spinValue(window.maxRunningSpin)) }
-        }
+        }.store(in: &connections)
         speedSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.changed { settings, window in
                 let on = gtk_switch_get_active(window.speedSwitch.opaque) != 0
                 settings.speedLimit = on ? Int(window.spinValue(window.speedSpin)) : nil
             }
-        }
+        }.store(in: &connections)
         speedSpin.connect("value-changed") { [weak self] in
             self?.changed { settings, window in
                 if settings.speedLimit != nil { settings.speedLimit = Int(window.spinValue(window.speedSpin)) }
             }
-        }
+        }.store(in: &connections)
         capSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.changed { settings, window in
                 let on = gtk_switch_get_active(window.capSwitch.opaque) != 0
                 settings.sizeCap = on ? Int64((window.spinValue(window.capSpin) * Self.bytesPerGB).rounded()) : nil
             }
-        }
+        }.store(in: &connections)
         capSpin.connect("value-changed") { [weak self] in
             self?.changed { settings, window in
                 if settings.sizeCap != nil {
                     settings.sizeCap = Int64((window.spinValue(window.capSpin) * Self.bytesPerGB).rounded())
                 }
             }
-        }
+        }.store(in: &connections)
         keepAwakeSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.changed { settings, window in settings.keepAwake = gtk_switch_get_active(window.keepAwakeSwitch.opaque) != 0 }
-        }
-        folderButton.connect("clicked") { [weak self] in self?.chooseFolder() }
+        }.store(in: &connections)
+        folderButton.connect("clicked") { [weak self] in self?.chooseFolder() }.store(in: &connections)
     }
 
     private func spinValue(_ spin: Widget) -> Double { gtk_spin_button_get_value(spin.opaque) }
@@ -257,7 +267,7 @@ public final class PreferencesWindow {
         gtk_file_chooser_set_current_folder(chooser, folder, nil)
         g_object_unref(folder?.rawObject)
         self.chooser = chooser
-        chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
+        chooserResponse = chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
             self?.folderChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
         }
         gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))

@@ -12,6 +12,8 @@ import Localization
 final class ProxyRows {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The choices, in the combo row's order.
     enum Choice: UInt32, CaseIterable { case desktop, direct, manual }
 
@@ -20,6 +22,9 @@ final class ProxyRows {
     let choiceRow: Widget
     /// AdwPasswordEntryRow: the proxy's address (a GtkEditable).
     let entry: Widget
+    /// A reference to each widget above, taken at the end of `init`: none of these pointers
+    /// outlives its widget, whatever its parent does.
+    private var owned: [OwnedWidget] = []
     private let preferences: Preferences
     /// "By hand" chosen while the address is not (yet) a usable proxy: shown, not saved.
     private var choosingManual = false
@@ -40,8 +45,9 @@ final class ProxyRows {
                                       description: tr("http://, https://, socks5:// or socks5h://, with user:password@ if it needs one"),
                                       [choiceRow, entry])
         refresh()
-        choiceRow.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }
-        entry.connect("changed") { [weak self] in self?.typed() }
+        choiceRow.connect("notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.chosen() }.store(in: &connections)
+        entry.connect("changed") { [weak self] in self?.typed() }.store(in: &connections)
+        owned = OwnedWidget.keep(group, choiceRow, entry)
     }
 
     /// Puts the setting into the controls.

@@ -20,3 +20,12 @@ final class OwnedWidget: @unchecked Sendable {
 
     deinit { g_object_unref(pointer.rawObject) }
 }
+
+extension OwnedWidget {
+    /// One reference for each of `widgets`: a Swift object keeps the list beside the pointers
+    /// to the children it built (or the window it works for), so none of them outlives its
+    /// widget, whatever the widget's parent does (a stack's page removed, a row recycled).
+    static func keep(_ widgets: UnsafeMutablePointer<GtkWidget>...) -> [OwnedWidget] {
+        widgets.map(OwnedWidget.init)
+    }
+}

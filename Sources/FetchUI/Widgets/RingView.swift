@@ -12,6 +12,8 @@ import Localization
 /// runs only while something moves and the widget is mapped. Accessible as a progress bar.
 @MainActor
 public final class RingView {
+    /// The signal handlers it connected: they are disconnected when it goes.
+    private var connections: [SignalConnection] = []
     /// The drawing area; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
@@ -59,8 +61,8 @@ public final class RingView {
             MainActor.assumeIsolated { view?.draw(cr!, width: Double(width), height: Double(height)) }
         }, box.retainedPointer(), releaseBox)
 
-        widget.connect("map") { [weak self] in self?.updateTicking() }
-        widget.connect("unmap") { [weak self] in self?.stopTicking() }
+        widget.connect("map") { [weak self] in self?.updateTicking() }.store(in: &connections)
+        widget.connect("unmap") { [weak self] in self?.stopTicking() }.store(in: &connections)
         updateAccessibleValue()
     }
 
