@@ -69,6 +69,9 @@ struct PreferencesWindowTests {
         try RealInput.click(try plusButton(preferences.maxRunningSpin))
         #expect(GtkHarness.iterate(until: { window.preferences.settings.maxRunning == 4 }, timeout: 5))
         #expect(window.session?.queue.maxRunning == 4, "the queue follows at once")
+        try RealInput.click(try plusButton(preferences.connectionsSpin))
+        #expect(GtkHarness.iterate(until: { window.preferences.settings.connections == 9 }, timeout: 5))
+        #expect(window.session?.connections.connections == 9, "the next run's ceiling follows at once")
         try RealInput.click(preferences.speedSwitch)
         #expect(GtkHarness.iterate(until: { window.preferences.settings.speedLimit == PreferencesWindow.defaultSpeedLimit },
                                    timeout: 5))
@@ -89,7 +92,7 @@ struct PreferencesWindowTests {
         // On disk without anyone saving, off the main thread.
         #expect(GtkHarness.iterate(until: {
             let text = iniText
-            return text.contains("max-running=4") && text.contains("speed-limit-kib=2048")
+            return text.contains("max-running=4") && text.contains("connections=9") && text.contains("speed-limit-kib=2048")
                 && text.contains("keep-awake=false") && text.contains("size-cap-bytes=10000000000")
         }, timeout: 10), "settings.ini: \(iniText)")
 
@@ -105,6 +108,8 @@ struct PreferencesWindowTests {
         again.showPreferences()
         let shown = try #require(again.preferencesWindow)
         #expect(gtk_spin_button_get_value(shown.maxRunningSpin.opaque) == 4)
+        #expect(gtk_spin_button_get_value(shown.connectionsSpin.opaque) == 9)
+        #expect(again.session?.connections.connections == 9)
         #expect(gtk_switch_get_active(shown.speedSwitch.opaque) != 0)
         #expect(gtk_spin_button_get_value(shown.speedSpin.opaque) == 2048)
         #expect(gtk_switch_get_active(shown.keepAwakeSwitch.opaque) == 0)

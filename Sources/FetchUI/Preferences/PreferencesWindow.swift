@@ -38,6 +38,8 @@ public final class PreferencesWindow {
     let folderRow: Widget
     let folderButton: Widget
     let maxRunningSpin: Widget
+    /// The most connections one download opens.
+    let connectionsSpin: Widget
     let speedSwitch: Widget
     let speedSpin: Widget
     let capSwitch: Widget
@@ -95,6 +97,13 @@ public final class PreferencesWindow {
         let maxRunningRow = PreferencesRows.row(tr("Downloads at once"), subtitle: tr("The others wait their turn"),
                                                 control: maxRunningSpin)
 
+        let connectionsRange = AppSettings.connectionsRange
+        connectionsSpin = PreferencesRows.spinButton(Double(connectionsRange.lowerBound)...Double(connectionsRange.upperBound),
+                                                     step: 1, widthChars: 2)
+        let connectionsRow = PreferencesRows.row(tr("Connections per download"),
+                                                 subtitle: tr("At most; more open only while they make it faster"),
+                                                 control: connectionsSpin)
+
         speedSwitch = gtk_switch_new()!
         let speedRow = PreferencesRows.row(tr("Limit the download speed"), subtitle: tr("All downloads together"),
                                            control: speedSwitch)
@@ -128,7 +137,8 @@ public final class PreferencesWindow {
         proxyRows = ProxyRows(preferences: preferences)
         for group in [
             messageGroup,
-            PreferencesRows.group(tr("Downloads"), [folderRow, maxRunningRow, speedRow, speedLimitRow, keepAwakeRow]),
+            PreferencesRows.group(tr("Downloads"), [folderRow, maxRunningRow, connectionsRow, speedRow, speedLimitRow,
+                                                 keepAwakeRow]),
             PreferencesRows.group(tr("Library"), [capRow, capSizeRow]),
             proxyRows.group,
         ] {
@@ -152,7 +162,7 @@ public final class PreferencesWindow {
         connectControls()
         preferences.observe { [weak self] _ in self?.refresh() }
         owned = OwnedWidget.keep(
-            folderRow, folderButton, maxRunningSpin, speedSwitch, speedSpin, capSwitch, capSpin,
+            folderRow, folderButton, maxRunningSpin, connectionsSpin, speedSwitch, speedSpin, capSwitch, capSpin,
             keepAwakeSwitch, messageLabel, messageGroup, speedLimitRow, capSizeRow
         )
     }
@@ -180,6 +190,7 @@ public final class PreferencesWindow {
         PreferencesRows.setSubtitle(folderRow, Self.displayPath(currentFolder()))
         Widgets.setTooltip(folderRow, currentFolder())
         setSpin(maxRunningSpin, Double(settings.maxRunning))
+        setSpin(connectionsSpin, Double(settings.connections))
         // Off, the spin buttons offer the value the switch would turn on.
         setSwitch(speedSwitch, settings.speedLimit != nil)
         setSpin(speedSpin, Double(settings.speedLimit ?? Self.defaultSpeedLimit))
@@ -213,6 +224,9 @@ public final class PreferencesWindow {
     private func connectControls() {
         maxRunningSpin.connect("value-changed") { [weak self] in
             self?.changed { settings, window in settings.maxRunning = Int(window.spinValue(window.maxRunningSpin)) }
+        }.store(in: &connections)
+        connectionsSpin.connect("value-changed") { [weak self] in
+            self?.changed { settings, window in settings.connections = Int(window.spinValue(window.connectionsSpin)) }
         }.store(in: &connections)
         speedSwitch.connect("notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.changed { settings, window in
