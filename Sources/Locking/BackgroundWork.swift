@@ -53,14 +53,9 @@ public enum BackgroundWork {
     @discardableResult
     public static func finish(timeout: Double) -> Bool { tracker.drain(timeout: timeout) }
 
-    /// The last thing before a process exits: every job ends first, so none runs inside GLib or
-    /// GStreamer during `exit`; after 10 s (a stuck pipeline) it says so and lets the exit go on.
-    public static func finishBeforeExit() {
-        if !finish(timeout: 10) {
-            let line = "fetchplay: warning: quitting with background work still running\n"
-            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-        }
-    }
+    /// The last thing before a process exits: the whole ordered shutdown, which waits for these
+    /// jobs first and last (kept for callers from before `Shutdown`).
+    public static func finishBeforeExit() { Shutdown.process.finishBeforeExit() }
 
     /// Jobs counted now.
     public static var running: Int { tracker.count }
