@@ -6,8 +6,8 @@ import Glibc
 ///
 /// Every `Worker` is made in a shutdown (the process's, `Shutdown.process`, unless its maker says
 /// otherwise). While its owner holds it, it is the owner's; once the owner lets it go, its
-/// threads finish what they must and wait here, joined as soon as they have ended (the next
-/// worker made reaps them) or, at the latest, by `finish`. So no thread outlives the process's
+/// threads finish what they must, and the shutdown's reaper (a worker of its own) joins them as
+/// soon as the last has ended, or `finish` does at quit. So no thread outlives the process's
 /// `exit` unjoined, and no owner on the main thread waits for one.
 ///
 /// `finish` ends the work in this order, each step joined before the next begins:
@@ -40,21 +40,41 @@ public final class Shutdown: @unchecked Sendable {
     /// The process's: every worker unless its maker chose another.
     public static let process = Shutdown()
 
+    /// Workers not joined yet.
     private let workers = Locked<[WorkerThreads]>([])
+
+    /// The one reaper of the process (made when first needed, joined by `finish`), shared by
+    /// every shutdown: a static, so that no reaper is ever freed, and so joined, on a thread it
+    /// is about to join (a shutdown let go while one of its workers ends).
+    private static let reaper = Locked<Worker?>(nil)
 
     public init() {}
 
-    /// Takes `threads` in; first joins the workers here whose threads have all ended (at once:
-    /// each is past its last job).
+    /// Takes `threads` in; once they have all ended, the reaper joins them.
     func adopt(_ threads: WorkerThreads) {
-        let ended = workers.withLock { workers -> [WorkerThreads] in
-            let ended = workers.filter(\.hasEnded)
-            workers.removeAll { $0.hasEnded }
-            return ended
-        }
-        for worker in ended { _ = worker.join(until: nil) }
         workers.withLock { $0.append(threads) }
+        let watching = threads.whenEnded { [workers] in Self.reap(threads, from: workers) }
+        if !watching { Self.reap(threads, from: workers) }
     }
+
+    /// Joins `threads`, whose last thread is ending, on the reaper: never on that thread itself.
+    /// The jobs hold the list, not the shutdown.
+    private static func reap(_ threads: WorkerThreads, from workers: Locked<[WorkerThreads]>) {
+        let reaper = Self.reaper.withLock { reaper -> Worker in
+            if let reaper { return reaper }
+            let made = Worker(name: "fetchplay reaper", stage: .records, in: nil)
+            reaper = made
+            return made
+        }
+        // Refused only while `finish` joins the reaper; the next `finish` joins `threads` then.
+        reaper.submit {
+            _ = threads.join(until: nil)
+            workers.withLock { $0.removeAll { $0 === threads } }
+        }
+    }
+
+    /// Workers whose threads have not all been joined (tests).
+    public var unjoinedWorkers: Int { workers.withLock { $0.count } }
 
     /// Threads of this shutdown's workers that have not ended, in `stage` or in all.
     public func runningThreads(in stage: Stage? = nil) -> Int {
@@ -94,7 +114,12 @@ public final class Shutdown: @unchecked Sendable {
         for stage in Stage.allCases {
             finished = join(stage, until: deadline) && finished
         }
-        return BackgroundWork.finish(timeout: deadline.secondsLeft) && finished
+        finished = BackgroundWork.finish(timeout: deadline.secondsLeft) && finished
+        // Last, the reaper (its jobs are joins of workers that had ended); made again if needed.
+        if let reaper = Self.reaper.withLock({ reaper in defer { reaper = nil }; return reaper }) {
+            finished = reaper.join(timeout: deadline.secondsLeft) && finished
+        }
+        return finished
     }
 
     /// The last thing before a process exits: `finish`, and a warning when something was

@@ -172,25 +172,50 @@ final class WorkerThreads: @unchecked Sendable {
 
     private func loop() {
         nameThisThread()
-        while let job = next() {
-            job()
-            locked {
-                finished += 1
-                pthread_cond_broadcast(changed)
+        while true {
+            switch next() {
+            case .job(let job):
+                job()
+                locked {
+                    finished += 1
+                    pthread_cond_broadcast(changed)
+                }
+            case .end(let ended):
+                // The last thread tells whoever joins ended workers (its `Shutdown`).
+                ended?()
+                return
             }
         }
     }
 
-    /// The next job; nil once stopping with nothing left (the thread then ends).
-    private func next() -> (@Sendable () -> Void)? {
+    private enum Next {
+        case job(@Sendable () -> Void)
+        /// The thread ends; the last one carries `onEnded`.
+        case end((@Sendable () -> Void)?)
+    }
+
+    /// The next job, or the end once stopping (or closed) with nothing left.
+    private func next() -> Next {
         locked {
             while queue.isEmpty, !stopping, !closed { pthread_cond_wait(changed, mutex) }
-            guard !queue.isEmpty else {
-                running -= 1
-                pthread_cond_broadcast(changed)
-                return nil
-            }
-            return queue.removeFirst().job
+            guard queue.isEmpty else { return .job(queue.removeFirst().job) }
+            running -= 1
+            pthread_cond_broadcast(changed)
+            guard running == 0 else { return .end(nil) }
+            defer { onEnded = nil }
+            return .end(onEnded)
+        }
+    }
+
+    /// Called once, on the last thread as it ends (set by the `Shutdown` that adopts the worker).
+    private var onEnded: (@Sendable () -> Void)?
+
+    /// Sets `onEnded`; false when every thread has ended already (the caller joins them then).
+    func whenEnded(_ body: @escaping @Sendable () -> Void) -> Bool {
+        locked {
+            guard running > 0 else { return false }
+            onEnded = body
+            return true
         }
     }
 
@@ -206,7 +231,6 @@ final class WorkerThreads: @unchecked Sendable {
 
     var isStopping: Bool { locked { stopping } }
 
-    var hasEnded: Bool { locked { running == 0 } }
 
     func stop() {
         let handlers = locked { () -> [@Sendable () -> Void] in
