@@ -9,10 +9,10 @@ import GLibSupport
 ///
 /// A row asks when it is bound to a video (`request`) and withdraws when it scrolls away
 /// (`cancel`): only waiting requests are dropped, the newest first served, at most `poolSize`
-/// at once on the workers of its own `Thumbnailer`. A worker names the video's content (`ContentFingerprint`), takes
-/// `folder/FINGERPRINT.png` when an earlier run made it, else decodes a frame with `Thumbnailer`
-/// (and probes the duration when the record has none), scales it to `width` pixels wide, and
-/// saves the PNG atomically for next time. The texture comes back to the main thread; at most
+/// at once on the workers of its own `Thumbnailer`. A worker names the video's content
+/// (`ContentFingerprint`), takes `folder/FINGERPRINT.png` when an earlier run made it, else
+/// decodes a frame (and probes the duration when the record has none), scales it to `width`
+/// pixels wide, and saves the PNG atomically for next time. The texture comes back to the main thread; at most
 /// `keptTextures` stay in memory (the rows on screen hold their own).
 ///
 /// When the view goes, so does its thumbnailer: requests not started are dropped, the frames
