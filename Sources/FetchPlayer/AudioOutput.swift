@@ -32,14 +32,13 @@ public enum AudioOutput: Sendable {
         return sink
     }
 
-    /// Starts the sound-device check on a worker thread, so the first Play finds the answer
-    /// ready instead of opening the sound server on the main thread. Call it at start-up.
-    public static func probeInBackground() {
-        let job = BackgroundWork.begin()
-        Thread.detachNewThread {
-            _ = hasSoundDevice
-            job?.end()
-        }
+    /// Starts the sound-device check on a worker, so the first Play finds the answer ready
+    /// instead of opening the sound server on the main thread. Call it at start-up (after
+    /// `GStreamer` is initialised: `DecoderPreload.start`) and hold the worker; the process's
+    /// shutdown joins it in its `.media` stage at the latest.
+    public static func startProbe(in shutdown: Shutdown? = .process) -> Worker {
+        GStreamer.initialize()
+        return Worker.run(name: "fetchplay sound probe", stage: .media, in: shutdown) { _ = hasSoundDevice }
     }
 
     /// Whether `autoaudiosink` finds a real device, checked once per process.

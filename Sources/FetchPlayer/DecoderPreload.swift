@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 import Locking
 
 /// Loads the plug-ins of the usual demuxers and decoders on a worker thread at start-up.
@@ -16,13 +15,19 @@ public enum DecoderPreload {
         "avdec_aac", "vorbisdec", "opusdec", "scaletempo", "textoverlay",
     ]
 
-    /// Starts the loading; call it at start-up. Quitting waits for it (see `BackgroundWork`).
-    public static func startInBackground() {
-        guard let job = BackgroundWork.begin(.skippable) else { return }
-        Thread.detachNewThread {
-            defer { job.end() }
-            load()
-        }
+    /// Starts the loading on a worker; call it at start-up and hold the worker (the process's
+    /// shutdown joins it in its `.media` stage at the latest).
+    ///
+    /// GStreamer is initialised first, on the calling thread (the main thread, before any
+    /// window): `gst_init` registers and initialises GStreamer's core types, and doing that on
+    /// the preload's thread while the main thread initialised GTK's widget classes deadlocked
+    /// at start-up once. GLib 2.74 initialises classes and adds interfaces to types under one
+    /// process-wide lock, while each type registers inside a one-time initialisation of its
+    /// own: two threads doing both can each wait for the other. With the core types made here,
+    /// the preload's thread only loads plug-ins.
+    public static func start(in shutdown: Shutdown? = .process) -> Worker {
+        GStreamer.initialize()
+        return Worker.run(name: "fetchplay decoder preload", stage: .media, in: shutdown, .skippable) { load() }
     }
 
     /// Loads the plug-in of every feature in `features` that is installed; returns how many.

@@ -1,15 +1,14 @@
 import CGLib
 import CGStreamer
-import Dispatch
 import GLibSupport
 import Locking
 
 /// One `playbin` for one opened file, with its sinks and its bus watch; stopped and freed when
 /// released (by `Player.close()` or when the player goes away).
 ///
-/// Its state changes run on `stateChanges`, never on the main thread: `set_state` can wait for
-/// the streaming threads (going to NULL joins them, and one may be waiting for bytes of a video
-/// still downloading). States are reported on the bus as before.
+/// Its state changes run on its player's worker (`states`), never on the main thread:
+/// `set_state` can wait for the streaming threads (going to NULL joins them, and one may be
+/// waiting for bytes of a video still downloading). States are reported on the bus as before.
 final class Pipeline {
     let playbin: UnsafeMutablePointer<GstElement>
     /// The video appsink (owned by the playbin), for its statistics.
@@ -17,6 +16,10 @@ final class Pipeline {
     let frames: FrameOutput
     /// The bytes of a stream that is still arriving, for `appsrc://`.
     let feed: StreamFeed?
+    /// The player's one worker for state changes, in the order asked: a file opened after
+    /// another was closed starts only once the old pipeline is down (its file, the sound device
+    /// free again).
+    private let states: Worker
     private var watchingBus = false
     private var stopped = false
 
@@ -27,7 +30,9 @@ final class Pipeline {
     ///
     /// - Throws: `.missingCodec` when a core plug-in (playbin, videoconvert, appsink…) is
     ///   missing; `.other` when GStreamer refused a part of the pipeline (logged).
-    init(uri: String, subtitles: String? = nil, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil) throws(PlayerError) {
+    init(uri: String, subtitles: String? = nil, audio: AudioOutput, frames: FrameOutput, feed: StreamFeed? = nil,
+         states: Worker) throws(PlayerError) {
+        self.states = states
         let missing = PlayerError.missingCodec("playbin, videoconvert, videoscale or appsink")
         guard let playbin = GStreamer.make("playbin", name: "fetchplay-player") else { throw missing }
         _ = gst_object_ref_sink(playbin)
@@ -131,19 +136,24 @@ final class Pipeline {
         return all > 0 && running == 0
     }
 
-    /// Every pipeline's state changes, in the order asked, on one queue: a file opened after
-    /// another was closed starts only once the old pipeline is down (its file, the sound device
-    /// free again). Counted as background work, so quitting waits for the last one.
-    private static let stateChanges = DispatchQueue(label: "fetchplay.pipeline.states")
-
     /// Asks for a state; completion is reported on the bus.
     func request(_ state: GstState) {
         guard !stopped else { return }
+        change(to: state)
+    }
+
+    /// `state` on the worker, with a reference of the worker's own to the playbin. A worker that
+    /// stopped (the process's shutdown joined it) takes nothing: a NULL then happens here, on
+    /// the quitting thread, so that no playbin is freed while it still streams.
+    private func change(to state: GstState) {
         let playbin = ElementReference(playbin)
-        BackgroundWork.async(on: Self.stateChanges) {
+        let accepted = states.submit {
             gst_element_set_state(playbin.element, state)
             playbin.release()
         }
+        guard !accepted else { return }
+        if state == GST_STATE_NULL { gst_element_set_state(playbin.element, GST_STATE_NULL) }
+        playbin.release()
     }
 
     /// Removes the bus watch and stops streaming (state NULL, on the state queue, which frees the
@@ -157,11 +167,7 @@ final class Pipeline {
             gst_object_unref(bus)
             watchingBus = false
         }
-        let playbin = ElementReference(playbin)
-        BackgroundWork.async(on: Self.stateChanges) {
-            gst_element_set_state(playbin.element, GST_STATE_NULL)
-            playbin.release()
-        }
+        change(to: GST_STATE_NULL)
     }
 
     deinit {

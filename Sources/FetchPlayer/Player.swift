@@ -7,19 +7,25 @@
 //     │                      only in PlayerError+GStreamer.swift
 //     ├── SubtitleTrack      a subtitle stream in the file or a subtitle file beside it, named
 //     │                      for a menu; chosen in Player+Subtitles.swift
+//     ├── Player+BusMessages each bus message of the open pipeline as one PlaybackEvent
+//     ├── Player+Effects     what the reducer asks for, carried out on the pipeline
 //     ├── Player+AudioTracks the file's audio streams; a switch waits for any seek to finish
 //     ├── DecoderPreload     the usual demuxers' and decoders' plug-ins, loaded at start-up
 //     ├── Pipeline           one playbin per opened file, its bus watch on the main context, its
-//     │                      state changes (NULL too) on a queue of their own
+//     │                      state changes (NULL too) on the player's worker
 //     │   ├── VideoSink      videoconvertscale ! appsink (BGRA, square pixels, at most the view's size)
 //     │   │   └── VideoFrame mapped buffer wrapped in GBytes, no copy; relayed to main in order
 //     │   ├── AudioOutput    autoaudiosink, or a clock-keeping fakesink when there is no device
 //     │   └── scaletempo     the audio filter: other speeds (`rate`) keep the sound's pitch
-//     ├── Thumbnailer        one frame or the duration of a file, synchronously with a timeout
+//     ├── Thumbnailer        one frame or the duration of a file, with a timeout; its workers stop
+//     │                      the probes they run when it goes
+//     ├── Remuxer            streams into one MP4 as they arrive (HLS, DASH); its StreamLinker
+//     │                      links what parsebin finds into mp4mux
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //
 // Threads: `Player` lives on the main thread (the GLib main context). State changes are asked
-// for there and carried out on one serial queue (`set_state` can wait for streaming threads);
+// for there and carried out on the player's own `Worker` (`set_state` can wait for streaming
+// threads), which the process's `Shutdown` joins in its `.playback` stage once the player goes;
 // bus messages arrive through `gst_bus_add_watch`, on the main context. Frames are produced on a streaming thread
 // and reach the main thread through an `OrderedRelay`: in order, at most two waiting, at most one
 // pending main-loop callback.
@@ -33,6 +39,7 @@ import CGLib
 import CGStreamer
 import GLibSupport
 import Localization
+import Locking
 
 /// Plays one video file at a time.
 ///
@@ -125,23 +132,34 @@ public final class Player {
     private var frameLimit: (Int, Int)?
     private(set) var pipeline: Pipeline?
     /// What was opened, to build the pipeline again (a subtitle file added).
-    private var opened: (uri: String, source: ByteSource?)?
+    private(set) var opened: (uri: String, source: ByteSource?)?
     /// Counts opened files, so messages and frames of a closed pipeline are ignored.
     private(set) var generation = 0
     /// The last position the pipeline answered (a cache of a query, not state).
-    private var lastPosition: Double?
-    private var missingPlugin: String?
+    var lastPosition: Double?
+    /// The plug-in a bus message said is missing, for the error that follows.
+    var missingPlugin: String?
     /// How deep `changing` runs: observers hear of changes once the outermost is done.
     private var changeDepth = 0
     private var observers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextObserverID = 0
+    /// The one thread that changes this player's pipelines' states, in the order asked. When the
+    /// player goes, it takes the last pipeline down and ends; `shutdown` joins it.
+    private let states: Worker
 
-    /// - Parameter audio: `.automatic` plays through the default device when there is one;
-    ///   `.none` plays silently (tests, previews).
-    public init(audio: AudioOutput = .automatic) {
+    /// - Parameters:
+    ///   - audio: `.automatic` plays through the default device when there is one; `.none`
+    ///     plays silently (tests, previews).
+    ///   - shutdown: joins the player's worker once the player is gone (at quit at the latest,
+    ///     in its `.playback` stage); nil: the player's deinit waits for its worker itself.
+    public init(audio: AudioOutput = .automatic, shutdown: Shutdown? = .process) {
         GStreamer.initialize()
         self.audio = audio
+        states = Worker(name: "fetchplay player", stage: .playback, in: shutdown)
     }
+
+    /// Threads of the player's worker still running (one until the player goes; tests).
+    nonisolated var workerThreads: Int { states.runningThreads }
 
     // MARK: Observing
 
@@ -163,7 +181,7 @@ public final class Player {
 
     /// Runs `body`, then tells observers what changed in the phase. Nested (an effect that sends
     /// an event), only the outermost tells, so nobody hears a value that is already old.
-    private func changing(_ body: () -> Void) {
+    func changing(_ body: () -> Void) {
         let before = phase
         changeDepth += 1
         body()
@@ -224,7 +242,7 @@ public final class Player {
 
     /// Builds the pipeline for `uri` (with the subtitle file, if any) and prepares its first
     /// frame; a pipeline built again goes back to `resume` and plays if it `playing`.
-    private func load(uri: String, feed: StreamFeed?, resume: Double? = nil, playing: Bool = false) {
+    func load(uri: String, feed: StreamFeed?, resume: Double? = nil, playing: Bool = false) {
         let generation = self.generation
         // Two frames may wait for the main loop: one that was busy a little longer than a frame
         // still shows every frame, a little late (the view paces them, one per paint).
@@ -234,7 +252,8 @@ public final class Player {
         let subtitles = phase.subtitleFile.flatMap(GStreamer.uri(forPath:))
         let pipeline: Pipeline
         do {
-            pipeline = try Pipeline(uri: uri, subtitles: subtitles, audio: audio, frames: FrameOutput(relay: relay), feed: feed)
+            pipeline = try Pipeline(uri: uri, subtitles: subtitles, audio: audio, frames: FrameOutput(relay: relay), feed: feed,
+                                    states: states)
         } catch {
             return send(.failed(error))
         }
@@ -305,95 +324,6 @@ public final class Player {
         }
     }
 
-    // MARK: Bus messages
-
-    /// Turns one bus message of the current pipeline into an event. Runs on the main context.
-    func handle(_ message: UnsafeMutablePointer<GstMessage>, generation: Int) {
-        guard generation == self.generation, let pipeline, phase.failure == nil else { return }
-        switch message.pointee.type {
-        case GST_MESSAGE_ERROR:
-            // A demuxer that read into a part not downloaded may take the end for damage.
-            send(.failed(pipeline.feed?.failure ?? PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path)))
-        case GST_MESSAGE_ELEMENT:
-            if let description = PlayerError.missingPluginDescription(message) {
-                missingPlugin = description
-            }
-        case GST_MESSAGE_EOS:
-            // The stream ended where the bytes did: played up to a part not downloaded.
-            send(.endOfStream(feedFailure: pipeline.feed?.failure))
-        case GST_MESSAGE_STATE_CHANGED:
-            guard UnsafeMutableRawPointer(message.pointee.src) == UnsafeMutableRawPointer(pipeline.playbin)
-            else { return }
-            var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
-            gst_message_parse_state_changed(message, &old, &new, &pending)
-            send(.reached(PlaybackPhase.Level(new)))
-        case GST_MESSAGE_DURATION_CHANGED:
-            changing { readDuration() }
-        case GST_MESSAGE_ASYNC_DONE:
-            // A preroll or a seek that ended at a part not downloaded: the sinks prerolled on
-            // the end of the stream, and the EOS message would come only once playing.
-            let failure = pipeline.feed?.failure
-            send(.asyncDone(feedFailure: failure != nil && gst_app_sink_is_eos(pipeline.appsink) != 0 ? failure : nil))
-        default:
-            break
-        }
-    }
-
-    // MARK: Effects
-
-    private func perform(_ effect: PlaybackEffect) {
-        switch effect {
-        case .request(let level):
-            pipeline?.request(level.gstState)
-        case .seek(let seconds, let accurate):
-            guard let pipeline else { return }
-            // Frames still on their way are from before the seek; the seek's own come after.
-            pipeline.frames.discardWaiting()
-            if GStreamer.seek(pipeline.playbin, to: seconds, accurate: accurate, rate: rate) {
-                lastPosition = seconds
-            } else {
-                send(.seekRefused)
-            }
-        case .readStreams:
-            readDuration()
-            readStreams()
-        case .readDuration:
-            readDuration()
-        case .switchAudio(let index):
-            // Logged where it failed; the track playing goes on.
-            if let pipeline { try? GStreamer.setProperty(pipeline.playbin, "current-audio", .int(Int64(index))) }
-        case .showSubtitle(let index):
-            showSubtitle(index)
-        case .redrawPausedFrame:
-            if let position { send(.seek(position, accurate: true)) }
-        case .stop:
-            pipeline?.stop()
-        case .rebuild:
-            rebuild()
-        }
-    }
-
-    /// Seconds the pipeline has played (running time: its clock, pauses left out), for tests
-    /// that compare it with the position.
-    var runningTime: Double? { pipeline.flatMap { GStreamer.runningTime(of: $0.playbin) } }
-
-    private func readDuration() {
-        // Whole milliseconds: a length refined by a fraction of one (1.0 then 1.000333 s) is no
-        // change anyone sees.
-        guard let pipeline, let exact = GStreamer.duration(of: pipeline.playbin) else { return }
-        let seconds = (exact * 1000).rounded() / 1000
-        guard seconds != phase.duration else { return }
-        send(.durationKnown(seconds))
-    }
-
-    /// Reads playbin's audio and text streams once the first frame is ready.
-    private func readStreams() {
-        guard let pipeline else { return }
-        let (audio, currentAudio) = readAudioTracks(pipeline.playbin)
-        let (subtitles, currentSubtitle) = readSubtitleTracks(pipeline.playbin)
-        send(.streamsKnown(audio: audio, currentAudio: currentAudio, subtitles: subtitles, currentSubtitle: currentSubtitle))
-    }
-
     private func deliver(_ frame: VideoFrame, generation: Int) {
         guard generation == self.generation, pipeline != nil, phase.failure == nil else { return }
         currentFrame = frame
@@ -402,18 +332,8 @@ public final class Player {
         onFrame?(frame)
     }
 
-    /// Builds the pipeline again where the video is (a subtitle file was added: playbin takes one
-    /// only when it opens a file), keeping the picture shown and whether it plays.
-    private func rebuild() {
-        guard let opened, phase.failure == nil else { return }
-        let resume = phase.ended ? 0 : (position ?? phase.pendingSeek?.seconds ?? 0)
-        let playing = phase.target == .playing && !phase.ended
-        dropPipeline()
-        load(uri: opened.uri, feed: opened.source.map(StreamFeed.init), resume: resume, playing: playing)
-    }
-
     /// Stops and forgets the pipeline and what it said; the phase forgets it with the next event.
-    private func dropPipeline() {
+    func dropPipeline() {
         pipeline?.stop()
         pipeline = nil
         generation += 1
@@ -428,25 +348,5 @@ public final class Player {
         opened = nil
         currentFrame = nil
         framesDeliveredForFile = 0
-    }
-}
-
-extension PlaybackPhase.Level {
-    init(_ state: GstState) {
-        switch state {
-        case GST_STATE_READY: self = .ready
-        case GST_STATE_PAUSED: self = .paused
-        case GST_STATE_PLAYING: self = .playing
-        default: self = .null
-        }
-    }
-
-    var gstState: GstState {
-        switch self {
-        case .null: GST_STATE_NULL
-        case .ready: GST_STATE_READY
-        case .paused: GST_STATE_PAUSED
-        case .playing: GST_STATE_PLAYING
-        }
     }
 }

@@ -1,55 +1,136 @@
 import CGLib
 import CGStreamer
-import Dispatch
 import GLibSupport
 import Localization
 import Locking
 
 /// One frame or the duration of a video file, without playing it (for the library view).
 ///
-/// The synchronous calls block their thread for at most `timeout` seconds and are safe on any
-/// thread; never call them on the main thread. `snapshot(path:at:timeout:completion:)` runs on a
-/// worker and answers on the main thread.
-public enum Thumbnailer {
-    /// A BGRA frame at `fraction` of the duration (10% by default), at the video's own size.
-    public static func snapshot(path: String, at fraction: Double = 0.1,
-                                timeout: Double = 5) throws(PlayerError) -> VideoFrame {
-        let probe = try Probe(path: path, withFrames: true)
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        try probe.preroll(until: deadline)
-        if fraction > 0, let duration = GStreamer.duration(of: probe.playbin), duration > 0 {
-            GStreamer.seek(probe.playbin, to: duration * min(fraction, 1), accurate: false)
-            try probe.preroll(until: deadline)
-        }
-        guard let appsink = probe.appsink,
-              let sample = gst_app_sink_try_pull_preroll(appsink, Probe.nanoseconds(until: deadline))
-        else { throw .timedOut }
-        defer { gst_sample_unref(sample) }
-        guard let frame = VideoFrame.wrapping(sample) else { throw .corrupt(detail: "unreadable frame") }
-        return frame
+/// A `Thumbnailer` owns its workers (`threads` of them): `submit` runs a job there with a
+/// `Thumbnailer.Probes`, whose calls block that worker for at most their `timeout`. When the
+/// thumbnailer goes (or the process's shutdown stops it, in its `.media` stage), the jobs not
+/// started are dropped and the probes running are cut short: they throw `.other` at once
+/// instead of waiting out their timeout, so the workers end promptly.
+///
+/// The static calls do the same on the caller's thread, uncancellable; never call them on the
+/// main thread.
+public final class Thumbnailer: Sendable {
+    private let worker: Worker
+    private let probes = Probes()
+
+    /// - Parameter shutdown: joins the workers once the thumbnailer is gone; nil: the deinit
+    ///   joins them itself (quickly: their probes are cut short).
+    public init(threads: Int = 1, in shutdown: Shutdown? = .process) {
+        worker = Worker(name: "fetchplay thumbnails", threads: threads, stage: .media, in: shutdown)
+        worker.whenStopping { [probes] in probes.cancel() }
     }
 
-    /// Like `snapshot(path:at:timeout:)`, on a worker thread; `completion` runs on the main thread.
-    public static func snapshot(path: String, at fraction: Double = 0.1, timeout: Double = 5,
-                                completion: @escaping @Sendable @MainActor (Result<VideoFrame, PlayerError>) -> Void) {
-        // Skipped once quitting began: nobody will see it.
-        BackgroundWork.async(on: .global(qos: .utility), .skippable) {
+    deinit { worker.stop() }
+
+    /// Runs `job` on a worker unless the thumbnailer stops before it starts; false when it
+    /// stopped already.
+    @discardableResult
+    public func submit(_ job: @escaping @Sendable (Probes) -> Void) -> Bool {
+        worker.submit(.skippable) { [probes] in job(probes) }
+    }
+
+    /// A frame at `fraction` of the duration on a worker; `completion` runs on the main thread
+    /// (never, once the thumbnailer stopped: nobody will see it).
+    public func snapshot(path: String, at fraction: Double = 0.1, timeout: Double = 5,
+                         completion: @escaping @Sendable @MainActor (Result<VideoFrame, PlayerError>) -> Void) {
+        submit { probes in
             let result = Result { () throws(PlayerError) in
-                try snapshot(path: path, at: fraction, timeout: timeout)
+                try probes.snapshot(path: path, at: fraction, timeout: timeout)
             }
+            guard !probes.isCancelled else { return }
             MainContext.post { completion(result) }
         }
     }
 
+    /// Threads of the thumbnailer's workers still running (tests).
+    public var runningThreads: Int { worker.runningThreads }
+
+    /// A BGRA frame at `fraction` of the duration (10% by default), at the video's own size.
+    public static func snapshot(path: String, at fraction: Double = 0.1,
+                                timeout: Double = 5) throws(PlayerError) -> VideoFrame {
+        try Probes().snapshot(path: path, at: fraction, timeout: timeout)
+    }
+
     /// The duration of a media file in seconds, from a paused pipeline.
     public static func probeDuration(path: String, timeout: Double = 5) throws(PlayerError) -> Double {
-        let probe = try Probe(path: path, withFrames: false)
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        try probe.preroll(until: deadline)
-        guard let duration = GStreamer.duration(of: probe.playbin) else {
-            throw .other(tr("the file does not say how long it is"))
+        try Probes().probeDuration(path: path, timeout: timeout)
+    }
+
+    /// What a thumbnailer's job decodes with: each call builds a paused playbin, waits for it
+    /// (at most `timeout` seconds) and frees it; `cancel()` (the thumbnailer stopping) wakes the
+    /// ones waiting and refuses new ones.
+    public final class Probes: Sendable {
+        /// The buses of the probes waiting now, each with a reference of its own.
+        private let state = Locked<(cancelled: Bool, buses: [UnsafeMutablePointer<GstBus>])>((false, []))
+
+        init() {}
+
+        public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+        /// A BGRA frame at `fraction` of the duration (10% by default), at the video's own size.
+        public func snapshot(path: String, at fraction: Double = 0.1, timeout: Double = 5) throws(PlayerError) -> VideoFrame {
+            let probe = try Probe(path: path, withFrames: true)
+            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+            try watching(probe) { () throws(PlayerError) in try probe.preroll(until: deadline) }
+            if fraction > 0, let duration = GStreamer.duration(of: probe.playbin), duration > 0 {
+                GStreamer.seek(probe.playbin, to: duration * min(fraction, 1), accurate: false)
+                try watching(probe) { () throws(PlayerError) in try probe.preroll(until: deadline) }
+            }
+            guard let appsink = probe.appsink,
+                  let sample = gst_app_sink_try_pull_preroll(appsink, Probe.nanoseconds(until: deadline))
+            else { throw .timedOut }
+            defer { gst_sample_unref(sample) }
+            guard let frame = VideoFrame.wrapping(sample) else { throw .corrupt(detail: "unreadable frame") }
+            return frame
         }
-        return duration
+
+        /// The duration of a media file in seconds, from a paused pipeline.
+        public func probeDuration(path: String, timeout: Double = 5) throws(PlayerError) -> Double {
+            let probe = try Probe(path: path, withFrames: false)
+            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+            try watching(probe) { () throws(PlayerError) in try probe.preroll(until: deadline) }
+            guard let duration = GStreamer.duration(of: probe.playbin) else {
+                throw .other(tr("the file does not say how long it is"))
+            }
+            return duration
+        }
+
+        /// Runs `body` (a wait on `probe`'s bus) where `cancel()` can wake it.
+        private func watching(_ probe: Probe, _ body: () throws(PlayerError) -> Void) throws(PlayerError) {
+            guard let bus = gst_element_get_bus(probe.playbin) else { throw .other(tr("GStreamer could not watch the pipeline")) }
+            let cancelled = state.withLock { state in
+                if !state.cancelled { state.buses.append(bus) }
+                return state.cancelled
+            }
+            defer {
+                state.withLock { $0.buses.removeAll { $0 == bus } }
+                gst_object_unref(bus)
+            }
+            if cancelled { throw Self.stopped }
+            try body()
+            if isCancelled { throw Self.stopped }
+        }
+
+        /// What a probe cut short throws (nobody sees it: its thumbnailer is gone).
+        static let stopped = PlayerError.other("the thumbnailer stopped")
+
+        /// Wakes every probe waiting (an application message on its bus) and refuses new ones.
+        func cancel() {
+            state.withLock { state in
+                state.cancelled = true
+                // Under the lock: a probe's bus is not freed while a wake is posted to it.
+                for bus in state.buses {
+                    if let wake = gst_message_new_application(nil, gst_structure_new_empty("fetchplay-wake")) {
+                        gst_bus_post(bus, wake)
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -109,14 +190,14 @@ private final class Probe {
         guard let bus = gst_element_get_bus(playbin) else { throw .other(tr("GStreamer could not watch the pipeline")) }
         defer { gst_object_unref(bus) }
         let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
-                                   | GST_MESSAGE_ELEMENT.rawValue)
+                                   | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_APPLICATION.rawValue)
         while true {
             guard let message = gst_bus_timed_pop_filtered(bus, Self.nanoseconds(until: deadline), types)
             else { throw .timedOut }
             defer { gst_message_unref(message) }
             switch message.pointee.type {
-            case GST_MESSAGE_ASYNC_DONE:
-                return
+            case GST_MESSAGE_ASYNC_DONE, GST_MESSAGE_APPLICATION:
+                return // the application message: the thumbnailer stopped (`Probes.watching` throws)
             case GST_MESSAGE_ERROR:
                 throw PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path)
             default:

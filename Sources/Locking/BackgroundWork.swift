@@ -3,10 +3,14 @@ import Glibc
 #endif
 import Dispatch
 
-/// The work that must end before the process does: transfers, checkpoints, record writes,
-/// thumbnails, pipelines going down. Each job counts from when it is asked for until it ends, and
-/// the app's shutdown calls `finish(timeout:)`, which waits for all of them (as Clapper joins its
-/// player thread), so none is still inside GLib, GStreamer or a write when `exit` runs.
+/// The download engine's work that must end before the process does: transfers, checkpoints,
+/// HLS segments, and the few window jobs not yet on a `Worker` (Preferences' writes, variant
+/// reads). Each job counts from when it is asked for until it ends; `Shutdown.finish` waits for
+/// all of them first (the downloads step) and last (the settings step), so none is still inside
+/// GLib or a write when `exit` runs.
+///
+/// A global count, kept while FetchCore moves to owned workers (`Worker`, `Shutdown`): the
+/// player, the thumbnails, the library's and positions' writes no longer use it.
 ///
 /// A `.skippable` job only serves what people see (a thumbnail): one that has not started when
 /// the shutdown begins returns at once instead of running. Every other job runs to its end.
@@ -49,14 +53,9 @@ public enum BackgroundWork {
     @discardableResult
     public static func finish(timeout: Double) -> Bool { tracker.drain(timeout: timeout) }
 
-    /// The last thing before a process exits: every job ends first, so none runs inside GLib or
-    /// GStreamer during `exit`; after 10 s (a stuck pipeline) it says so and lets the exit go on.
-    public static func finishBeforeExit() {
-        if !finish(timeout: 10) {
-            let line = "fetchplay: warning: quitting with background work still running\n"
-            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-        }
-    }
+    /// The last thing before a process exits: the whole ordered shutdown, which waits for these
+    /// jobs first and last (kept for callers from before `Shutdown`).
+    public static func finishBeforeExit() { Shutdown.process.finishBeforeExit() }
 
     /// Jobs counted now.
     public static var running: Int { tracker.count }

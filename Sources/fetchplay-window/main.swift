@@ -84,6 +84,7 @@ func quitOnSignals() {
 let status = app.run()
 // The headless modes end without the application's shutdown (which joins the window's work):
 // whatever they left running (the remux warm-up of a refused HLS link, a checkpoint) ends first,
-// so no thread is inside GObject while exit() runs.
-BackgroundWork.finishBeforeExit()
+// in the shutdown's order, so no thread is inside GObject while exit() runs. After the window's
+// shutdown it finds nothing left.
+Shutdown.process.finishBeforeExit()
 exit(status)

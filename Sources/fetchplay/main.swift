@@ -37,6 +37,7 @@ application.connect("handle-local-options") { (rawDict: UnsafeMutableRawPointer?
 }.keepForObjectLife()
 let status = g_application_run(application, CommandLine.argc, CommandLine.unsafeArgv)
 // Whatever the download left running (a checkpoint, the remux warm-up of a refused HLS link)
-// ends first, so no thread is inside GObject while exit() runs.
-BackgroundWork.finishBeforeExit()
+// ends first, in the shutdown's order (`Shutdown.finish`), so no thread is inside GObject while
+// exit() runs.
+Shutdown.process.finishBeforeExit()
 exit(status)

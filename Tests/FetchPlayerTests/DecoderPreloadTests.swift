@@ -3,7 +3,7 @@ import Locking
 import Testing
 @testable import FetchPlayer
 
-/// The start-up preload loads the plug-ins of the usual formats, and quitting waits for it.
+/// The start-up preload loads the plug-ins of the usual formats on a worker that is joined.
 @Suite(.serialized)
 struct DecoderPreloadTests {
     private func feature(_ name: String) -> OpaquePointer? {
@@ -14,8 +14,11 @@ struct DecoderPreloadTests {
     /// Every name in the list is a real element of this machine's GStreamer (the test machine
     /// has the packages the README installs), so none is silently skipped for a typo.
     @Test func everyFeatureIsInstalledAndLoadedAfterThePreload() throws {
-        DecoderPreload.startInBackground()
-        #expect(BackgroundWork.finish(timeout: 60), "the preload is still running")
+        let worker = DecoderPreload.start(in: nil)
+        // Waited for, not joined at once: a join is a quit, which skips a preload not started.
+        worker.flush()
+        #expect(worker.join(timeout: 60), "the preload is still running")
+        #expect(worker.runningThreads == 0)
         for name in DecoderPreload.features {
             let found = try #require(feature(name), "\(name) is not installed")
             defer { gst_object_unref(UnsafeMutableRawPointer(found)) }

@@ -14,15 +14,20 @@ struct PipelineTeardownTests {
     final class BlockedSource: ByteSource {
         let size: Int64? = 1 << 20
         private let gate = DispatchSemaphore(value: 0)
-        private let progress = Locked((entered: false, returned: false))
+        private let progress = Locked((entered: false, returned: false, reads: 0))
 
         var entered: Bool { progress.withLock { $0.entered } }
         var returned: Bool { progress.withLock { $0.returned } }
+        /// Reads asked for so far.
+        var reads: Int { progress.withLock { $0.reads } }
 
         func release() { gate.signal() }
 
         func read(at offset: Int64, count: Int, timeout: Double) throws -> [UInt8] {
-            progress.withLock { $0.entered = true }
+            progress.withLock {
+                $0.entered = true
+                $0.reads += 1
+            }
             // Ten seconds at most, so that a player that did wait for it still ends.
             _ = gate.wait(timeout: .now() + 10)
             progress.withLock { $0.returned = true }
@@ -32,7 +37,8 @@ struct PipelineTeardownTests {
 
     @Test func closeReturnsWhileAStreamingThreadIsBlockedAndTheNextFileStillOpens() throws {
         let source = BlockedSource()
-        let player = Player(audio: .none)
+        let shutdown = Shutdown()
+        let player = Player(audio: .none, shutdown: shutdown)
         player.open(source: source, title: "blocked")
         #expect(runMainLoop { source.entered })
         player.close()
@@ -47,6 +53,6 @@ struct PipelineTeardownTests {
         #expect(runMainLoop { player.state == .paused })
         #expect(source.returned)
         player.close()
-        #expect(BackgroundWork.finish(timeout: 10), "the pipelines went down")
+        #expect(shutdown.join(.playback, timeout: 10), "the pipelines went down")
     }
 }

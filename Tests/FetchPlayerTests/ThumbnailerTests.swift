@@ -16,7 +16,8 @@ struct ThumbnailerTests {
 
     @Test func snapshotOnAWorkerAnswersOnTheMainThread() throws {
         var result: Result<VideoFrame, PlayerError>?
-        Thumbnailer.snapshot(path: try Clips.webm()) { result = $0 }
+        let thumbnailer = Thumbnailer(in: nil)
+        thumbnailer.snapshot(path: try Clips.webm()) { result = $0 }
         #expect(runMainLoop { result != nil })
         let frame = try #require(try result?.get())
         #expect(frame.width == 320)

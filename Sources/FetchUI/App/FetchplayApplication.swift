@@ -65,6 +65,8 @@ public final class FetchplayApplication {
     private var windowClosed: SignalConnection?
     /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
+    /// The start-up warm-ups (decoder plug-ins, the sound device), held until the shutdown joins them.
+    private var warmUps: [Worker] = []
     private let startupObservers = Observers<FetchplayApplication>()
     private let windowObservers = Observers<MainWindow>()
 
@@ -90,9 +92,25 @@ public final class FetchplayApplication {
         let app = application.as(GApplication.self)
         app.connect("startup") { [weak self] in self?.startup() }.store(in: &connections)
         app.connect("activate") { [weak self] in self?.presentWindow() }.store(in: &connections)
-        // However the Swift object fares, the process must wait for background work at the end.
-        app.connect("shutdown") { BackgroundWork.finishBeforeExit() }.keepForObjectLife()
+        // However the Swift object fares, the process must end its work in order at the end.
+        app.connect("shutdown") { Self.shutDown() }.keepForObjectLife()
         connectOpen()
+    }
+
+    /// The application's end, after the main loop (GApplication's "shutdown"), in one order, each
+    /// step joined before the next (`Shutdown.finish` carries it out):
+    ///
+    /// 1. stop downloads: the window's close asked every download to stop and went once their
+    ///    workers had; here the engine's remaining work (transfers, checkpoints) ends;
+    /// 2. stop playback: every player's worker, its pipelines gone to NULL, is joined;
+    /// 3. join the thumbnailers, the decoder preload, the sound probe and the remux warm-up;
+    /// 4. flush records: the library's and the playback positions' workers end after their
+    ///    last write (a position saved as playback stopped included);
+    /// 5. flush settings: Preferences' writes and anything the steps before started;
+    ///
+    /// then `main` exits. Ten seconds at most in all: a stuck pipeline is reported, not waited for.
+    static func shutDown(_ shutdown: Shutdown = .process) {
+        shutdown.finishBeforeExit()
     }
 
     deinit { g_object_unref(application.rawObject) }
@@ -162,8 +180,8 @@ public final class FetchplayApplication {
         }
         gtk_window_set_default_icon_name(Self.id)
         installActions()
-        AudioOutput.probeInBackground()
-        DecoderPreload.startInBackground()
+        // The preload first: it initialises GStreamer here, on the main thread (see its note).
+        warmUps = [DecoderPreload.start(), AudioOutput.startProbe()]
         startupObservers.notify(self)
     }
 

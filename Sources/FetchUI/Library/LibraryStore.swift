@@ -6,10 +6,11 @@ import Locking
 
 /// The library on the main thread: the items as last read, and the commands that change them.
 ///
-/// Reading the folder, eviction, probing results and record writes run on one serial queue off
-/// the main thread, in the order asked, and the results come back through `MainContext.post`.
-/// Delete and undo too: a row goes at once, and the renames (which on a slow or network disk
-/// take their time) never hold the window.
+/// Reading the folder, eviction, probing results and record writes run on the store's own
+/// worker off the main thread, in the order asked, and the results come back through
+/// `MainContext.post`. Delete and undo too: a row goes at once, and the renames (which on a slow
+/// or network disk take their time) never hold the window. When the store goes, its worker
+/// finishes the writes asked for; the process's shutdown joins it in its `.records` stage.
 @MainActor
 public final class LibraryStore {
     public let library: Library
@@ -29,7 +30,7 @@ public final class LibraryStore {
     /// Calls `body` after every change of `items`, for the store's lifetime.
     public func observe(_ body: @escaping @MainActor () -> Void) { observers.add(body) }
 
-    private let disk = DispatchQueue(label: "fetchplay.library")
+    private let disk = Worker(name: "fetchplay library", stage: .records)
     private var generation = 0
 
     public init(cache: Cache, settings: LibrarySettings) {
@@ -38,7 +39,7 @@ public final class LibraryStore {
         // Deletions nobody undid before the last quit or crash go now, and leftovers of older
         // versions (unheld locks, abandoned temporary files, orphaned request contexts).
         let library = library
-        BackgroundWork.async(on: disk) {
+        disk.submit {
             library.purgeTrash()
             library.cache.tidyLeftovers()
         }
@@ -61,7 +62,7 @@ public final class LibraryStore {
         // for thousands of videos costs more than the reading. Later readings change a row or two.
         let first = items.isEmpty
         isLoading = first
-        BackgroundWork.async(on: disk) {
+        disk.submit {
             var shownEarly = false
             library.reload(batch: first ? { batch in
                 guard !shownEarly else { return }
@@ -89,14 +90,14 @@ public final class LibraryStore {
     /// Remembers that `url` was played now (for the size cap).
     public func markPlayed(url: String) {
         let library = library
-        BackgroundWork.async(on: disk) { try? library.markPlayed(url: url) }
+        disk.submit { try? library.markPlayed(url: url) }
     }
 
     /// Stores a probed duration, once, and shows it.
     public func setDuration(_ seconds: Double, url: String) {
         if let index = positions[url] { items[index].duration = seconds }
         let library = library
-        BackgroundWork.async(on: disk) { try? library.setDuration(seconds, url: url) }
+        disk.submit { try? library.setDuration(seconds, url: url) }
         notifySoon()
     }
 
@@ -118,7 +119,7 @@ public final class LibraryStore {
         guard let index = positions[url], items[index].position != seconds else { return }
         items[index].position = seconds
         let library = library
-        BackgroundWork.async(on: disk) { try? library.setPosition(seconds, url: url) }
+        disk.submit { try? library.setPosition(seconds, url: url) }
     }
 
     /// Remembers the choices made while watching `url`, in its record.
@@ -127,12 +128,12 @@ public final class LibraryStore {
         else { return }
         items[index].choices = choices.isEmpty ? nil : choices
         let library = library
-        BackgroundWork.async(on: disk) { try? library.setChoices(choices, url: url) }
+        disk.submit { try? library.setChoices(choices, url: url) }
     }
 
     /// Moves the files of every URL in `urls` to the trash, as one deletion that one undo brings
     /// back; those in `busy` (or that cannot be moved) stay. A previous pending deletion is
-    /// committed first. The rows go at once; the renames run on the disk queue, after any reading
+    /// committed first. The rows go at once; the renames run on the disk worker, after any reading
     /// asked before (the library's own list must know the items), and `done` gets what was
     /// deleted and the first refusal on the main thread, where refused rows are back.
     public func delete(urls: [String], busy: Set<String>,
@@ -143,7 +144,7 @@ public final class LibraryStore {
         generation += 1 // a reload in flight would bring the rows back
         observers.notify(())
         let library = library
-        BackgroundWork.async(on: disk) {
+        disk.submit {
             var deleted: [Deletion] = []
             var refusal: LibraryError?
             for url in urls {
@@ -169,14 +170,14 @@ public final class LibraryStore {
         }
     }
 
-    /// Puts the pending deletion back, byte for byte (every video of it), on the disk queue; the
+    /// Puts the pending deletion back, byte for byte (every video of it), on the disk worker; the
     /// rows return and `done` gets the first failure on the main thread.
     public func undo(done: @escaping @MainActor (_ failure: LibraryError?) -> Void) {
         guard !pendingDeletions.isEmpty else { return done(nil) }
         let deletions = pendingDeletions
         pendingDeletions = []
         let library = library
-        BackgroundWork.async(on: disk) {
+        disk.submit {
             var failure: LibraryError?
             for deletion in deletions {
                 do throws(LibraryError) { try library.undo(deletion) } catch { failure = failure ?? error }
@@ -200,9 +201,10 @@ public final class LibraryStore {
         // Nothing is left to undo: the window's Undo (Ctrl+Z) turns off.
         observers.notify(())
         let library = library
-        BackgroundWork.async(on: disk) { for deletion in deletions { library.commit(deletion) } }
+        disk.submit { for deletion in deletions { library.commit(deletion) } }
     }
 
-    /// Waits for the disk queue (tests, and the window closing before the process exits).
-    public func flush() { disk.sync {} }
+    /// Waits for the disk worker (tests). Quitting does not need it: the shutdown joins the
+    /// worker after its last write.
+    public func flush() { disk.flush() }
 }

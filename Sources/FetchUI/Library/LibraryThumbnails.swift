@@ -4,17 +4,19 @@ import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport
-import Locking
 
 /// Thumbnails (and durations) of finished videos, made lazily for the rows on screen.
 ///
 /// A row asks when it is bound to a video (`request`) and withdraws when it scrolls away
 /// (`cancel`): only waiting requests are dropped, the newest first served, at most `poolSize`
-/// at once on worker threads. A worker names the video's content (`ContentFingerprint`), takes
-/// `folder/FINGERPRINT.png` when an earlier run made it, else decodes a frame with `Thumbnailer`
-/// (and probes the duration when the record has none), scales it to `width` pixels wide, and
-/// saves the PNG atomically for next time. The texture comes back to the main thread; at most
+/// at once on the workers of its own `Thumbnailer`. A worker names the video's content
+/// (`ContentFingerprint`), takes `folder/FINGERPRINT.png` when an earlier run made it, else
+/// decodes a frame (and probes the duration when the record has none), scales it to `width`
+/// pixels wide, and saves the PNG atomically for next time. The texture comes back to the main thread; at most
 /// `keptTextures` stay in memory (the rows on screen hold their own).
+///
+/// When the view goes, so does its thumbnailer: requests not started are dropped, the frames
+/// being decoded are cut short, and the process's shutdown joins the workers (`.media`).
 @MainActor
 final class LibraryThumbnails {
     /// Pixels wide: twice the 96 logical pixels a row shows, sharp on HiDPI screens too.
@@ -49,7 +51,7 @@ final class LibraryThumbnails {
     private var running = Set<String>()
     /// Made (or found impossible) in this run: never asked for twice.
     private var finished = Set<String>()
-    private let workers = DispatchQueue(label: "fetchplay.thumbnails", qos: .utility, attributes: .concurrent)
+    private let thumbnailer = Thumbnailer(threads: poolSize)
 
     deinit {
         for texture in textures.values { g_object_unref(texture.rawObject) }
@@ -88,9 +90,16 @@ final class LibraryThumbnails {
         while running.count < Self.poolSize, let next = waiting.popLast() {
             running.insert(next.path)
             let folder = folder
-            BackgroundWork.async(on: workers, .skippable) {
-                let made = Self.make(path: next.path, folder: folder, probeDuration: next.probeDuration)
-                MainContext.post { [weak self] in self?.loaded(path: next.path, made: made) }
+            thumbnailer.submit { probes in
+                let made = Self.make(path: next.path, folder: folder, probeDuration: next.probeDuration, probes: probes)
+                // A texture made for a view that went meanwhile is let go where it arrives.
+                MainContext.post { [weak self] in
+                    guard let self else {
+                        if let texture = made.texture { g_object_unref(texture.rawObject) }
+                        return
+                    }
+                    self.loaded(path: next.path, made: made)
+                }
             }
         }
     }
@@ -128,14 +137,15 @@ final class LibraryThumbnails {
     }
 
     /// On a worker: the saved thumbnail, else a new one (saved); the duration when asked.
-    nonisolated private static func make(path: String, folder: String?, probeDuration: Bool) -> Made {
+    nonisolated private static func make(path: String, folder: String?, probeDuration: Bool,
+                                         probes: Thumbnailer.Probes) -> Made {
         let saved = folder.flatMap { folder in ContentFingerprint.of(path: path).map { folder + "/" + $0 + ".png" } }
         var texture = saved.flatMap { FileManager.default.fileExists(atPath: $0) ? loadPNG($0) : nil }
-        if texture == nil, let picture = try? Thumbnailer.snapshot(path: path, at: 0.1, timeout: 5) {
+        if texture == nil, let picture = try? probes.snapshot(path: path, at: 0.1, timeout: 5) {
             texture = memoryTexture(scaled(picture, toWidth: width))
             if let texture, let saved, let folder { save(texture, to: saved, in: folder) }
         }
-        let duration = probeDuration ? try? Thumbnailer.probeDuration(path: path) : nil
+        let duration = probeDuration && !probes.isCancelled ? try? probes.probeDuration(path: path) : nil
         return Made(texture: texture, duration: duration)
     }
 

@@ -6,9 +6,11 @@ import Locking
 /// keeps its position in its own record (through `library`); a local file opened from elsewhere
 /// in `<cache>/positions.json`, keyed by its path.
 ///
-/// Reads happen once, on first use (a few hundred bytes); writes go to a serial background queue
-/// as a snapshot of the whole table, written to a temporary file and renamed, so the main thread
-/// never waits on the disk and a crash never leaves half a file.
+/// The file is read once, on the positions' own worker as soon as they are made (a few hundred
+/// bytes, long read by the first play); writes go to the same worker as a snapshot of the whole
+/// table, written to a temporary file and renamed, so the main thread does no disk work and a
+/// crash never leaves half a file. The process's shutdown joins the worker in its `.records`
+/// stage, after the last position saved as playback stopped.
 @MainActor
 public final class PlaybackPositions {
     /// Seconds: positions closer than this to either end are not worth resuming.
@@ -16,7 +18,9 @@ public final class PlaybackPositions {
 
     public let file: String
     private var table: [String: Double]?
-    private let writer = DispatchQueue(label: "fetchplay.positions", qos: .utility)
+    private let writer = Worker(name: "fetchplay positions", stage: .records)
+    /// The table as the worker read it from the file, until `table` takes it.
+    private let read = Locked<[String: Double]?>(nil)
 
     /// The library whose videos keep their positions in their records; nil: none.
     let library: LibraryStore?
@@ -24,6 +28,11 @@ public final class PlaybackPositions {
     public init(file: String, library: LibraryStore? = nil) {
         self.file = file
         self.library = library
+        writer.submit { [read] in
+            let data = FileManager.default.contents(atPath: file)
+            let table = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
+            read.withLock { $0 = table }
+        }
     }
 
     /// `<root>/positions.json`.
@@ -77,23 +86,25 @@ public final class PlaybackPositions {
         remember(nil, duration: nil, for: path)
     }
 
-    /// Blocks until every write asked for so far is on disk (tests, quitting).
+    /// Blocks until every write asked for so far is on disk (tests). Quitting does not need it:
+    /// the shutdown joins the worker after its last write.
     public func flush() {
-        writer.sync {}
+        writer.flush()
         library?.flush()
     }
 
+    /// The table, once the worker has read it (a play asked for before that waits for the read).
     private var loaded: [String: Double] {
         if let table { return table }
-        let data = FileManager.default.contents(atPath: file)
-        let table = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
+        if read.withLock({ $0 }) == nil { writer.flush() }
+        let table = read.withLock { $0 } ?? [:]
         self.table = table
         return table
     }
 
     private func save(_ table: [String: Double]) {
         let file = self.file
-        BackgroundWork.async(on: writer) {
+        writer.submit {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard let data = try? encoder.encode(table) else { return }

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Locking
+import Testing
+import TestSupport
+@testable import FetchUI
+
+/// The application's quit ends the process's work in its stated order, each step joined before
+/// the next begins: the downloads, playback, thumbnails and warm-ups, records, settings.
+@MainActor
+@Suite(.serialized)
+struct QuitOrderTests {
+    /// What happened, in order, from every thread.
+    final class Journal: Sendable {
+        private let lines = Locked<[String]>([])
+        func write(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// A worker of `stage` busy until it is asked to stop; the journal says when it was asked
+    /// and when its job ended.
+    private func busyWorker(_ stage: Shutdown.Stage, in shutdown: Shutdown, journal: Journal,
+                            then after: (@Sendable () -> Void)? = nil) -> Worker {
+        let worker = Worker(name: "test \(stage)", stage: stage, in: shutdown)
+        let gate = DispatchSemaphore(value: 0)
+        worker.whenStopping {
+            journal.write("stop \(stage)")
+            gate.signal()
+        }
+        worker.submit {
+            gate.wait()
+            journal.write("\(stage) ended")
+            after?()
+        }
+        return worker
+    }
+
+    @Test func quitJoinsDownloadsThenPlaybackThenMediaThenRecordsThenSettings() throws {
+        let shutdown = Shutdown()
+        let journal = Journal()
+        // A download's checkpoint, counted by the engine: it ends once the quit asks.
+        let download = try #require(BackgroundWork.begin())
+        Thread {
+            _ = waitUntil(timeout: .seconds(30)) { BackgroundWork.isClosing }
+            journal.write("downloads ended")
+            download.end()
+        }.start()
+        // Owners still holding their workers when the quit comes (a player that went before
+        // has stopped its own already: WorkerTests).
+        let playback = busyWorker(.playback, in: shutdown, journal: journal)
+        let media = busyWorker(.media, in: shutdown, journal: journal)
+        // The last record write asks for a settings write, which the last step waits for.
+        let records = busyWorker(.records, in: shutdown, journal: journal) {
+            guard let settings = BackgroundWork.begin() else { return journal.write("settings refused") }
+            Thread {
+                journal.write("settings ended")
+                settings.end()
+            }.start()
+        }
+
+        FetchplayApplication.shutDown(shutdown)
+
+        #expect(journal.all == [
+            "downloads ended",
+            "stop playback", "playback ended",
+            "stop media", "media ended",
+            "stop records", "records ended",
+            "settings ended",
+        ])
+        #expect(shutdown.runningThreads() == 0, "a worker still runs after the quit")
+        #expect(playback.runningThreads == 0 && media.runningThreads == 0 && records.runningThreads == 0)
+        #expect(BackgroundWork.running == 0)
+    }
+}
