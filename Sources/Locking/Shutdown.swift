@@ -12,8 +12,9 @@ import Glibc
 ///
 /// `finish` ends the work in this order, each step joined before the next begins:
 ///
-/// 1. **downloads**: the engine's transfers and checkpoints (FetchCore's, still counted by
-///    `BackgroundWork`) end, so every partial is durable;
+/// 1. **downloads** (`.downloads`): every download's worker and its run's parts (transfers,
+///    segment pools, remux feeds) end, then the checkpoints and disk reads they queued
+///    (`BackgroundWork`, on libdispatch queues), so every partial is durable;
 /// 2. **playback** (`.playback`): every player's state worker, its pipelines gone to NULL; a
 ///    pipeline may read a partial, so after the downloads;
 /// 3. **media** (`.media`): thumbnails, the decoder preload, the sound-device probe, the remux
@@ -27,6 +28,8 @@ import Glibc
 public final class Shutdown: @unchecked Sendable {
     /// When a worker is joined, in the order of `finish`.
     public enum Stage: Int, CaseIterable, Comparable, Sendable {
+        /// Downloads: a download's run, the variants of a link being read.
+        case downloads
         /// Players' state changes (pipelines going down).
         case playback
         /// Thumbnails, start-up warm-ups, probes.
@@ -110,8 +113,9 @@ public final class Shutdown: @unchecked Sendable {
     @discardableResult
     public func finish(timeout: Double = 10) -> Bool {
         let deadline = Deadline(seconds: timeout)
-        var finished = BackgroundWork.finish(timeout: deadline.secondsLeft)
-        for stage in Stage.allCases {
+        var finished = join(.downloads, until: deadline)
+        finished = BackgroundWork.finish(timeout: deadline.secondsLeft) && finished
+        for stage in Stage.allCases where stage != .downloads {
             finished = join(stage, until: deadline) && finished
         }
         finished = BackgroundWork.finish(timeout: deadline.secondsLeft) && finished

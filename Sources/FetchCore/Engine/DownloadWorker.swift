@@ -28,6 +28,9 @@ final class DownloadWorker: Sendable {
     private let givenContext = Locked<RequestContext?>(nil)
     /// What it saves; nil until a run (or a choice) says, from the link and the cache.
     private let chosenKind: Locked<DownloadKind?>
+    /// The thread of the latest run, owned here and in the process's shutdown (`.downloads`):
+    /// quitting joins it after the store stopped it; one that ended is joined by the reaper.
+    private let runner = Locked<Worker?>(nil)
 
     init(requestURL: String, cache: Cache, options: DownloadOptions, kind: DownloadKind? = nil,
          report: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
@@ -51,16 +54,12 @@ final class DownloadWorker: Sendable {
         stopSignal.lower()
         // Readers wait for bytes from now on, not only once the partial is open.
         board.setRunning(true)
-        // Quitting waits for the thread (the store stops it first).
-        let job = BackgroundWork.begin()
-        let thread = Thread { [self] in
+        let worker = Worker.run(name: "fetchplay download", stage: .downloads) { [self] in
             let end = run()
             board.setRunning(false)
             report(.state(end))
-            job?.end()
         }
-        thread.name = "fetchplay download"
-        thread.start()
+        runner.withLock { $0 = worker }
     }
 
     /// Stops the transfer within a second; the partial stays, ready to continue.

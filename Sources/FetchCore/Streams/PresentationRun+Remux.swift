@@ -28,7 +28,7 @@ extension PresentationRun {
         // may still be loading its plug-ins), then one feed per playlist fills it. Joined below.
         let opened = Locked<(any HLSRemuxStream)?>(nil)
         let feedFailure = Locked<DownloadError?>(nil)
-        let feeds = JoinedThread(name: "fetchplay remux") { [self] in
+        let feeds = Worker.run(name: "fetchplay remux feeds", stage: .downloads, in: nil) { [self] in
             do throws(DownloadError) {
                 let stream = try Self.openStream(plan, remux: remux)
                 opened.withLock { $0 = stream }
@@ -85,7 +85,7 @@ extension PresentationRun {
         let failure = Locked<DownloadError?>(nil)
         let threads = playlists.enumerated().map { index, playlist in
             let feed = HLSFeed(index: index, playlist: playlist)
-            return JoinedThread(name: "fetchplay feed \(index)") {
+            return Worker.run(name: "fetchplay feed \(index)", stage: .downloads, in: nil) {
                 do throws(DownloadError) {
                     let whole = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
                                              stopped: { halt.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } },

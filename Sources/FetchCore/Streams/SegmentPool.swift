@@ -56,7 +56,7 @@ struct SegmentPool {
         tally.withLock { $0.done = done; $0.bytes = bytes }
         reportSegments()
         let threads = (0..<min(connections, pending.count)).map { index in
-            JoinedThread(name: "fetchplay segments \(index)") { [self] in
+            Worker.run(name: "fetchplay segments \(index)", stage: .downloads, in: nil) { [self] in
                 while !stop.isRaised, let resource = nextResource(of: pending) {
                     switch fetch(resource) {
                     case .completed(let path):

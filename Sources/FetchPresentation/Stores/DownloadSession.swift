@@ -58,6 +58,8 @@ public final class DownloadSession {
     private var settled: Set<String> = []
     /// Raised when the session stops: a master still being read ends there.
     private let variantReads = StopSignal()
+    /// The workers reading a link's variants, until their answer is in.
+    private var variantReaders: [String: Worker] = [:]
     /// Contexts given here, by URL: the window says what the selected download carries, and a
     /// master's variants are read with it.
     private var contexts: [String: RequestContext] = [:]
@@ -204,21 +206,20 @@ public final class DownloadSession {
     /// cache) or already saved continues unasked.
     private func offerVariants(_ url: String) {
         guard choosing.insert(url).inserted else { return }
-        // Counted, so quitting waits for it instead of exiting under it; stopping the session
-        // ends the read.
-        guard let job = BackgroundWork.begin(.skippable) else { return }
         let cache = cache, stop = variantReads
         var options = options
         if let context = contexts[url] { options.context = context }
-        let thread = Thread { [options] in
-            defer { job.end() }
+        // Its own worker, held until the answer is in, and joined with the downloads at quit;
+        // stopping the session ends the read.
+        variantReaders[url] = Worker.run(name: "fetchplay variants", stage: .downloads, .skippable) { [options] in
             let begun = cache.hasPresentation(for: url) || cache.entry(for: url)?.isComplete == true
             let variants = begun ? [] : (try? StreamLink.variants(at: url, options: options, stop: stop)) ?? []
             guard !stop.isRaised else { return }
-            MainContext.post { [weak self] in self?.variantsRead(variants, url: url) }
+            MainContext.post { [weak self] in
+                self?.variantReaders[url] = nil
+                self?.variantsRead(variants, url: url)
+            }
         }
-        thread.name = "fetchplay variants"
-        thread.start()
     }
 
     private func variantsRead(_ variants: [HLSVariant], url: String) {

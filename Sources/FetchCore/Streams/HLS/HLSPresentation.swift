@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// One HLS link's own folder in the cache while it downloads, and what it vouches for.
 ///
@@ -172,17 +173,18 @@ struct HLSPresentation {
                 files.append(path)
             }
         }
-        let group = DispatchGroup()
         let doomed = files
-        let workers = min(Self.removers, doomed.count)
-        for worker in 0..<workers {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                for index in stride(from: worker, to: doomed.count, by: workers) { FileIO.remove(doomed[index]) }
-            }.start()
+        let count = min(Self.removers, doomed.count)
+        if count > 0 {
+            // Owned by this call and joined before the folders go.
+            let removers = Worker(name: "fetchplay remove", threads: count, stage: .downloads, in: nil)
+            for worker in 0..<count {
+                removers.submit {
+                    for index in stride(from: worker, to: doomed.count, by: count) { FileIO.remove(doomed[index]) }
+                }
+            }
+            removers.join()
         }
-        group.wait()
         // The deepest first; anything left (a file that appeared meanwhile) goes the slow way.
         for path in folders.sorted(by: { $0.count > $1.count }) where rmdir(path) != 0 {
             try? FileManager.default.removeItem(atPath: path)
