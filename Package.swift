@@ -47,7 +47,7 @@ let package = Package(
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
         // What each view shows (text, state, enablement), computed from the stores without GTK.
-        .target(name: "FetchPresentation", dependencies: ["CGLib", "FetchCore", "GLibSupport", "Localization", "Locking"],
+        .target(name: "FetchPresentation", dependencies: ["CGLib", "CLinux", "FetchCore", "GLibSupport", "Localization", "Locking"],
                 exclude: ["README.md"]),
         .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchPresentation", "HLSRemuxer", "Localization", "Locking"],
                 exclude: ["README.md"]),

@@ -1,4 +1,5 @@
 import FetchCore
+import FetchPresentation
 import Foundation
 import Locking
 

@@ -6,8 +6,8 @@ import CLinux
 /// leaves glibc's per-thread arenas holding tens of MB that were freed but are never returned
 /// (only the main arena's top is trimmed by itself), so the window's resident size stays at
 /// its peak. Called when such a burst ends, never on a hot path: it walks every arena.
-enum FreedMemory {
-    static func release() {
+public enum FreedMemory {
+    public static func release() {
         _ = malloc_trim(0)
     }
 }

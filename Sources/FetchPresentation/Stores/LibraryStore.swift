@@ -1,5 +1,4 @@
 import FetchCore
-import FetchPresentation
 import Foundation
 import GLibSupport
 import Locking
