@@ -208,10 +208,11 @@ public final class LibraryCoordinator {
         view.hideUndo()
     }
 
-    /// The window is closing: deletions nobody undid become final.
+    /// The window is closing: deletions nobody undid become final. Their files go on the
+    /// store's worker; the main thread does not wait (the process's shutdown joins the worker
+    /// after its last removal, before the process ends).
     func close() {
         store.commitPending()
-        store.flush() // the process may end with the window: finish the removal first
     }
 
     // MARK: The folder

@@ -204,7 +204,7 @@ public final class PlaybackController {
         view.stopTimers()
         player?.close()
         idleInhibitor.update(active: false)
-        positions?.flush()
+        // The position is written on the positions' worker, which the shutdown joins.
     }
 
     // MARK: Player → view

@@ -15,8 +15,8 @@ extension MainWindow {
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in
             guard let self else { return }
+            // Preferences' last write goes on its queue; the process's shutdown waits for it.
             self.downloadInhibitor.update(active: false)
-            self.preferences.flush()
         }.store(in: &connections)
     }
 
