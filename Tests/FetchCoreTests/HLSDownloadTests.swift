@@ -1,11 +1,14 @@
 @testable import FetchCore
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import TestSupport
 
 /// HLS downloads in FetchCore alone (no remux): the joined bytes must be exactly the clear
-/// segments in order, whatever the server does to a segment on the way.
+/// segments in order, whatever the server does to a segment on the way. And presentations as
+/// downloads of the one store: a slot of the queue like a file, pause and continue through it,
+/// a link known as a playlist only by its answer saved in the same run, one record format.
 struct HLSDownloadTests {
     let server: FaultServer
     let folder: TemporaryDirectory
@@ -89,5 +92,128 @@ struct HLSDownloadTests {
         for segment in clip.segments(of: "alt/audio") {
             #expect(server.requests(to: "/" + segment).count == 1, "\(segment)")
         }
+    }
+
+    // MARK: Presentations as downloads of the one store
+
+    /// Serves the 360p variant's segments slowly, so a run lasts long enough to be seen.
+    private func throttleSegments(bytesPerSecond: Int) {
+        for path in clip.segments(of: "v360") {
+            server.serve("/" + path, body: clip.files[path]!, etag: "\"\(path.hashValue & 0xFFFF_FFFF)\"",
+                         faults: [.throttle(bytesPerSecond: bytesPerSecond)])
+        }
+    }
+
+    /// Every state a URL's entry showed, in order, as the store's changes report them.
+    final class States: Sendable {
+        private let seen = Locked<[String: [DownloadState]]>([:])
+        let queue = Locked<DownloadQueue?>(nil)
+
+        func changed(_ url: String) {
+            guard let state = queue.withLock({ $0 })?.entry(url)?.state else { return }
+            seen.withLock { seen in
+                if seen[url]?.last != state { seen[url, default: []].append(state) }
+            }
+        }
+
+        func of(_ url: String) -> [DownloadState] { seen.withLock { $0[url] ?? [] } }
+    }
+
+    private func makeQueue(maxRunning: Int, states: States) throws -> DownloadQueue {
+        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: maxRunning, options: options) {
+            states.changed($0)
+        }
+        states.queue.withLock { $0 = queue }
+        return queue
+    }
+
+    /// The 360p segments whole on disk in `url`'s presentation.
+    private func finishedSegments(of url: String) -> [String] {
+        clip.segments(of: "v360").filter { segment in
+            (try? Cache(root: folder.file("cache/hls/" + Cache.key(for: url) + "/segments")))?
+                .entry(for: server.url("/" + segment))?.isComplete == true
+        }
+    }
+
+    @Test func aPresentationTakesOneSlotAndAFileWaitsForIt() throws {
+        throttleSegments(bytesPerSecond: 150_000)
+        let file = TestData.bytes(count: 50_000, seed: 3)
+        server.serve("/clip.webm", body: file, etag: "\"clip\"")
+        let states = States()
+        let queue = try makeQueue(maxRunning: 1, states: states)
+        let playlist = try queue.add(server.url("/v360/index.m3u8")).url
+        let plain = try queue.add(server.url("/clip.webm")).url
+        #expect(waitUntil(timeout: .seconds(10)) { queue.runningURLs == [playlist] })
+        #expect(queue.entry(plain)?.isWaiting == true, "the file ran beside the presentation: \(queue.entries)")
+        #expect(waitUntil(timeout: .seconds(60)) { queue.entry(plain)?.state.completedPath != nil }, "\(queue.entries)")
+        #expect(queue.entry(playlist)?.state.completedPath != nil)
+        // The file reached the server only once the last segment had been served.
+        let lastSegment = server.requests.lastIndex { $0.path.hasSuffix(".ts") }!
+        let firstFile = server.requests.firstIndex { $0.path == "/clip.webm" }!
+        #expect(firstFile > lastSegment)
+        #expect(try sha256Hex(ofFile: #require(queue.entry(plain)?.state.completedPath)) == sha256Hex(of: file))
+    }
+
+    @Test func pauseAndContinueThroughTheStoreFetchNoFinishedSegmentAgain() throws {
+        throttleSegments(bytesPerSecond: 150_000)
+        let states = States()
+        let queue = try makeQueue(maxRunning: 3, states: states)
+        let url = try queue.add(server.url("/v360/index.m3u8")).url
+        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
+        queue.pause(url)
+        #expect(queue.wait(for: url) == .paused)
+        let finished = finishedSegments(of: url)
+        #expect(!finished.isEmpty)
+        let before = finished.map { server.requests(to: "/" + $0).count }
+        queue.start(url)
+        let end = queue.wait(for: url)
+        guard case .completed(let path) = end?.state else { Issue.record("ended \(String(describing: end))"); return }
+        #expect(finished.map { server.requests(to: "/" + $0).count } == before, "a finished segment was fetched again")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
+        #expect(states.of(url) == [.idle, .downloading, .paused, .downloading, .completed(path: path)])
+        #expect(queue.entry(url)?.runs == 2)
+    }
+
+    @Test func aPlaylistKnownOnlyByItsAnswerIsSavedInTheSameRun() throws {
+        // Its segments' links are relative to the playlist's folder; the name says nothing.
+        server.serve("/v360/stream", body: clip.files["v360/index.m3u8"]!, etag: "\"stream\"",
+                     headers: [HTTPHeader("Content-Type", "application/vnd.apple.mpegurl")])
+        let states = States()
+        let queue = try makeQueue(maxRunning: 1, states: states)
+        let url = try queue.add(server.url("/v360/stream")).url
+        let end = queue.wait(for: url)
+        guard case .completed(let path) = end?.state else { Issue.record("ended \(String(describing: end))"); return }
+        #expect(states.of(url) == [.idle, .downloading, .completed(path: path)], "it showed another state on the way")
+        #expect(queue.entry(url)?.runs == 1)
+        #expect(queue.isPresentation(url))
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
+    }
+
+    /// One record format: a presentation's record is a `DownloadRecord` with its playlists in a
+    /// part of its own; one written by an earlier version (the playlists at its top level) still
+    /// continues, fetching no finished segment again.
+    @Test func aPresentationRecordIsADownloadRecordAndAnEarlierOneContinues() throws {
+        throttleSegments(bytesPerSecond: 150_000)
+        let states = States()
+        let queue = try makeQueue(maxRunning: 1, states: states)
+        let url = try queue.add(server.url("/v360/index.m3u8")).url
+        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
+        queue.pause(url)
+        #expect(queue.wait(for: url) == .paused)
+        let path = folder.file("cache/hls/" + Cache.key(for: url) + "/presentation.json")
+        let record = try DownloadRecord.decoded(from: Data(contentsOf: URL(fileURLWithPath: path)))
+        let part = try #require(record.presentation, "not a presentation's record")
+        #expect(record.url == url && record.contentType == "video/mp4" && part.variant == nil)
+        // As versions before the one format wrote it.
+        let earlier: [String: String] = ["url": url, "mediaURL": part.mediaURL, "mediaPlaylist": part.mediaPlaylist]
+        try JSONSerialization.data(withJSONObject: earlier).write(to: URL(fileURLWithPath: path))
+        let finished = finishedSegments(of: url)
+        #expect(!finished.isEmpty)
+        let before = finished.map { server.requests(to: "/" + $0).count }
+        queue.start(url)
+        guard case .completed(let video) = queue.wait(for: url)?.state else { Issue.record("\(queue.entries)"); return }
+        #expect(try sha256Hex(ofFile: video) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
+        #expect(finished.map { server.requests(to: "/" + $0).count } == before, "a finished segment was fetched again")
+        #expect(server.requests(to: "/v360/index.m3u8").count == 1, "the playlist was read again instead of the record's")
     }
 }
