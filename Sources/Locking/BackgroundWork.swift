@@ -3,14 +3,12 @@ import Glibc
 #endif
 import Dispatch
 
-/// The download engine's work that must end before the process does: transfers, checkpoints,
-/// HLS segments, and the few window jobs not yet on a `Worker` (Preferences' writes, variant
-/// reads). Each job counts from when it is asked for until it ends; `Shutdown.finish` waits for
-/// all of them first (the downloads step) and last (the settings step), so none is still inside
-/// GLib or a write when `exit` runs.
-///
-/// A global count, kept while FetchCore moves to owned workers (`Worker`, `Shutdown`): the
-/// player, the thumbnails, the library's and positions' writes no longer use it.
+/// Short jobs on libdispatch queues that must end before the process does: checkpoints (an
+/// `fdatasync`, then the record), the download store's disk reads, Preferences' writes, a
+/// file's first look. Each job counts from when it is asked for until it ends; `Shutdown.finish`
+/// waits for all of them after the downloads' workers (whose checkpoints they are) and again
+/// last, so none is still inside GLib or a write when `exit` runs. Threads are not counted
+/// here: every one belongs to a `Worker`.
 ///
 /// A `.skippable` job only serves what people see (a thumbnail): one that has not started when
 /// the shutdown begins returns at once instead of running. Every other job runs to its end.

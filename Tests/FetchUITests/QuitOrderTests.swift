@@ -35,16 +35,15 @@ struct QuitOrderTests {
         return worker
     }
 
-    @Test func quitJoinsDownloadsThenPlaybackThenMediaThenRecordsThenSettings() throws {
+    @Test func quitJoinsDownloadsThenPlaybackThenMediaThenRecordsThenSettings() {
         let shutdown = Shutdown()
         let journal = Journal()
-        // A download's checkpoint, counted by the engine: it ends once the quit asks.
-        let download = try #require(BackgroundWork.begin())
-        Thread {
-            _ = waitUntil(timeout: .seconds(30)) { BackgroundWork.isClosing }
-            journal.write("downloads ended")
-            download.end()
-        }.start()
+        // A download's worker, busy until the quit asks; as it ends it queues its last
+        // checkpoint on a libdispatch queue, which is waited for before playback stops.
+        let checkpoints = DispatchQueue(label: "test checkpoints")
+        let downloads = busyWorker(.downloads, in: shutdown, journal: journal) {
+            BackgroundWork.async(on: checkpoints) { journal.write("checkpoint written") }
+        }
         // Owners still holding their workers when the quit comes (a player that went before
         // has stopped its own already: WorkerTests).
         let playback = busyWorker(.playback, in: shutdown, journal: journal)
@@ -61,14 +60,15 @@ struct QuitOrderTests {
         FetchplayApplication.shutDown(shutdown)
 
         #expect(journal.all == [
-            "downloads ended",
+            "stop downloads", "downloads ended", "checkpoint written",
             "stop playback", "playback ended",
             "stop media", "media ended",
             "stop records", "records ended",
             "settings ended",
         ])
         #expect(shutdown.runningThreads() == 0, "a worker still runs after the quit")
-        #expect(playback.runningThreads == 0 && media.runningThreads == 0 && records.runningThreads == 0)
+        #expect(downloads.runningThreads == 0 && playback.runningThreads == 0 && media.runningThreads == 0
+                && records.runningThreads == 0)
         #expect(BackgroundWork.running == 0)
     }
 }

@@ -101,7 +101,8 @@ public final class FetchplayApplication {
     /// step joined before the next (`Shutdown.finish` carries it out):
     ///
     /// 1. stop downloads: the window's close asked every download to stop and went once their
-    ///    workers had; here the engine's remaining work (transfers, checkpoints) ends;
+    ///    workers had; here every download's worker (and a variant read) is joined, then the
+    ///    checkpoints they queued end;
     /// 2. stop playback: every player's worker, its pipelines gone to NULL, is joined;
     /// 3. join the thumbnailers, the decoder preload, the sound probe and the remux warm-up;
     /// 4. flush records: the library's and the playback positions' workers end after their
