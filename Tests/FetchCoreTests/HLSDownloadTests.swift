@@ -127,6 +127,15 @@ struct HLSDownloadTests {
         return queue
     }
 
+    /// Adds the 360p variant to `queue` and pauses it once a segment is whole.
+    private func pausedAfterASegment(_ queue: DownloadQueue) throws -> String {
+        let url = try queue.add(server.url("/v360/index.m3u8")).url
+        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
+        queue.pause(url)
+        #expect(queue.wait(for: url) == .paused)
+        return url
+    }
+
     /// The 360p segments whole on disk in `url`'s presentation.
     private func finishedSegments(of url: String) -> [String] {
         clip.segments(of: "v360").filter { segment in
@@ -158,10 +167,7 @@ struct HLSDownloadTests {
         throttleSegments(bytesPerSecond: 150_000)
         let states = States()
         let queue = try makeQueue(maxRunning: 3, states: states)
-        let url = try queue.add(server.url("/v360/index.m3u8")).url
-        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
-        queue.pause(url)
-        #expect(queue.wait(for: url) == .paused)
+        let url = try pausedAfterASegment(queue)
         let finished = finishedSegments(of: url)
         #expect(!finished.isEmpty)
         let before = finished.map { server.requests(to: "/" + $0).count }
@@ -196,10 +202,7 @@ struct HLSDownloadTests {
         throttleSegments(bytesPerSecond: 150_000)
         let states = States()
         let queue = try makeQueue(maxRunning: 1, states: states)
-        let url = try queue.add(server.url("/v360/index.m3u8")).url
-        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
-        queue.pause(url)
-        #expect(queue.wait(for: url) == .paused)
+        let url = try pausedAfterASegment(queue)
         let path = folder.file("cache/hls/" + Cache.key(for: url) + "/presentation.json")
         let record = try DownloadRecord.decoded(from: Data(contentsOf: URL(fileURLWithPath: path)))
         let part = try #require(record.presentation, "not a presentation's record")

@@ -50,10 +50,6 @@ public final class DownloadTask: Sendable {
         url = try store.add(text, context: context, choice: choice, start: false).url
     }
 
-    /// How many times it started downloading (one that found the video complete in the cache
-    /// counts too: its worker ran).
-    public var runs: Int { store.entry(url)?.runs ?? 0 }
-
     public var state: DownloadState { store.entry(url)?.state ?? .idle }
     public var progress: DownloadProgress { store.entry(url)?.progress ?? DownloadProgress(bytesDone: 0, total: nil) }
 

@@ -35,6 +35,8 @@ extension PresentationRun {
                 try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals,
                          options: options, stop: halt)
             } catch {
+                // A pause cancels the remux under the feeds: what they then hit is no failure.
+                guard !stop.isRaised else { return }
                 feedFailure.withLock { $0 = $0 ?? error }
                 // The segments stop, and so does the other feed, which may wait in the remux.
                 halt.raise()

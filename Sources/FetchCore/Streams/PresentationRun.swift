@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 
 /// One run of an HLS or DASH presentation's download on its worker's thread, saved as one video.
 ///
@@ -55,7 +56,7 @@ struct PresentationRun {
                 let playlists = try RunHalt.failing { () throws(DownloadError) in
                     try (part?.playlists ?? []).map { playlist throws(DownloadError) in try Self.mediaPlaylist(playlist.text, base: playlist.base) }
                 }
-                guard let part, !playlists.isEmpty else { throw .failed(.fileSystem("a presentation's record without playlists")) }
+                guard let part, !playlists.isEmpty else { throw .failed(.fileSystem(tr("its record lists no playlist"))) }
                 options.presentations.prepare()
                 let path = try save(playlists, part: part, presentation: presentation, key: key, options: options)
                 // What the page knew is needed no longer.
