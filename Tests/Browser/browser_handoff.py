@@ -437,6 +437,13 @@ class Cases:
         assert request["headers"].get("Referer") == self.site.page_url(1)
         wait_for(lambda: self.run.browser_downloads_list() == [], "the browser's list of downloads to be empty")
         assert self.run.browser_files() == [], f"the browser kept {self.run.browser_files()}"
+        # Fetchplay saves it whole, with its record beside it; the next test counts the videos
+        # folder, which must no longer be changing under it.
+        name = "Handed clip 1.webm"
+        wait_for(lambda: name in self.run.video_files()
+                 and any(f.endswith(".json") for f in self.run.video_files())
+                 and (self.run.videos / name).read_bytes() == self.site.video,
+                 f"{name} saved whole by Fetchplay")
         print(f"  hand-off: {milliseconds:.0f} ms from the click to the first byte of Fetchplay's request")
 
     def test_zip_stays_with_the_browser(self):
