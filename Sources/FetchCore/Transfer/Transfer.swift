@@ -176,6 +176,7 @@ final class Transfer {
                     break
                 }
                 try checkRoom(for: (total ?? start) - durable.count)
+                if let total { partial.reserve(total: total) }
             case .fresh(let newTotal, let etag, let lastModified):
                 // The new file replaces the old partial once it has passed it.
                 try checkRoom(for: (newTotal ?? 0) - partial.durableBytes)
@@ -191,6 +192,7 @@ final class Transfer {
                 // The name the browser would have used wins over the server's.
                 if options.context.suggestedName == nil, let name = response.suggestedName { identity.displayName = name }
                 try partial.openFresh(identity)
+                if let newTotal { partial.reserve(total: newTotal) }
             case .restartFromZero, .complete, .sliceRefused, .fail:
                 break
             }
