@@ -121,7 +121,7 @@ extension PresentationRun {
         try FileIO.dataSync(fd, path: output)
         guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
         // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
-        var final = DownloadRecord(url: url, displayName: HLSPresentation.displayName(of: url))
+        var final = DownloadRecord(url: url, displayName: StreamLink.title(of: url))
         final.finalURL = WebAddress.redacted(part.mediaURL)
         final.contentType = part.contentType
         final.total = size

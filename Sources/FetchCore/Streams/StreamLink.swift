@@ -24,6 +24,17 @@ public enum StreamLink {
         return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
     }
 
+    /// What a download of `url` is called before its answer names it, as its record will be:
+    /// the link's last path segment, decoded (a playlist's or manifest's without its extension,
+    /// since what is saved is a video: `index.m3u8` → `index`), else its host.
+    public static func title(of url: String) -> String {
+        var name = DisplayName.fromURL(url)
+        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" || ext == "mpd" {
+            name.removeLast(ext.count + 1)
+        }
+        return name
+    }
+
     /// Whether a link names a playlist or a DASH manifest by its extension (`.m3u8`, `.m3u`,
     /// `.mpd`), so it is saved as a presentation without a first request for a file.
     public static func isPlaylistLink(_ text: String) -> Bool {

@@ -41,7 +41,7 @@ struct HLSPresentation {
 
     /// A new presentation's record: its link, and the playlists it will download.
     static func record(url: String, _ part: PresentationPart) -> Record {
-        var record = DownloadRecord(url: url, displayName: displayName(of: url))
+        var record = DownloadRecord(url: url, displayName: StreamLink.title(of: url))
         record.contentType = part.contentType
         record.presentation = part
         return record
@@ -85,16 +85,6 @@ struct HLSPresentation {
         guard let data = FileIO.readSmallFile(recordPath, limit: Self.recordLimit),
               let record = Self.decode(data), Cache.key(for: record.url) == key else { return nil }
         return record
-    }
-
-    /// The video's name for people before its type is added: the link's last segment without
-    /// its playlist extension ("index.m3u8" → "index").
-    static func displayName(of url: String) -> String {
-        var name = DisplayName.fromURL(url)
-        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" || ext == "mpd" {
-            name.removeLast(ext.count + 1)
-        }
-        return name
     }
 
     func save(_ record: Record) throws(DownloadError) {
