@@ -100,7 +100,12 @@ struct QuitTests {
                 return open.contains { $0.hasPrefix(cache + "/partial/") && $0.hasSuffix(".part") }
                     && open.contains { $0.hasPrefix(cache + "/videos/") && $0.hasSuffix(".webm") }
             }
-            if !busy { try Desktop.xdotool(["mousemove", "\(x)", "\(y)", "click", "--repeat", "3", "5"]) }
+            if !busy {
+                // Raised first, on its own (chained, it would make the move relative to the
+                // window): the wheel must reach this window, whatever another left on top.
+                _ = try Desktop.xdotool(["windowactivate", "--sync", "\(shown)"])
+                try Desktop.xdotool(["mousemove", "\(x)", "\(y)", "click", "--repeat", "3", "5"])
+            }
         }
         #expect(busy, "never saw a download and a thumbnail at once; stderr: \(app.standardError)")
         app.send(SIGTERM)
