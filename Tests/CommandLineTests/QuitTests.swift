@@ -13,6 +13,8 @@ struct QuitTests {
     let server: FaultServer
     let folder: TemporaryDirectory
     static let body = TestData.bytes(count: 24 << 20, seed: 71)
+    /// Videos in the library, each with a thumbnail to make.
+    static let libraryCount = 80
 
     init() throws {
         server = try FaultServer()
@@ -45,6 +47,11 @@ struct QuitTests {
         return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)") }
     }
 
+    /// Thumbnails saved so far, one per library video made.
+    private func thumbnailCount(in cache: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: cache + "/thumbnails"))?.filter { $0.hasSuffix(".png") }.count ?? 0
+    }
+
     private func partialRecord(in cache: String) -> [String: Any]? {
         let partial = cache + "/partial"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: partial)) ?? []
@@ -67,7 +74,7 @@ struct QuitTests {
     @Test func sigtermWhileDownloadingAndMakingThumbnailsEndsEveryWorkerFirst() throws {
         try Desktop.ensureWindowManager()
         let cache = folder.file("cache"), config = folder.file("config")
-        try library(count: 80, in: cache)
+        try library(count: Self.libraryCount, in: cache)
         // Wide enough for the library beside the download.
         try FileManager.default.createDirectory(atPath: config + "/fetchplay", withIntermediateDirectories: true)
         try Data(#"{"width":1200,"height":700,"maximized":false}"#.utf8)
@@ -88,17 +95,24 @@ struct QuitTests {
         let shown = try #require(window(of: pid), "no window appeared: \(app.standardError)")
         // The download checkpointed once: its record is on disk.
         #expect(waitUntil(timeout: .seconds(20)) { partialRecord(in: cache) != nil }, "no checkpoint")
-        // Busy: the partial open and a library video open at the same moment (its thumbnail or
-        // its duration being probed). Thumbnails are made for the rows on screen, so the wheel
-        // over the library brings new rows until one is being made.
+        // Busy: the partial open while thumbnails are being made, seen as a library video open
+        // at that moment or as a thumbnail saved since the last look with more still to come
+        // (a thumbnail reads its video in short opens that a poll can miss for a whole run).
+        // Thumbnails are made for the rows on screen, so the wheel over the library brings new
+        // rows until one is being made.
         let geometry = try Desktop.geometry(of: shown)
         let x = (geometry["X"] ?? 0) + (geometry["WIDTH"] ?? 0) * 4 / 5, y = (geometry["Y"] ?? 0) + (geometry["HEIGHT"] ?? 0) / 2
         var busy = false
+        var saved = thumbnailCount(in: cache)
         for _ in 0..<200 where !busy {
             busy = waitUntil(timeout: .milliseconds(150), interval: .milliseconds(10)) {
                 let open = openFiles(pid)
-                return open.contains { $0.hasPrefix(cache + "/partial/") && $0.hasSuffix(".part") }
-                    && open.contains { $0.hasPrefix(cache + "/videos/") && $0.hasSuffix(".webm") }
+                let count = thumbnailCount(in: cache)
+                defer { saved = count }
+                let downloading = open.contains { $0.hasPrefix(cache + "/partial/") && $0.hasSuffix(".part") }
+                let making = open.contains { $0.hasPrefix(cache + "/videos/") && $0.hasSuffix(".webm") }
+                    || (count > saved && count < Self.libraryCount)
+                return downloading && making
             }
             if !busy {
                 // Raised first, on its own (chained, it would make the move relative to the
