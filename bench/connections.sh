@@ -2,7 +2,8 @@
 # Connections that adapt, in one run, against nginx limiting each connection (`limit_rate 4m`, as
 # many hosts and CDNs do) and against the same nginx without a limit: fetchplay with its defaults
 # (four at once, more while the total rate grows, up to 8), fetchplay --connections 16, aria2c
-# -x4 -s4, -x8 -s8 and -x16 -s16 (-k2M, so that 64 MiB may be cut in 16), curl and wget. The
+# -x4 -s4, -x8 -s8 and -x16 -s16 (-k2M, so that 64 MiB may be cut in 16), curl and wget (and,
+# without a limit, `curl && sync FILE`, curl paying the flush fetchplay pays). The
 # physical floors on the limited host are printed beside them: MIB / (N × 4 MiB/s) for N = 4, 8
 # and 16; nginx sends a connection's first 2 MiB at once, so a tool may come in under them.
 # The most connections nginx served at once in each run is read from its access log.
@@ -29,6 +30,9 @@ MIB=${MIB:-64}
 RATE=4m
 RESULTS="$BENCH_DIR/results/connections.md"
 TOOLS=(fetchplay fetchplay-16 aria2c-4 aria2c-8 aria2c-16 curl wget)
+# Without a limit curl also runs as `curl … && sync FILE`: curl paying the flush to disk that
+# fetchplay pays before it returns (on the limited host a flush is a few ms of 15 s).
+declare -A TOOLS_OF=([limited]="${TOOLS[*]}" [open]="${TOOLS[*]} curl+sync")
 SERVERS=(limited open)
 
 bench_ensure nginx=nginx curl=curl wget=wget aria2c=aria2 /usr/bin/time=time sha256sum=coreutils ss=iproute2
@@ -63,6 +67,7 @@ run_one() {
         aria2c-8) cmd=(aria2c -q -x8 -s8 -k2M --file-allocation=none -d "$out" -o big.bin "$url") ;;
         aria2c-16) cmd=(aria2c -q -x16 -s16 -k2M --file-allocation=none -d "$out" -o big.bin "$url") ;;
         curl) cmd=(curl -sS -o "$out/big.bin" "$url") ;;
+        curl+sync) cmd=(sh -c 'curl -sS -o "$1" "$2" && sync "$1"' sh "$out/big.bin" "$url") ;;
         wget) cmd=(wget -q -O "$out/big.bin" "$url") ;;
     esac
     # Wall time to the millisecond from the shell's clock (GNU time's %e has 10 ms steps, as
@@ -85,11 +90,12 @@ run_one() {
     sync
 }
 
-n=${#TOOLS[@]}
 for round in $(seq "$((ROUNDS > OPEN_ROUNDS ? ROUNDS : OPEN_ROUNDS))"); do
     for server in "${SERVERS[@]}"; do
         ((round <= ${ROUNDS_OF[$server]})) || continue
-        for i in $(seq 0 $((n - 1))); do run_one "$server" "${TOOLS[$(((i + round - 1) % n))]}" "$round"; done
+        read -ra tools <<<"${TOOLS_OF[$server]}"
+        n=${#tools[@]}
+        for i in $(seq 0 $((n - 1))); do run_one "$server" "${tools[$(((i + round - 1) % n))]}" "$round"; done
     done
 done
 elapsed=$(($(date +%s) - started))
@@ -99,7 +105,7 @@ median_of() {
     awk -F'\t' -v s="$1" -v t="$2" -v c="$3" '$1 == s && $2 == t { if (c == "wall") print $4; else if (c == "cpu") print $5 + $6; else if (c == "peak") print $8; else print $7 / 1024 }' "$raw" | median
 }
 declare -A med
-for server in "${SERVERS[@]}"; do for tool in "${TOOLS[@]}"; do for c in wall cpu rss peak; do
+for server in "${SERVERS[@]}"; do for tool in ${TOOLS_OF[$server]}; do for c in wall cpu rss peak; do
     med[$server.$tool.$c]=$(median_of "$server" "$tool" "$c")
 done; done; done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
@@ -135,7 +141,8 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "  at most 4 MiB/s after nginx's first burst), one without; one ${MIB} MiB file of random bytes."
     echo "- Clients: fetchplay with its defaults (four at once, growing up to 8) and \`--connections 16\` (16 at once);"
     echo "  $(aria2c --version | head -n 1) \`-x4 -s4 -k2M\`, \`-x8 -s8 -k2M\` and \`-x16 -s16 -k2M\`;"
-    echo "  $(curl --version | head -n 1 | cut -d' ' -f1-2) and $(wget --version | head -n 1 | cut -d' ' -f1-3) (one connection each)."
+    echo "  $(curl --version | head -n 1 | cut -d' ' -f1-2) and $(wget --version | head -n 1 | cut -d' ' -f1-3) (one connection each);"
+    echo "  without a limit also curl+sync, \`curl -o FILE URL && sync FILE\` timed as one command."
     echo "- Physical floors on the limited host, ${MIB} MiB / (N × 4 MiB/s): ${floor4} s with 4 connections,"
     echo "  ${floor8} s with 8, ${floor} s with 16 (nginx sends each connection's first 2 MiB at once)."
     echo "- Peak: the most requests nginx served at once in the run, from its access log."
@@ -152,7 +159,7 @@ mkdir -p "$(dirname "$RESULTS")"
         echo
         echo "| tool | wall s | CPU s | peak RSS MiB | MiB/s | wall vs curl | peak connections |"
         echo "|---|---:|---:|---:|---:|---:|---:|"
-        for tool in "${TOOLS[@]}"; do
+        for tool in ${TOOLS_OF[$server]}; do
             w=${med[$server.$tool.wall]}
             echo "| $tool | $(fmt "$w" 3) | $(fmt "${med[$server.$tool.cpu]}") | $(fmt "${med[$server.$tool.rss]}" 1) | $(awk -v m="$MIB" -v s="$w" 'BEGIN { printf "%.1f", m / s }') | $(ratio "$w" "${med[$server.curl.wall]}") | $(fmt "${med[$server.$tool.peak]}" 0) |"
         done
@@ -166,6 +173,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "| defaults within 1.10× of aria2c -x8 -s8 (limited) | ${vs8}× ($(fmt "${med[$L.fetchplay.wall]}") s against $(fmt "${med[$L.aria2c-8.wall]}") s) | $vs8_verdict |"
     echo "| --connections 16 within 3% of aria2c -x16 -s16 (limited) | ${vs16}× ($(fmt "${med[$L.fetchplay-16.wall]}") s against $(fmt "${med[$L.aria2c-16.wall]}") s) | $vs16_verdict |"
     echo "| defaults within 1.10× of curl (no limit) | ${vscurl}× ($(fmt "${med[$O.fetchplay.wall]}" 3) s against $(fmt "${med[$O.curl.wall]}" 3) s; middle half $(quartiles open fetchplay) against $(quartiles open curl) s) | $vscurl_verdict |"
+    echo "| (beside it, no target) the defaults against curl + sync, which pays the same flush (no limit) | $(ratio "${med[$O.fetchplay.wall]}" "${med[$O.curl+sync.wall]}")× ($(fmt "${med[$O.fetchplay.wall]}" 3) s against $(fmt "${med[$O.curl+sync.wall]}" 3) s) | – |"
     echo
     echo "<details><summary>Every run</summary>"
     echo
