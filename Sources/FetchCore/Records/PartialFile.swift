@@ -193,12 +193,15 @@ final class PartialFile: @unchecked Sendable {
     /// it always was.
     func reserve(total: Int64) {
         guard descriptor >= 0, total > 0 else { return }
-        guard fp_reserve(descriptor, 0, off_t(total)) != 0 else { return }
-        if errno == ENOSPC {
-            // Whatever a failed reservation took past the written bytes goes back.
-            let end = written.upperBound
-            if end < total { _ = fp_punch_hole(descriptor, off_t(end), off_t(total - end)) }
-        }
+        guard fp_reserve(descriptor, 0, off_t(total)) != 0, errno == ENOSPC else { return }
+        // ext4 keeps what a failed reservation took. Within the file's size, past the written
+        // bytes, it goes by punching; past the end (where punching does nothing) by truncating
+        // the file to the size it has, which frees the blocks beyond it.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return }
+        let size = Int64(info.st_size), end = written.upperBound
+        if end < size { _ = fp_punch_hole(descriptor, off_t(end), off_t(size - end)) }
+        _ = ftruncate(descriptor, off_t(size))
     }
 
     // MARK: Writing
