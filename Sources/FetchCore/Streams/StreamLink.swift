@@ -29,16 +29,19 @@ public enum StreamLink {
     /// since what is saved is a video: `index.m3u8` → `index`), else its host.
     public static func title(of url: String) -> String {
         var name = DisplayName.fromURL(url)
-        if let ext = VideoName.fileExtension(of: name), ext == "m3u8" || ext == "m3u" || ext == "mpd" {
+        if let ext = VideoName.fileExtension(of: name), playlistExtensions.contains(ext) {
             name.removeLast(ext.count + 1)
         }
         return name
     }
 
+    /// The extensions that name an HLS playlist or a DASH manifest, lowercased.
+    static let playlistExtensions: Set<String> = ["m3u8", "m3u", "mpd"]
+
     /// Whether a link names a playlist or a DASH manifest by its extension (`.m3u8`, `.m3u`,
     /// `.mpd`), so it is saved as a presentation without a first request for a file.
     public static func isPlaylistLink(_ text: String) -> Bool {
-        guard let url = try? WebAddress.validate(text), let name = WebAddress.lastPathSegment(of: url)?.lowercased() else { return false }
-        return name.hasSuffix(".m3u8") || name.hasSuffix(".m3u") || name.hasSuffix(".mpd")
+        guard let url = try? WebAddress.validate(text), let name = WebAddress.lastPathSegment(of: url) else { return false }
+        return VideoName.fileExtension(of: name).map(playlistExtensions.contains) ?? false
     }
 }
