@@ -218,7 +218,14 @@ final class PartialFile: @unchecked Sendable {
     /// Writes `bytes` at `offset` of the data file, without counting them as written yet:
     /// `commit` does, for many pieces at once.
     func store(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
-        try FileIO.writeAll(descriptor, bytes, at: offset, path: writingName)
+        do {
+            try FileIO.writeAll(descriptor, bytes, at: offset, path: writingName)
+        } catch {
+            // A write cut short (a full disk) leaves what it did write in no range: its blocks
+            // go back, so that a record of the rest still fits.
+            _ = fp_punch_hole(descriptor, off_t(offset), off_t(bytes.count))
+            throw error
+        }
     }
 
     /// Counts `range`, stored before, as written: readers may read it, and the next checkpoint

@@ -125,12 +125,13 @@ final class RangeDownload {
             }
             let done = multi.finished()
             let ends = done + resumePaused(except: Set(done.map(\.handle)))
-            // What this turn brought is counted as written before anything looks at the partial.
-            do {
-                for transfer in active { try transfer.commitStored() }
-            } catch {
-                return .failed(error, gotBytes: partial.length > 0)
+            // What this turn brought is counted as written before anything looks at the partial;
+            // every connection's, even when one of them could not write.
+            var failure: DownloadError?
+            for transfer in active {
+                do { try transfer.commitStored() } catch { failure = failure ?? error }
             }
+            if let failure { return .failed(failure, gotBytes: partial.length > 0) }
             if speedDecides(primary), primary.gotBytes { watchSpeed() }
             if partitioned { watchGrowth(total: primary.total) }
             for (handle, code) in ends {

@@ -75,14 +75,16 @@ final class Transfer {
     private var reachedEnd = false
     /// The write callback refused a piece; it refuses all that follow.
     private var refused = false
-    /// Bytes before `next` stored in the file but not counted as written (`commitStored()`).
-    /// libcurl hands each socket read over in pieces of 16 KiB; a range update, a progress check
-    /// and a checkpoint check for each piece cost fetchplay more CPU than curl on a fast
-    /// download. So the pieces go to the file as they come, and are counted together when the
-    /// callbacks of one turn of the multi handle are over: between turns nothing is uncounted.
-    /// They are counted into the partial's current data file, which is theirs: it changes only at
-    /// the primary's first answer (`openFresh`), before any other connection exists.
+    /// Bytes before `next` taken from the body but not counted as written (`commitStored()`).
+    /// libcurl hands each socket read over in pieces of 16 KiB; a write, a range update, a
+    /// progress check and a checkpoint check for each piece cost fetchplay more CPU than curl
+    /// on a fast download. So the pieces of one turn of the multi handle are gathered in `batch`,
+    /// then written and counted together when the turn's callbacks are over: between turns
+    /// nothing is held or uncounted. They belong to the partial's current data file, which is
+    /// theirs: it changes only at the primary's first answer (`openFresh`), before any other
+    /// connection exists.
     private var uncommitted: Int64 = 0
+    private var batch: WriteBatch?
     /// A fresh body's first bytes, held back until `MediaSniffer.enough` came or the body ended
     /// (`judgeFirstBytes()`): a server that trickles its start is judged on enough bytes, and a
     /// page is refused before a byte of it is written. Nil before the body and once judged.
@@ -131,7 +133,10 @@ final class Transfer {
         // socket's receive buffer by what each round trip's reads take, and after large reads
         // lets the server send about 1 MiB ahead per connection at full speed (measured on
         // loopback: 0.15 MiB ahead with these reads).
-        try easy.set(CURLOPT_BUFFERSIZE, limits.lowestRate == nil ? 256 * 1024 : Int(CURL_MAX_WRITE_SIZE))
+        let readSize = limits.lowestRate == nil ? 256 * 1024 : Int(CURL_MAX_WRITE_SIZE)
+        try easy.set(CURLOPT_BUFFERSIZE, readSize)
+        // One piece per read under a limit: nothing to gather then.
+        batch = readSize > Int(CURL_MAX_WRITE_SIZE) ? WriteBatch(partial: partial, capacity: readSize) : nil
         try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
             let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
@@ -294,7 +299,7 @@ final class Transfer {
             return false
         }
         do {
-            try partial.store(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: next)
+            try store(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
         } catch {
             callbackError = error
             return false
@@ -310,6 +315,28 @@ final class Transfer {
         return !stop.isRaised
     }
 
+    /// Puts a piece that belongs at `next` into the file, through the batch when there is one.
+    private func store(_ piece: UnsafeRawBufferPointer) throws(DownloadError) {
+        guard let batch else { return try partial.store(piece, at: next) }
+        if batch.take(piece, at: next) { return }
+        try flushBatch()
+        if !batch.take(piece, at: next) { try partial.store(piece, at: next) }
+    }
+
+    /// Writes what the batch holds: the bytes just before `next`. When that fails they are in
+    /// no file, so `next` and the uncounted bytes step back over them.
+    private func flushBatch() throws(DownloadError) {
+        guard let batch, batch.held > 0 else { return }
+        let held = Int64(batch.held)
+        do {
+            try batch.flush()
+        } catch {
+            next -= held
+            uncommitted -= held
+            throw error
+        }
+    }
+
     /// Follows the answer just ended when it is a redirect: aims the handle at the next hop
     /// (with the headers allowed there) and returns true; the caller adds it to the multi
     /// handle again. False when the answer is no redirect; throws when the redirect may not be
@@ -323,13 +350,19 @@ final class Transfer {
         return true
     }
 
-    /// Counts the bytes stored since the last commit as written (and reports them).
+    /// Writes the bytes taken since the last commit, then counts them as written (and reports
+    /// them).
+    /// What was written before a failed write still counts; the failure is thrown after.
     func commitStored() throws(DownloadError) {
-        guard uncommitted > 0 else { return }
-        let range = next - uncommitted..<next
-        uncommitted = 0
-        try partial.commit(range)
-        onWrite()
+        var failure: DownloadError?
+        do { try flushBatch() } catch { failure = error }
+        if uncommitted > 0 {
+            let range = next - uncommitted..<next
+            uncommitted = 0
+            try partial.commit(range)
+            onWrite()
+        }
+        if let failure { throw failure }
     }
 
     /// What the request came to, once libcurl is done with it (`code`).
