@@ -45,7 +45,7 @@ import Locking
 ///
 /// `open(path:)` prepares the first frame (state `.loading`, then `.paused`); `play()`,
 /// `pause()` and `seek(to:accurate:)` drive it; `observe(_:)` reports state and duration
-/// changes; `onFrame` receives each new picture on the main thread.
+/// changes; `observeFrames(_:)` receives each new picture on the main thread.
 @MainActor
 public final class Player {
     /// What the player is doing.
@@ -62,8 +62,6 @@ public final class Player {
     private(set) var framesDeliveredForFile = 0
     /// Whether a seek is still being carried out.
     public var isSeeking: Bool { phase.isSeeking }
-    /// Called on the main thread with every new frame (frames nobody saw in time are dropped).
-    public var onFrame: (@MainActor (VideoFrame) -> Void)?
 
     /// Linear volume, 0…1.
     public var volume: Double = 1 {
@@ -142,6 +140,8 @@ public final class Player {
     /// How deep `changing` runs: observers hear of changes once the outermost is done.
     private var changeDepth = 0
     private var observers: [Int: @MainActor (Change) -> Void] = [:]
+    /// In the order they were added; a list, not a dictionary, on the frame path.
+    private var frameObservers: [(id: Int, body: @MainActor (VideoFrame) -> Void)] = []
     private var nextObserverID = 0
     /// The one thread that changes this player's pipelines' states, in the order asked. When the
     /// player goes, it takes the last pipeline down and ends; `shutdown` joins it.
@@ -171,8 +171,19 @@ public final class Player {
         return Observation(id: nextObserverID)
     }
 
+    /// Calls `body` with every new frame, on the main thread (frames nobody saw in time are
+    /// dropped), until removed. Every observer added is called: none replaces another.
+    @discardableResult
+    public func observeFrames(_ body: @escaping @MainActor (VideoFrame) -> Void) -> Observation {
+        nextObserverID += 1
+        frameObservers.append((nextObserverID, body))
+        return Observation(id: nextObserverID)
+    }
+
+    /// Ends an observation made by `observe(_:)` or `observeFrames(_:)`.
     public func removeObservation(_ observation: Observation) {
         observers[observation.id] = nil
+        frameObservers.removeAll { $0.id == observation.id }
     }
 
     private func notify(_ change: Change) {
@@ -329,7 +340,7 @@ public final class Player {
         currentFrame = frame
         framesDelivered += 1
         framesDeliveredForFile += 1
-        onFrame?(frame)
+        for (_, body) in frameObservers { body(frame) }
     }
 
     /// Stops and forgets the pipeline and what it said; the phase forgets it with the next event.

@@ -39,7 +39,7 @@ struct PlayerTests {
     @Test func framesHaveTheClipsSizeStrideAndColours() throws {
         let player = opened(try Clips.webm())
         var seen: [VideoFrame] = []
-        player.onFrame = { seen.append($0) }
+        player.observeFrames { seen.append($0) }
         player.play()
         #expect(runMainLoop { seen.count >= 5 })
         let frame = try #require(seen.last)
@@ -56,6 +56,20 @@ struct PlayerTests {
         let yellow = frame.pixel(x: 320 / 7 + 20, y: 10)
         #expect(yellow.blue < 40 && yellow.green > 150 && yellow.red > 150, "yellow bar \(yellow)")
         #expect(player.framesDelivered >= seen.count)
+    }
+
+    /// Every frame observer hears the frames, until it is removed; none replaces another.
+    @Test func everyFrameObserverHearsFramesUntilRemoved() throws {
+        let player = opened(try Clips.webm())
+        var first = 0, second = 0
+        let firstObservation = player.observeFrames { _ in first += 1 }
+        player.observeFrames { _ in second += 1 }
+        player.play()
+        #expect(runMainLoop { first >= 3 && second >= 3 })
+        player.removeObservation(firstObservation)
+        let firstWhenRemoved = first, secondWhenRemoved = second
+        #expect(runMainLoop { second >= secondWhenRemoved + 3 })
+        #expect(first == firstWhenRemoved, "a removed observer hears no more frames")
     }
 
     @Test func playReachesTheEnd() throws {

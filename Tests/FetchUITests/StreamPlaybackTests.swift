@@ -148,7 +148,7 @@ struct StreamPlaybackTests {
         defer { _ = folder }
         let player = Player(audio: .none)
         var lastTimestamp = 0.0
-        player.onFrame = { lastTimestamp = max(lastTimestamp, $0.timestamp ?? 0) }
+        player.observeFrames { lastTimestamp = max(lastTimestamp, $0.timestamp ?? 0) }
         player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
         player.play()
         #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")

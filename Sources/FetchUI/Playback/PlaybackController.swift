@@ -212,7 +212,7 @@ public final class PlaybackController {
     private func ensurePlayer() -> Player {
         if let player { return player }
         let player = Player(audio: audio)
-        player.onFrame = { [weak self] frame in self?.view.show(frame) }
+        player.observeFrames { [weak self] frame in self?.view.show(frame) }
         player.observe { [weak self] change in self?.playerChanged(change) }
         self.player = player
         return player
