@@ -54,9 +54,11 @@ enum GtkHarness {
     }
 
     /// A new window on a cache at `cacheRoot`, shown; with `preferences` when given.
-    static func window(cacheRoot: String, preferences: Preferences? = nil) throws -> MainWindow {
+    /// - Parameter link: in the entry before the window shows, as the app puts a suggested one.
+    static func window(cacheRoot: String, preferences: Preferences? = nil, link: String? = nil) throws -> MainWindow {
         let window = MainWindow(application: app.application, cache: .success(try Cache(root: cacheRoot)),
                                 preferences: preferences)
+        if let link { window.urlText = link }
         window.present()
         _ = iterate(until: { gtk_widget_get_mapped(window.ring.widget) != 0 }, timeout: 5)
         return window

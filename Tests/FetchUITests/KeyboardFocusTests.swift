@@ -169,6 +169,31 @@ struct KeyboardFocusTests {
         #expect(window.visiblePage == "video")
     }
 
+    /// A new window with a link in its entry (the run script's sample) starts it on Enter: the
+    /// focus starts in the entry, not on the header's Open button.
+    @Test func enterInANewWindowWithALinkStartsIt() throws {
+        server.serve("/fresh.webm", body: TestData.bytes(count: 300_000), etag: "\"f\"")
+        let url = server.url("/fresh.webm")
+        let window = try RealInput.window(cacheRoot: cache.path, link: url)
+        defer { GtkHarness.close(window) }
+        #expect(RealInput.focusIsIn(window, window.ui.entry), "focus on \(RealInput.describeFocus(window))")
+        try RealInput.key("Return")
+        GtkHarness.iterate(until: { completed(window) || GtkHarness.app.isChoosingFile }, timeout: 10)
+        #expect(!GtkHarness.app.isChoosingFile, "Enter opened the file dialog; focus on \(RealInput.describeFocus(window))")
+        #expect(completed(window), "Enter did not start the link")
+    }
+
+    /// In a new window with no videos, typing goes into the link.
+    @Test func typingInANewWindowGoesIntoTheLink() throws {
+        let empty = try TemporaryDirectory(prefix: "fetchplay-keys-empty")
+        defer { empty.remove() }
+        let window = try RealInput.window(cacheRoot: empty.path)
+        defer { GtkHarness.close(window) }
+        try RealInput.type("http://a")
+        #expect(GtkHarness.iterate(until: { window.urlText == "http://a" }, timeout: 5),
+                "typed: “\(window.urlText)”; focus on \(RealInput.describeFocus(window))")
+    }
+
     @Test func ctrlWClosesTheWindow() throws {
         let window = try RealInput.window(cacheRoot: cache.path)
         #expect(GtkHarness.isToplevel(window))

@@ -17,13 +17,13 @@ enum RealInput {
 
     /// A new window on `cacheRoot` under the window manager, with the keyboard focus.
     static func window(cacheRoot: String, width: Int32? = nil, height: Int32? = nil,
-                       preferences: Preferences? = nil) throws -> MainWindow {
+                       preferences: Preferences? = nil, link: String? = nil) throws -> MainWindow {
         try ensureWindowManager()
         // No modifier may be left down from an earlier test: Alt held turns a click into
         // openbox's window move and typing into mnemonics. (No --clearmodifiers either: it
         // presses again afterwards whatever it saw held, which is how one gets stuck.)
         try xdotool(["keyup", "Alt_L", "Alt_R", "Control_L", "Control_R", "Shift_L", "Shift_R", "Super_L"])
-        let window = try GtkHarness.window(cacheRoot: cacheRoot, preferences: preferences)
+        let window = try GtkHarness.window(cacheRoot: cacheRoot, preferences: preferences, link: link)
         if let width, let height { gtk_window_set_default_size(window.widget.as(GtkWindow.self), width, height) }
         try #require(GtkHarness.iterate(until: { isActive(window) }, timeout: 10), "the window never got the focus")
         // Let the first layout settle so positions on screen are final.

@@ -23,7 +23,12 @@ extension MainWindow {
     /// once it shows rows: the arrows go through the videos, typing searches, Ctrl+V still
     /// pastes a link. The empty entry's blinking cursor would also redraw the window for ten
     /// seconds after start (GTK's blink timeout) while nothing else happens.
+    ///
+    /// Until then, and in a window with a link or without videos, the focus starts where
+    /// `focusPrimaryControl` puts it (the entry, in a new window): GTK would otherwise give it to
+    /// the first button of the header, where Enter opens the file dialog and typing goes nowhere.
     func placeInitialFocus() {
+        focusPrimaryControl()
         library?.view.focusList { [weak self] in
             guard let self else { return false }
             return self.entryText.isEmpty && self.visiblePage == "download"
