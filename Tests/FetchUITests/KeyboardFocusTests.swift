@@ -181,6 +181,7 @@ struct KeyboardFocusTests {
         GtkHarness.iterate(until: { completed(window) || GtkHarness.app.isChoosingFile }, timeout: 10)
         #expect(!GtkHarness.app.isChoosingFile, "Enter opened the file dialog; focus on \(RealInput.describeFocus(window))")
         #expect(completed(window), "Enter did not start the link")
+        #expect(gtk_editable_get_selection_bounds(window.ui.entry.opaque, nil, nil) == 0, "the link stayed selected behind Play")
     }
 
     /// In a new window with no videos, typing goes into the link.

@@ -171,7 +171,11 @@ final class DownloadPageController {
     func focusPrimaryControl() {
         let candidates = [ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
         if let button = candidates.first(where: { gtk_widget_is_visible($0) != 0 && gtk_widget_is_sensitive($0) != 0 }),
-           gtk_widget_grab_focus(button) != 0 { return }
+           gtk_widget_grab_focus(button) != 0 {
+            // A link selected when the entry had the focus would stay highlighted behind it.
+            gtk_editable_set_position(ui.entry.opaque, -1)
+            return
+        }
         gtk_widget_grab_focus(ui.entry)
     }
 
