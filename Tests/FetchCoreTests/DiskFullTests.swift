@@ -36,6 +36,38 @@ struct DiskFullTests {
                 == sha256Hex(of: Array(body.prefix(Int(record.durableBytes)))))
     }
 
+    /// A write that fails on a full disk gives back the blocks it took past what is written,
+    /// and never a byte already written: a lone connection rewrites the ranges after a hole.
+    @Test func aFailedRewriteKeepsTheBytesAlreadyWritten() throws {
+        let mountPoint = try TemporaryDirectory(prefix: "fetchplay-tinyfs")
+        #expect(Command.runShell("mount -t tmpfs -o size=1m tmpfs '\(mountPoint.path)'") == 0)
+        defer { _ = Command.runShell("umount -l '\(mountPoint.path)'") }
+        let cache = try Cache(root: mountPoint.path + "/cache")
+        let url = "http://127.0.0.1:1/v.webm"
+        let partial = try PartialFile(cache: cache, url: url, displayName: "v.webm")
+        try partial.openFresh(partial.record)
+        let body = TestData.bytes(count: 768 * 1024, seed: 9)
+        let written = 256 * 1024
+        try body.withUnsafeBytes { try partial.store(UnsafeRawBufferPointer(rebasing: $0[0..<written]), at: 0) }
+        try partial.commit(0..<Int64(written))
+        // The rest of the disk goes to another file.
+        _ = Command.runShell("cat /dev/zero > '\(mountPoint.path)/filler' 2>/dev/null")
+        var failure: DownloadError?
+        do {
+            // The written range again, then past it: the rewrite fits, the rest does not.
+            try body.withUnsafeBytes { try partial.store(UnsafeRawBufferPointer(rebasing: $0[...]), at: 0) }
+        } catch {
+            failure = error as? DownloadError
+        }
+        #expect(failure == .diskFull)
+        let path = try #require(cache.dataFiles(key: Cache.key(for: url)).first)
+        let data = try #require(FileManager.default.contents(atPath: path))
+        #expect(data.count >= written)
+        // Compared as a Bool: a failed comparison of two arrays this long would be diffed.
+        let kept = data.prefix(written).elementsEqual(body.prefix(written))
+        #expect(kept, "the written bytes were punched")
+    }
+
     @Test func announcedLengthBeyondTheFreeSpaceFailsAtOnce() throws {
         let mountPoint = try TemporaryDirectory(prefix: "fetchplay-tinyfs")
         #expect(Command.runShell("mount -t tmpfs -o size=1m tmpfs '\(mountPoint.path)'") == 0)

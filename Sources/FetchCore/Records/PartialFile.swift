@@ -221,9 +221,13 @@ final class PartialFile: @unchecked Sendable {
         do {
             try FileIO.writeAll(descriptor, bytes, at: offset, path: writingName)
         } catch {
-            // A write cut short (a full disk) leaves what it did write in no range: its blocks
-            // go back, so that a record of the rest still fits.
-            _ = fp_punch_hole(descriptor, off_t(offset), off_t(bytes.count))
+            // A write cut short (a full disk) may have taken blocks for bytes no range counts:
+            // they go back, so that a record of the rest still fits. Never a byte already
+            // written: a lone connection rewrites the ranges after a hole, and those stay.
+            let attempted = ByteRanges([offset..<(offset + Int64(bytes.count))])
+            for range in attempted.subtracting(written).ranges {
+                _ = fp_punch_hole(descriptor, off_t(range.lowerBound), off_t(range.upperBound - range.lowerBound))
+            }
             throw error
         }
     }

@@ -333,6 +333,8 @@ final class Transfer {
         } catch {
             next -= held
             uncommitted -= held
+            // Its end is not reached after all: the bytes up to it are in no file.
+            reachedEnd = false
             throw error
         }
     }
