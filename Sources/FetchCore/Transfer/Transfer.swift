@@ -353,8 +353,8 @@ final class Transfer {
     }
 
     /// Writes the bytes taken since the last commit, then counts them as written (and reports
-    /// them).
-    /// What was written before a failed write still counts; the failure is thrown after.
+    /// them). What reached the file before a write failed still counts; the failure is thrown
+    /// after.
     func commitStored() throws(DownloadError) {
         var failure: DownloadError?
         do { try flushBatch() } catch { failure = error }
