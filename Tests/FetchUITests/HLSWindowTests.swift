@@ -1,3 +1,4 @@
+import CGtk
 import FetchCore
 import Foundation
 import Testing
@@ -55,6 +56,25 @@ struct HLSWindowTests {
                                    timeout: 5), "the checkmark did not finish drawing")
         #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
         GtkHarness.screenshot(window.widget, "window-hls-done")
+    }
+
+    /// Enter on an HLS link, which shows no control while its playlist is read, still moves the
+    /// focus to the download's control: at the end Space plays it instead of typing over the link.
+    @Test func enterOnAnHLSLinkLeavesTheFocusOnItsControls() throws {
+        let url = server.url("/v360/index.m3u8")
+        let window = try RealInput.window(cacheRoot: cache.path, link: url)
+        defer { GtkHarness.close(window) }
+        try RealInput.key("Return")
+        #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { window.isPlayVisible } else { false } },
+                                   timeout: 60), "the presentation did not complete")
+        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.playButton) }, timeout: 5),
+                "focus on \(RealInput.describeFocus(window))")
+        // The Play button slides in; a key pressed meanwhile may reach it half-shown.
+        GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
+        try RealInput.key("space")
+        #expect(GtkHarness.iterate(until: { window.visiblePage == "video" }, timeout: 10),
+                "Space did not play; focus on \(RealInput.describeFocus(window))")
+        #expect(window.urlText == url, "the link became “\(window.urlText)”")
     }
 
     @Test func anUnfinishedPresentationIsListedAfterARestartAndContinues() throws {

@@ -37,6 +37,8 @@ final class DownloadPageController {
     var isShown: (@MainActor () -> Bool)?
     /// Set while the page itself writes the entry, so that is not taken for typing.
     private var settingEntry = false
+    /// A start from the entry is waiting for its control to show (`focusControlsOnceShown`).
+    private var focusAwaitsControl = false
 
     init(ui: MainWindowLayout, ring: RingView, session: DownloadSession?, cacheError: DownloadError?,
          library: LibraryCoordinator?, window: UnsafeMutablePointer<GtkWidget>) {
@@ -114,7 +116,7 @@ final class DownloadPageController {
             ui.request.clear()
             showURLMessage(nil)
             refresh()
-            return focusPrimaryControl()
+            return focusControlsOnceShown()
         }
         do {
             try session.load(entryText)
@@ -125,7 +127,7 @@ final class DownloadPageController {
         if case .completed = session.state { return refresh() }
         session.start()
         refresh()
-        focusPrimaryControl()
+        focusControlsOnceShown()
     }
 
     /// Enter in the entry: plays a link already downloaded, continues or retries the one shown,
@@ -139,7 +141,15 @@ final class DownloadPageController {
         // Loaded and never started (an HLS link whose choice of variant was cancelled): Enter starts it.
         else if session.state == .idle, !session.hasPartial, !session.isWaiting { return startFromEntry() }
         refresh()
+        focusControlsOnceShown()
+    }
+
+    /// After a start from the entry: the download's control takes the focus, now or, when none
+    /// shows yet (an HLS or DASH link reads its playlist first), as soon as one does, unless the
+    /// entry changed meanwhile. Left in the entry, the focus would have Space type over the link.
+    private func focusControlsOnceShown() {
         focusPrimaryControl()
+        focusAwaitsControl = Widgets.focusIsIn(window, ui.entry)
     }
 
     /// Plays the selected download: the finished file, or the partial while it downloads once
@@ -190,6 +200,7 @@ final class DownloadPageController {
     /// leaves the selection (the library row too), a link the cache knows is shown.
     private func entryChanged() {
         guard !settingEntry else { return }
+        focusAwaitsControl = false
         showURLMessage(nil)
         if let session, session.url != nil, (try? WebAddress.identity(entryText)) != session.url {
             session.clearSelection()
@@ -264,7 +275,11 @@ final class DownloadPageController {
                 return playSelected()
             }
         }
-        if focusWasOnControl, isShown?() ?? true,
+        if focusAwaitsControl, isShown?() ?? true,
+           controls.canPause || controls.canContinue || controls.showsRetry || controls.canPlay {
+            focusAwaitsControl = false
+            if Widgets.focusIsIn(window, ui.entry) { focusPrimaryControl() }
+        } else if focusWasOnControl, isShown?() ?? true,
            !([ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton, ui.startButton].contains { Widgets.focusIsIn(window, $0) && gtk_widget_is_visible($0) != 0 }) {
             focusPrimaryControl()
         }
