@@ -33,6 +33,11 @@ public struct DownloadOptions: Sendable {
     /// What every request of the download carries besides the link (cookies, Referer,
     /// User-Agent, headers, proxy): given with the download, or the one kept with its partial.
     public var context = RequestContext()
+    /// The link the person gave (or the browser handed over), whose host the context's
+    /// host-bound parts belong to (`RequestContext.fields`); nil: each request's own first URL,
+    /// which for a file is that link. A presentation sets it, so that its playlists, keys, init
+    /// sections and segments, each requested on its own, never count as the origin themselves.
+    public var origin: String?
     /// The app's proxy, shared by every download made with these options; change it at any time
     /// (the next request follows). A context's own proxy goes before it.
     public var proxy = ProxyPreference()

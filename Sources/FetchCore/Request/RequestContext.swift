@@ -17,9 +17,10 @@ import Localization
 /// Referer, the browser's User-Agent, the headers a person added, and the proxy to go through.
 ///
 /// Host-bound parts (the headers a person gave and a cookie header given by hand) go only to the
-/// link's own host: a redirect to another host drops them. Cookies with domain rules (a cookie
-/// file, the browser's cookie store) go wherever their rules allow. Referer and User-Agent go
-/// everywhere.
+/// link's own host: a redirect, a playlist, a key or a segment on another host never gets them.
+/// Cookies with domain rules (a cookie file, the browser's cookie store) go wherever their rules
+/// allow. The Referer goes as a browser sends it; User-Agent everywhere. Nothing goes from an
+/// https link down to http.
 public struct RequestContext: Codable, Sendable, Equatable {
     /// Where a context came from, for the window to say so (never what it holds).
     public enum Source: String, Codable, Sendable { case person, browser }
@@ -46,17 +47,42 @@ public struct RequestContext: Codable, Sendable, Equatable {
     /// Whether any part of it is a secret worth a mention ("with the page's cookies").
     public var carriesSecrets: Bool { !headers.isEmpty || cookieHeader != nil || !cookies.isEmpty || proxy?.hasPassword == true }
 
-    /// The header lines a request to `url` carries from this context, when the download's first
-    /// request went to `origin`. Cookies from a store are matched to `url` (expired ones are
-    /// never sent); the host-bound parts only when `url` is on `origin`'s host.
+    /// The header lines a request to `url` carries from this context, when the download's link
+    /// is `origin`. Cookies from a store are matched to `url` (expired ones are never sent); the
+    /// host-bound parts only when `url` is on `origin`'s host; the Referer as a browser sends it
+    /// (`referer(_:for:)`). Nothing at all goes over plain http once the link was https: a
+    /// playlist served over https that names an http segment gets it fetched bare.
     public func fields(for url: String, origin: String, now: Date = Date()) -> [String] {
+        guard !Self.isDowngrade(from: origin, to: url) else { return [] }
         let sameHost = RedirectRule.isSameHost(url, origin)
         var lines: [String] = []
         if sameHost { lines += headers.map(\.line) }
         var cookiePairs = Cookie.matching(cookies, url: url, now: now).map(\.pair)
         if sameHost, let cookieHeader, !cookieHeader.isEmpty { cookiePairs.insert(cookieHeader, at: 0) }
         if !cookiePairs.isEmpty { lines.append("Cookie: " + cookiePairs.joined(separator: "; ")) }
+        if let referer, let value = Self.referer(referer, for: url) { lines.append("Referer: " + value) }
         return lines
+    }
+
+    /// The Referer a request to `url` carries from the page `page`, as browsers send it by
+    /// default (`strict-origin-when-cross-origin`): the whole address, without a user,
+    /// password or fragment, to the page's own origin; only its origin (`https://host:port/`)
+    /// to another; nothing from https down to http, nor from a page that is no web page.
+    static func referer(_ page: String, for url: String) -> String? {
+        guard let from = try? URLParts(page), let to = try? URLParts(url), ["http", "https"].contains(from.scheme),
+              !isDowngrade(from: page, to: url) else { return nil }
+        var bare = from
+        bare.user = nil
+        bare.password = nil
+        let sameOrigin = from.scheme == to.scheme && from.host == to.host && from.port == to.port
+        guard !sameOrigin else { return bare.normalized(keepingPassword: false) }
+        let port: String = bare.port.map { ":\($0)" } ?? ""
+        return "\(bare.scheme)://\(bare.host)\(port)/"
+    }
+
+    /// Whether a request to `url` would go down to plain http from an https `origin`.
+    static func isDowngrade(from origin: String, to url: String) -> Bool {
+        origin.lowercased().hasPrefix("https:") && url.lowercased().hasPrefix("http:")
     }
 
     /// A `Cookie` header given by hand (`a=b; c=d`), in one spelling; nil when a pair is no

@@ -38,6 +38,9 @@ struct PresentationRun {
             report(.state(.downloading))
             var options = options
             options.context = given ?? cache.context(for: url) ?? options.context
+            // Every playlist, key, init section and segment is requested on its own: the
+            // host-bound parts of the context stay with the link's host all the same.
+            options.origin = options.origin ?? requestURL
             if let given { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(given, for: url) } as Void }
             let presentation = try RunHalt.failing { () throws(DownloadError) in try HLSPresentation(cache: cache, key: key) }
             var record: HLSPresentation.Record

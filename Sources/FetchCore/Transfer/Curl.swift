@@ -53,7 +53,6 @@ final class CurlEasy {
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         try set(CURLOPT_USERAGENT, options.context.userAgent ?? "Fetchplay/\(AppInfo.version)")
-        if let referer = options.context.referer { try set(CURLOPT_REFERER, referer) }
         try set(CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
         try set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try set(CURLOPT_LOW_SPEED_TIME, options.stallSeconds)
@@ -62,14 +61,17 @@ final class CurlEasy {
     /// Points the handle at `url`, the first request's or a redirect's, with the header lines
     /// the request needs (`lines`, such as `Range`) and those the options' context allows there,
     /// through the proxy for that URL (the context's own, else the app's as it is now).
-    /// `origin` is the download's first URL.
+    /// `origin` is the request's first URL, the download's link unless `options.origin` names it.
     func aim(at url: String, origin: String, options: DownloadOptions, lines: [[UInt8]]) throws(DownloadError) {
         self.url = url
         try set(CURLOPT_URL, url)
         let proxy = options.context.proxy ?? options.proxy.setting
-        if let address = proxy.proxy(for: url) { try set(CURLOPT_PROXY, address) }
+        // Chosen anew at every hop: a proxy one host needed must not stay for the next, which
+        // the desktop's or the environment's rules may send elsewhere (NULL: libcurl's own
+        // choice, the environment's).
+        if let address = proxy.proxy(for: url) { try set(CURLOPT_PROXY, address) } else { try set(CURLOPT_PROXY, pointer: nil) }
         proxyName = proxy.displayName(for: url)
-        try setHeaders(lines + options.context.fields(for: url, origin: origin).map { Array($0.utf8) })
+        try setHeaders(lines + options.context.fields(for: url, origin: options.origin ?? origin).map { Array($0.utf8) })
     }
 
     /// Replaces the request's extra header lines (each without its CRLF).
