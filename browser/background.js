@@ -3,7 +3,7 @@
 //
 // A Chromium service worker or a Firefox event page: it may be stopped between events, so what
 // must outlive it sits in storage.session (this browser session) or storage.local (options).
-import { api, baseName, describe, handOff, kindOfLink, kindOfName, kindOfType, webURL } from "./media.js";
+import { api, baseName, describe, handOff, kindOfLink, kindOfName, kindOfType, typeSaysNothing, webURL } from "./media.js";
 
 const MENU_ID = "fetchplay-download";
 /** Milliseconds a new download's start may precede the extension's (an event wakes a stopped worker after the download was stamped). */
@@ -90,7 +90,8 @@ api.contextMenus.onClicked.addListener(async (info, tab) => {
     const media = info.mediaType === "video" || info.mediaType === "audio";
     const url = (media ? info.srcUrl : info.linkUrl) ?? info.srcUrl ?? "";
     const fileName = media ? "" : await linkFileName(tab, info.frameId, url);
-    await send({ url, referrer: info.frameUrl ?? info.pageUrl ?? tab?.url, fileName, storeId: tab?.cookieStoreId });
+    const store = { cookieStoreId: tab?.cookieStoreId, tabId: tab?.id, incognito: Boolean(tab?.incognito) };
+    await send({ url, referrer: info.frameUrl ?? info.pageUrl ?? tab?.url, fileName, store });
 });
 
 // ---- Video downloads the browser starts ---------------------------------------------------
@@ -133,9 +134,20 @@ function browserFileName(item) {
     });
 }
 
-/** Whether a download is a video by what the browser knows before its name. */
-function looksLikeVideo(item) {
+/** Whether a download may be media by what the browser knows before its name (it is paused early then). */
+function looksLikeMedia(item) {
     return Boolean(kindOfType(item.mime) || kindOfLink(item.url) || kindOfLink(item.finalUrl));
+}
+
+/**
+ * Whether a download is media Fetchplay takes: its file name says video or audio, and its type
+ * says so too or says nothing (application/octet-stream, which many servers send for any file).
+ * A video type on an `.exe` or a `.jar` name, or a video name with a type of another kind, is
+ * left to the browser: one of the two alone is what a hostile page controls most easily.
+ */
+function isMedia(item, fileName) {
+    const name = fileName || baseName(webURL(item.finalUrl || item.url)?.pathname);
+    return Boolean(kindOfName(name)) && (typeSaysNothing(item.mime) || Boolean(kindOfType(item.mime)));
 }
 
 /**
@@ -159,16 +171,19 @@ async function takeOver(item) {
     if (!webURL(item.url)) return; // blob: and data: downloads are the page's own
     const [catching, startedAt] = await Promise.all([catchingDownloads(), sessionStart]);
     if (!catching || !(Date.parse(item.startTime) >= startedAt - START_SLACK)) return;
-    // Paused at once when the type or the link already says video, so few bytes land twice.
+    // Paused at once when the type or the link already says media, so few bytes land twice.
     const pause = () => pauseKeepsTheRequest ? api.downloads.pause(item.id).then(() => true, () => false) : false;
-    const early = looksLikeVideo(item);
-    let paused = early && await pause();
+    let paused = looksLikeMedia(item) && await pause();
     const fileName = await browserFileName(item);
-    if (!early) {
-        if (!kindOfName(fileName)) return; // not a video: the browser keeps it
-        paused = await pause();
+    if (!isMedia(item, fileName)) {
+        // Not media by both its name and its type: the browser keeps it.
+        if (paused) await api.downloads.resume(item.id).catch(() => {});
+        return;
     }
-    if (await send({ url: item.url, referrer: item.referrer, fileName })) {
+    if (!paused) paused = await pause();
+    // The download's own window or container: Firefox names its store, Chromium says incognito.
+    const store = { cookieStoreId: item.cookieStoreId, incognito: Boolean(item.incognito) };
+    if (await send({ url: item.url, referrer: item.referrer, fileName, store })) {
         await removeBrowserCopy(item.id);
     } else if (paused) {
         // Fetchplay did not take it: the browser goes on with its own download.
@@ -194,16 +209,11 @@ function updateMedia(tabId, change) {
     }).catch(() => {});
 }
 
-/** Response types that say nothing about the bytes, where the link's extension decides. */
-function typeSaysNothing(type) {
-    return !type || type === "application/octet-stream" || type === "binary/octet-stream";
-}
-
 function noteResponse(details) {
     if (details.tabId < 0 || details.statusCode >= 400) return;
     const header = (details.responseHeaders ?? []).find((h) => h.name.toLowerCase() === "content-type");
     const type = (header?.value ?? "").split(";")[0].trim().toLowerCase();
-    const kind = kindOfType(type, { segments: false }) ?? (typeSaysNothing(type) ? kindOfLink(details.url) : null);
+    const kind = kindOfType(type, { segments: false, audio: false }) ?? (typeSaysNothing(type) ? kindOfLink(details.url) : null);
     if (!kind) return;
     updateMedia(details.tabId, (list) => list.some((entry) => entry.url === details.url)
         ? list : [...list, { url: details.url, kind }].slice(-MEDIA_PER_TAB));

@@ -9,8 +9,11 @@ export const api = globalThis.browser ?? globalThis.chrome;
 /** The native messaging host's name (its manifest is installed with Fetchplay). */
 export const HOST = "io.github.fetchplay.fetchplay";
 
-/** The extensions of the links Fetchplay takes, and the kind each one is shown as. */
-const KIND_BY_EXTENSION = { mp4: "MP4", webm: "WebM", mkv: "MKV", mov: "MOV", m3u8: "HLS", mpd: "DASH" };
+/** The extensions of the links Fetchplay takes, video and audio, and the kind each one is shown as. */
+const KIND_BY_EXTENSION = {
+    mp4: "MP4", webm: "WebM", mkv: "MKV", mov: "MOV", m3u8: "HLS", mpd: "DASH",
+    m4a: "M4A", mp3: "MP3", ogg: "Ogg", oga: "Ogg", opus: "Opus", flac: "FLAC", wav: "WAV", weba: "WebM",
+};
 
 /** Media types of playlists and manifests (lower case, without parameters). */
 const KIND_BY_TYPE = {
@@ -54,13 +57,24 @@ export function kindOfLink(text) {
     return url ? kindOfName(url.pathname) : null;
 }
 
-/** The kind a Content-Type says, or null; `segments` says whether stream pieces count. */
-export function kindOfType(contentType, { segments = true } = {}) {
+/**
+ * The kind a Content-Type says (video, audio, a playlist or manifest), or null. `segments`
+ * says whether stream pieces count; `audio` whether audio types do (a page's sounds and a
+ * stream's audio pieces are no media worth listing, a download of an audio file is).
+ */
+export function kindOfType(contentType, { segments = true, audio = true } = {}) {
     const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
     if (KIND_BY_TYPE[type]) return KIND_BY_TYPE[type];
-    if (!type.startsWith("video/")) return null;
+    const [major, minor] = type.split("/");
+    if (!minor || !(major === "video" || (audio && major === "audio"))) return null;
     if (!segments && SEGMENT_TYPES.has(type)) return null;
-    return type.slice("video/".length).toUpperCase();
+    return minor.toUpperCase();
+}
+
+/** Response types that say nothing about the bytes, where the link's name decides. */
+export function typeSaysNothing(contentType) {
+    const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+    return !type || type === "application/octet-stream" || type === "binary/octet-stream";
 }
 
 /** The last part of a path or file name, without folders (both kinds of slash). */
@@ -134,8 +148,31 @@ export async function pingHost() {
     return String(answer.version ?? "");
 }
 
-/** The cookies the browser would send to `url` (HttpOnly ones too), as the cookies API gives them. */
+/**
+ * The id of the cookie store a download or tab uses, so a private window's or a container's
+ * cookies go with its links and the default store's never do. Firefox names it
+ * (`cookieStoreId` on tabs and downloads); Chromium lists its stores with their tabs, and a
+ * download says only that it is `incognito`: then the store of an incognito tab is the one.
+ * Undefined: the default store; null: a private store that cannot be found, so no cookies.
+ */
+export async function cookieStoreOf({ cookieStoreId, tabId, incognito }) {
+    if (cookieStoreId) return cookieStoreId;
+    if (!incognito && !(tabId >= 0)) return undefined;
+    try {
+        const stores = await api.cookies.getAllCookieStores();
+        const ofTab = stores.find((store) => tabId >= 0 && store.tabIds.includes(tabId));
+        if (ofTab) return ofTab.id;
+        if (!incognito) return undefined;
+        const privateTabs = new Set((await api.tabs.query({})).filter((tab) => tab.incognito).map((tab) => tab.id));
+        return stores.find((store) => store.tabIds.some((id) => privateTabs.has(id)))?.id ?? null;
+    } catch {
+        return incognito ? null : undefined;
+    }
+}
+
+/** The cookies the browser would send to `url` from `storeId` (HttpOnly ones too), as the cookies API gives them. */
 async function cookiesFor(url, storeId) {
+    if (storeId === null) return [];
     try {
         const query = storeId ? { url, storeId } : { url };
         return (await api.cookies.getAll(query)).slice(0, MAX_COOKIES);
@@ -146,10 +183,12 @@ async function cookiesFor(url, storeId) {
 
 /**
  * Hands `url` to Fetchplay with the page's context: the page as referrer, the browser's
- * User-Agent, the cookies for the link and the name the browser would have saved it under.
+ * User-Agent, the cookies for the link from the store of its window or container (`store`:
+ * what `cookieStoreOf` reads) and the name the browser would have saved it under. A link from
+ * a private window is marked so, and Fetchplay keeps its context in memory only.
  * Resolves when Fetchplay took it; throws HandOffError otherwise.
  */
-export async function handOff({ url, referrer, fileName, storeId }) {
+export async function handOff({ url, referrer, fileName, store = {} }) {
     const link = webURL(url);
     if (!link) throw new HandOffError("notWebLink");
     if (encoder.encode(link.href).length > MAX_URL_BYTES) throw new HandOffError("linkTooLong");
@@ -159,8 +198,9 @@ export async function handOff({ url, referrer, fileName, storeId }) {
     message.userAgent = truncated(navigator.userAgent, MAX_USER_AGENT_BYTES);
     const name = truncated(baseName(fileName), MAX_FILE_NAME_BYTES);
     if (name) message.fileName = name;
-    const cookies = await cookiesFor(link.href, storeId);
+    const cookies = await cookiesFor(link.href, await cookieStoreOf(store));
     if (cookies.length > 0) message.cookies = cookies;
+    if (store.incognito) message.private = true;
     const answer = await sendToHost(message);
     if (answer?.ok !== true) throw new HandOffError("hostRefused", String(answer?.error ?? ""));
 }

@@ -79,7 +79,8 @@ function mediaButton(entry, tab) {
         button.disabled = true;
         setStatus(api.i18n.getMessage("popupSending"));
         try {
-            await handOff({ url: entry.url, referrer: tab.url, fileName: entry.fileName, storeId: tab.cookieStoreId });
+            const store = { cookieStoreId: tab.cookieStoreId, tabId: tab.id, incognito: Boolean(tab.incognito) };
+            await handOff({ url: entry.url, referrer: tab.url, fileName: entry.fileName, store });
             setStatus(api.i18n.getMessage("popupSent", [name.textContent]));
         } catch (error) {
             setStatus(describe(error), true);

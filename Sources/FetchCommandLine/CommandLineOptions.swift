@@ -44,13 +44,13 @@ public enum CommandLineOptions {
                    description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
                    argumentName: "HEIGHT"),
             Option(name: "header", argument: G_OPTION_ARG_STRING_ARRAY,
-                   // TRANSLATORS: keep --download and "NAME: VALUE" as they are.
-                   description: tr("With --download: send the header \"NAME: VALUE\" to the link's host (repeatable)"),
-                   argumentName: "\"NAME: VALUE\""),
+                   // TRANSLATORS: keep --download, "NAME: VALUE" and @FILE as they are.
+                   description: tr("With --download: send the header \"NAME: VALUE\" to the link's host (repeatable); @FILE sends FILE's lines, one header a line"),
+                   argumentName: "\"NAME: VALUE\"|@FILE"),
             Option(name: "cookie", argument: G_OPTION_ARG_STRING,
-                   // TRANSLATORS: keep --download and "A=B; C=D" as they are.
-                   description: tr("With --download: send the cookies \"A=B; C=D\" to the link's host"),
-                   argumentName: "\"A=B; C=D\""),
+                   // TRANSLATORS: keep --download, "A=B; C=D" and @FILE as they are.
+                   description: tr("With --download: send the cookies \"A=B; C=D\" to the link's host; @FILE sends the cookies written in FILE"),
+                   argumentName: "\"A=B; C=D\"|@FILE"),
             Option(name: "cookies", argument: G_OPTION_ARG_FILENAME,
                    // TRANSLATORS: keep --download and FILE as they are.
                    description: tr("With --download: send the cookies of FILE (Netscape cookies.txt) where their domains allow"),
@@ -65,8 +65,12 @@ public enum CommandLineOptions {
                    argumentName: "UA"),
             Option(name: "proxy", argument: G_OPTION_ARG_STRING,
                    // TRANSLATORS: keep --download, URL and the schemes as they are.
-                   description: tr("With --download: go through the proxy URL (http://, https://, socks5://, socks5h://; USER:PASSWORD@ allowed)"),
+                   description: tr("With --download: go through the proxy URL (http://, https://, socks5://, socks5h://); a USER:PASSWORD@ in it is visible to other users, so give that with --proxy-file"),
                    argumentName: "URL"),
+            Option(name: "proxy-file", argument: G_OPTION_ARG_FILENAME,
+                   // TRANSLATORS: keep --download, FILE and --proxy as they are.
+                   description: tr("With --download: go through the proxy whose URL is written in FILE, as --proxy does"),
+                   argumentName: "FILE"),
             Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
                    // TRANSLATORS: keep DIR and ~/Videos/Fetchplay as they are.
                    description: tr("Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)"),
@@ -85,6 +89,10 @@ public enum CommandLineOptions {
         g_application_set_option_context_parameter_string(application, "[URL|FILE…]")
         g_application_set_option_context_summary(application,
             tr("Download a video with a progress ring, pause and continue it, then play it."))
+        // Said under the options, where a person typing a password reads it.
+        g_application_set_option_context_description(application,
+            // TRANSLATORS: keep @FILE, --proxy-file, FETCHPLAY_PROXY and "chmod 600 FILE" as they are.
+            tr("Every user of this computer can see a command's arguments while it runs. Give cookies, headers and proxy passwords as @FILE, --proxy-file FILE or in FETCHPLAY_PROXY, in a file only you can read (chmod 600 FILE)."))
     }
 
     /// The `GOptionEntry` array for `options`, zero-terminated. GLib copies the array but not its
@@ -171,6 +179,7 @@ public enum CommandLineOptions {
         let context: RequestContext?
         do throws(RequestContextError) {
             context = try RequestOptions.context(parsed)
+            if let proxy = try RequestOptions.environmentProxy() { options.proxy = ProxyPreference(proxy) }
         } catch {
             FileHandle.standardError.write(Data(("fetchplay: " + error.message + "\n").utf8))
             return 1

@@ -77,6 +77,9 @@ class Site:
         self.video = video
         self.archive = self._make_archive()
         self.cookie = secrets.token_hex(16)
+        # The same cookie's value in the private window's store: which one a request carries
+        # tells which store the extension read.
+        self.private_cookie = secrets.token_hex(16)
         self.requests = []  # dicts: path, headers, status, first_byte (time.monotonic())
         self.lock = threading.Lock()
         site = self
@@ -115,6 +118,7 @@ class Site:
 <body><h1>A page with a video behind its cookie</h1>
 <p><a id="video" href="{self.video_path(round_number)}" download="Handed clip {round_number}.webm">The video</a></p>
 <p><a id="archive" href="/files/notes.zip">An archive</a></p>
+<p><a id="program" href="/files/player.exe">A program that says it is a video</a></p>
 <p><video id="shown" src="/media/shown.webm" preload="none" width="160" height="90"></video></p>
 <p><a id="other" href="/media/other.mkv">Another video</a></p>
 <script>fetch("/stream/playlist?id=7")</script>
@@ -130,7 +134,8 @@ class Site:
         with self.lock:
             self.requests.append(record)
         cookies = handler.headers.get("Cookie", "")
-        has_cookie = f"fpsession={self.cookie}" in [c.strip() for c in cookies.split(";")]
+        pairs = [c.strip() for c in cookies.split(";")]
+        has_cookie = f"fpsession={self.cookie}" in pairs or f"fpsession={self.private_cookie}" in pairs
         headers = {}
         if url.path == "/page.html":
             round_number = urllib.parse.parse_qs(url.query).get("round", ["0"])[0]
@@ -149,6 +154,10 @@ class Site:
         elif url.path == "/stream/playlist":
             # Known as HLS by its type only: the popup lists what the tab loaded, not just its links.
             status, body, headers = 200, b"#EXTM3U\n", {"Content-Type": "application/vnd.apple.mpegurl"}
+        elif url.path == "/files/player.exe":
+            # A video's type on a program's name: the name decides, so the browser keeps it.
+            status, body = 200, b"MZ" + b"\0" * 4000
+            headers = {"Content-Type": "video/mp4", "Content-Disposition": 'attachment; filename="player.exe"'}
         elif url.path == "/files/notes.zip":
             status, body = 200, self.archive
             headers = {"Content-Type": "application/zip", "Content-Disposition": 'attachment; filename="notes.zip"'}
@@ -206,6 +215,57 @@ class Run:
             "name": HOST_NAME, "description": "Fetchplay", "path": str(self.host), "type": "stdio",
             "allowed_origins": [f"chrome-extension://{EXTENSION_ID}/"],
         }))
+
+    def install_recording_host(self):
+        """Installs a host that copies what the browser sends it to messages.bin, then runs the real one."""
+        wrapper = self.root / "bin" / "recording-host"
+        wrapper.write_text(f"""#!/bin/bash
+tee -a {self.root / 'messages.bin'} | exec -a {self.host} {self.host} "$@"
+""")
+        wrapper.chmod(0o700)
+        self.install_host()
+        manifest = json.loads(self.host_manifest.read_text())
+        manifest["path"] = str(wrapper)
+        self.host_manifest.write_text(json.dumps(manifest))
+
+    def recorded_messages(self):
+        """The messages the recording host was sent (native messaging frames: a length, then JSON)."""
+        path = self.root / "messages.bin"
+        data = path.read_bytes() if path.is_file() else b""
+        messages = []
+        while len(data) >= 4:
+            length = int.from_bytes(data[:4], sys.byteorder)
+            messages.append(json.loads(data[4:4 + length]))
+            data = data[4 + length:]
+        return messages
+
+    def context_files(self):
+        partial = self.cache / "partial"
+        return sorted(p.name for p in partial.iterdir() if p.suffix == ".context") if partial.is_dir() else []
+
+    def allow_in_incognito(self):
+        """Lets the extension run in private windows, as its switch in chrome://extensions does.
+
+        Allowing it reloads it, and Chromium 156 then disables an unpacked extension loaded with
+        --load-extension ("unsupportedDeveloperExtension") unless developer mode is on: it is
+        switched on first, and the extension enabled again should it still be disabled.
+        """
+        self.navigate("chrome://extensions/", "typeof chrome.developerPrivate === 'object'", "chrome://extensions")
+        def call(script):
+            return self.driver.execute_async_script(
+                f"const done = arguments[arguments.length - 1]; Promise.resolve({script}).then(done, e => done('error: ' + e));")
+        call("chrome.developerPrivate.updateProfileConfiguration({inDeveloperMode: true})")
+        answer = call(f"chrome.developerPrivate.updateExtensionConfiguration({{extensionId: '{EXTENSION_ID}', incognitoAccess: true}})")
+        assert not str(answer).startswith("error"), answer
+        def enabled():
+            info = call(f"chrome.developerPrivate.getExtensionInfo('{EXTENSION_ID}')")
+            if info.get("state") == "ENABLED" and info.get("incognitoAccess", {}).get("isActive"):
+                return True
+            if info.get("state") == "DISABLED":
+                call(f"chrome.management.setEnabled('{EXTENSION_ID}', true)")
+            return False
+        wait_for(enabled, "the extension to run again, allowed in private windows")
+        self.open_extension_page("options.html")
 
     def remove_host(self):
         self.host_manifest.unlink(missing_ok=True)
@@ -458,6 +518,18 @@ class Cases:
         assert len(requests) == 1 and is_browser_request(requests[0]), f"notes.zip was asked for {requests}"
         assert self.run.video_files() == before, f"Fetchplay got {self.run.video_files()}"
 
+    def test_program_with_a_video_type_stays_with_the_browser(self):
+        """A download must be media by its name and its type: a video type on an .exe is the browser's."""
+        before = self.run.video_files()
+        self.run.open_page(1, self.site)
+        self.run.driver.find_element(By.ID, "program").click()
+        done = lambda: [d for d in self.run.browser_downloads_list()
+                        if d.get("state") == "complete" and d.get("filename", "").endswith("player.exe")]
+        wait_for(done, "player.exe downloaded by the browser")
+        requests = self.site.requests_to("/files/player.exe")
+        assert requests and all(is_browser_request(r) for r in requests), f"player.exe was asked for {requests}"
+        assert self.run.video_files() == before, f"Fetchplay got {self.run.video_files()}"
+
     def test_without_host_the_browser_keeps_the_video(self):
         """When Fetchplay's host cannot be started, the paused download goes on in the browser, whole."""
         self.run.remove_host()
@@ -489,6 +561,55 @@ class Cases:
             box.click()
         wait_for(lambda: self.run.extension_call("chrome.storage.local.get('catchDownloads')")
                  .get("catchDownloads", True) == on, "the option to be saved")
+
+    def test_private_window_sends_its_own_cookies_and_keeps_nothing(self):
+        """A video clicked in an incognito window goes with that window's cookie, marked private, and
+        Fetchplay writes no context file for it."""
+        run, site, driver = self.run, self.site, self.run.driver
+        run.install_recording_host()
+        try:
+            run.allow_in_incognito()
+            page = site.page_url(6)
+            # The normal store's cookie (the page sets it); the private window gets its own.
+            run.open_page(6, site)
+            main = driver.current_window_handle
+            before = set(driver.window_handles)
+            run.extension_call(f"chrome.windows.create({{incognito: true, url: {json.dumps(page)}}})")
+            handle = wait_for(lambda: next(iter(set(driver.window_handles) - before), None), "the private window")
+            driver.switch_to.window(handle)
+            wait_for(lambda: driver.execute_script(f"return location.href === {json.dumps(page)} && document.readyState === 'complete'"),
+                     "the page in the private window")
+            driver.switch_to.window(main)
+            private_store = wait_for(lambda: next((s["id"] for s in run.extension_call("chrome.cookies.getAllCookieStores()")
+                                                   if s["id"] != "0"), None), "the private window's cookie store")
+            answer = run.extension_call(f"chrome.cookies.set({{url: {json.dumps(site.base + '/')}, name: 'fpsession', "
+                                        f"value: '{site.private_cookie}', httpOnly: true, storeId: '{private_store}'}})")
+            assert isinstance(answer, dict) and answer.get("value") == site.private_cookie, answer
+            normal = run.extension_call(f"chrome.cookies.get({{url: {json.dumps(site.base + '/')}, name: 'fpsession', storeId: '0'}})")
+            assert normal and normal["value"] == site.cookie, normal
+            driver.switch_to.window(handle)
+            clicked = time.monotonic()
+            driver.find_element(By.ID, "video").click()
+            name = "Handed clip 6.webm"
+            path = site.video_path(6)
+            while run.videos_named(name) != site.video:
+                assert run.context_files() == [], f"a private download's context was written: {run.context_files()}"
+                assert time.monotonic() - clicked < PATIENCE, f"{name} never reached Fetchplay's videos folder"
+                time.sleep(0.02)
+            assert run.context_files() == [], run.context_files()
+            fetchplay = [r for r in site.requests_to(path) if not is_browser_request(r)]
+            assert fetchplay, f"Fetchplay never asked for {path}: {site.requests_to(path)}"
+            for request in fetchplay:
+                cookie = request["headers"].get("Cookie", "")
+                assert cookie == f"fpsession={site.private_cookie}", f"not the private window's cookie: {cookie}"
+            sent = [m for m in run.recorded_messages() if m.get("type") == "download" and m.get("url", "").endswith(path)]
+            assert sent and all(m.get("private") is True for m in sent), f"not marked private: {[m.get('private') for m in sent]}"
+        finally:
+            for extra in driver.window_handles[1:]:
+                driver.switch_to.window(extra)
+                driver.close()
+            driver.switch_to.window(driver.window_handles[0])
+            run.install_host()
 
     def test_switched_off_then_history_is_not_taken(self):
         # Switched off, a video download stays with the browser.
@@ -523,6 +644,7 @@ def main():
     parser.add_argument("--fetchplay", required=True, help="the built fetchplay program")
     parser.add_argument("--extension", default=str(CHECKOUT / "browser"), help="the unpacked extension")
     parser.add_argument("--rounds", type=int, default=0, help="measure the hand-off this many times instead")
+    parser.add_argument("--only", action="append", default=[], help="run only this case (repeatable)")
     arguments = parser.parse_args()
     for needed in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
         if not os.access(needed, os.X_OK):
@@ -550,10 +672,14 @@ def main():
         tests = [getattr(cases, name) for name in dir(cases) if name.startswith("test_")]
         order = ["test_extension_id_is_fixed", "test_popup_without_host_says_how_to_install",
                  "test_popup_lists_the_pages_media", "test_video_link_goes_to_fetchplay",
-                 "test_zip_stays_with_the_browser", "test_without_host_the_browser_keeps_the_video",
+                 "test_zip_stays_with_the_browser", "test_program_with_a_video_type_stays_with_the_browser",
+                 "test_without_host_the_browser_keeps_the_video",
                  "test_switched_off_then_history_is_not_taken",
-                 "test_popup_click_goes_to_fetchplay", "test_popup_in_chinese"]
+                 "test_popup_click_goes_to_fetchplay", "test_private_window_sends_its_own_cookies_and_keeps_nothing",
+                 "test_popup_in_chinese"]
         tests.sort(key=lambda test: order.index(test.__name__))
+        if arguments.only:
+            tests = [test for test in tests if test.__name__ in arguments.only]
         for test in tests:
             try:
                 test()

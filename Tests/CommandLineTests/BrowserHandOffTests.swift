@@ -72,11 +72,11 @@ struct BrowserHandOffTests {
                       "httpOnly": false, "hostOnly": true, "session": true]]]
     }
 
-    /// Hands `message` to the host as the browser would; returns its answers.
-    private func handOff() throws -> [[String: Any]] {
+    /// Hands `message` (with `extra` fields) to the host as the browser would; returns its answers.
+    private func handOff(_ extra: [String: Any] = [:]) throws -> [[String: Any]] {
         let host = try NativeHostProcess(program: hostProgram, arguments: [NativeHostProcess.chromiumOrigin], folder: folder,
                                          name: "host", environment: windowEnvironment)
-        host.send(NativeHostProcess.frame(message))
+        host.send(NativeHostProcess.frame(message.merging(extra) { $1 }))
         host.closeInput()
         #expect(host.waitForExit(timeout: .seconds(40)), "the host did not end")
         #expect(host.status == 0 && !host.crashed, "stderr: \(host.standardError)")
@@ -106,7 +106,31 @@ struct BrowserHandOffTests {
         defer { quit(pid) }
         let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
         #expect(program.hasSuffix("/fetchplay-window"), "\(program)")
+        // The page's cookie reached the window over the bus only: never in its arguments (which
+        // every local user can read) nor in its environment.
+        for file in ["cmdline", "environ"] {
+            let text = String(decoding: FileManager.default.contents(atPath: "/proc/\(pid)/\(file)") ?? Data(), as: UTF8.self)
+            #expect(!text.isEmpty && !text.contains("ck-S3CRET"), "the window's \(file) holds the cookie")
+        }
         try expectDownloaded()
+    }
+
+    /// The context files in the cache (none for a private download, ever).
+    private func contextFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/partial")) ?? []).filter { $0.hasSuffix(".context") }
+    }
+
+    @Test func aDownloadFromAPrivateWindowLeavesNoContextOnDisk() throws {
+        server.hold("/media/clip.webm", offsets: 1000..<Self.body.count)
+        let answers = try handOff(["private": true])
+        #expect(answers.count == 1 && answers.first?["ok"] as? Bool == true, "\(answers)")
+        let pid = try #require(owner(), "no window owns Fetchplay's name")
+        defer { quit(pid) }
+        #expect(waitUntil(timeout: .seconds(20)) { server.bytesSent(of: "/media/clip.webm") > 0 }, "the window never asked")
+        #expect(contextFiles().isEmpty, "a private download's context was written: \(contextFiles())")
+        server.release("/media/clip.webm")
+        try expectDownloaded()
+        #expect(contextFiles().isEmpty)
     }
 
     @Test func withAWindowRunningTheMessageGoesToIt() throws {

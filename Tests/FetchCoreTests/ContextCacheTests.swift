@@ -168,4 +168,36 @@ struct ContextCacheTests {
         #expect(items.contains { $0.url == (try? WebAddress.identity(url)) })
         #expect(!cache.strayFiles(known: items).contains(contextPath(url)))
     }
+
+    /// A context from a private window is never written to the cache: not while it runs, not
+    /// once paused, and a context kept for the link before goes. Continue in the same process
+    /// still sends its cookie and header (the worker keeps it in memory).
+    @Test func aPrivateContextIsNeverWrittenAndContinueStillSendsIt() throws {
+        let path = "/private.webm"
+        server.serve(path, body: Self.body, etag: "\"p\"")
+        server.hold(path, offsets: 60_000..<Self.body.count)
+        let url = server.url(path)
+        try cache.keepContext(try Self.context(token: "kept-before"), for: try WebAddress.identity(url))
+        #expect(mode(contextPath(url)) != nil)
+        var context = try Self.context(token: "in-memory")
+        context.isPrivate = true
+        let task = try DownloadTask(url: url, cache: cache, options: DownloadHarness.quickOptions, context: context) { _ in }
+        task.start()
+        #expect(waitUntil(timeout: .seconds(10)) { server.bytesSent(of: path) >= 60_000 })
+        #expect(mode(contextPath(url)) == nil, "no context file while a private download runs")
+        task.pause()
+        #expect(task.wait() == .paused)
+        #expect(mode(contextPath(url)) == nil, "no context file once it is paused")
+        #expect(cache.context(for: try WebAddress.identity(url)) == nil)
+
+        server.release(path)
+        task.start()
+        guard case .completed(let video) = task.wait() else { Issue.record("not completed: \(task.state)"); return }
+        #expect(try sha256Hex(ofFile: video) == sha256Hex(of: Self.body))
+        let requests = server.requests(to: path)
+        #expect(requests.count >= 2, "a first run and a Continue")
+        #expect(requests.allSatisfy { $0["cookie"] == "sid=in-memory" && $0["x-token"] == "in-memory" },
+                "\(requests.map(\.headers))")
+        #expect(mode(contextPath(url)) == nil)
+    }
 }

@@ -24,7 +24,9 @@ final class DownloadWorker: Sendable {
     let speedLimit = SpeedLimit()
     private let report: @Sendable (DownloadEvent) -> Void
     /// A request context given with the latest start, to be kept for this download; nil: the
-    /// one kept with the partial (or `options.context` when none is).
+    /// one kept with the partial (or `options.context` when none is). A private one is never
+    /// written to the cache, so it stays here for the worker's life: Continue in the same
+    /// session sends it again; after a quit only the browser can give it back.
     private let givenContext = Locked<RequestContext?>(nil)
     /// What it saves; nil until a run (or a choice) says, from the link and the cache.
     private let chosenKind: Locked<DownloadKind?>
@@ -71,7 +73,10 @@ final class DownloadWorker: Sendable {
 
     /// One run from start to a stopping state, of whichever kind it is.
     private func run() -> DownloadState {
-        let given = givenContext.withLock { given in defer { given = nil }; return given }
+        let given = givenContext.withLock { given in
+            defer { if given?.isPrivate != true { given = nil } }
+            return given
+        }
         let kind = chosenKind.withLock { kind in
             if kind == nil { kind = DownloadKind.guess(requestURL: requestURL, url: url, cache: cache) }
             return kind!

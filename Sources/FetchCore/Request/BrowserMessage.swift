@@ -53,8 +53,17 @@ public enum BrowserMessage: Sendable, Equatable {
             guard let list = cookies as? [Any], list.count <= maxCookies else {
                 throw RequestContextError(tr("The browser sent more than 300 cookies, or no list of them."))
             }
-            context.cookies = try list.map { entry throws(RequestContextError) in try cookie(entry) }
+            // One cookie the browser keeps but no request can carry (a nameless one, a name no
+            // token, a bad domain, a flag of the wrong type) is left out, not the whole link:
+            // leaving a cookie out never sends more than the page would.
+            context.cookies = list.compactMap(cookie)
         }
+        // A download from a private window (or its cookies) must not outlive the session.
+        guard let isPrivate = flag(object, "private") else {
+            // TRANSLATORS: keep "private", true and false as they are (JSON).
+            throw RequestContextError(tr("The browser’s “private” field is neither true nor false."))
+        }
+        context.isPrivate = isPrivate ?? false
         return .download(url: url, context: context)
     }
 
@@ -67,40 +76,31 @@ public enum BrowserMessage: Sendable, Equatable {
         return text
     }
 
-    /// A cookie as `chrome.cookies.getAll` gives it; other keys (sameSite, storeId…) are left.
-    private static func cookie(_ entry: Any) throws(RequestContextError) -> Cookie {
+    /// A cookie as `chrome.cookies.getAll` gives it; nil when no request could carry it. Other
+    /// keys (sameSite, storeId…) are left.
+    private static func cookie(_ entry: Any) -> Cookie? {
         guard let fields = entry as? [String: Any], let name = fields["name"] as? String, let value = fields["value"] as? String,
-              let domain = fields["domain"] as? String else {
-            throw RequestContextError(tr("The browser sent a cookie without its name, value or domain."))
-        }
-        // A flag of the wrong type is refused, not read as false: a `secure` cookie taken as
-        // plain would go out over http.
-        guard let hostOnly = try flag(fields, "hostOnly") ?? Optional(!domain.hasPrefix(".")),
-              let secure = try flag(fields, "secure") ?? Optional(false), let session = try flag(fields, "session") ?? Optional(false),
+              let domain = fields["domain"] as? String else { return nil }
+        // A flag of the wrong type leaves the cookie out, not read as false: a `secure` cookie
+        // taken as plain would go out over http.
+        guard let hostOnly = flag(fields, "hostOnly"), let secure = flag(fields, "secure"), let session = flag(fields, "session"),
               fields["path"] == nil || fields["path"] is String,
-              fields["expirationDate"] == nil || fields["expirationDate"] is Double else {
-            throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
-        }
+              fields["expirationDate"] == nil || fields["expirationDate"] is Double else { return nil }
         // Whole seconds, as cookie files keep them: a fraction would not come back the same
         // through Date's own epoch (the window reads the host's re-encoded message).
         let expires = (fields["expirationDate"] as? Double).map { Date(timeIntervalSince1970: min(max($0, 0), 1e12).rounded(.down)) }
-        do {
-            return try Cookie(name: name, value: value, domain: domain, includesSubdomains: !hostOnly,
-                              path: fields["path"] as? String ?? "/", secure: secure, expires: session ? nil : expires)
-        } catch {
-            throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
-        }
+        return try? Cookie(name: name, value: value, domain: domain, includesSubdomains: !(hostOnly ?? !domain.hasPrefix(".")),
+                           path: fields["path"] as? String ?? "/", secure: secure ?? false,
+                           expires: session ?? false ? nil : expires)
     }
 
-    /// `fields[key]` when it is a JSON boolean; nil when absent. `as? Bool` would take the
-    /// numbers 0 and 1 too, so the number's own type is read: Foundation keeps a JSON `true`
-    /// or `false` as a char ("c"), and never a JSON number.
-    private static func flag(_ fields: [String: Any], _ key: String) throws(RequestContextError) -> Bool? {
-        guard let value = fields[key] else { return nil }
-        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
-            throw RequestContextError(tr("The browser sent a cookie Fetchplay cannot send on (a name, value or domain no cookie can have)."))
-        }
-        return number.boolValue
+    /// `fields[key]` as a JSON boolean: `.some(nil)` when absent, nil when of another type.
+    /// `as? Bool` would take the numbers 0 and 1 too, so the number's own type is read:
+    /// Foundation keeps a JSON `true` or `false` as a char ("c"), and never a JSON number.
+    private static func flag(_ fields: [String: Any], _ key: String) -> Bool?? {
+        guard let value = fields[key] else { return .some(nil) }
+        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return nil }
+        return .some(number.boolValue)
     }
 
     /// The message for the session bus: only what `parse` took, re-encoded.
@@ -115,6 +115,7 @@ public enum BrowserMessage: Sendable, Equatable {
             object["referrer"] = context.referer
             object["userAgent"] = context.userAgent
             object["fileName"] = context.suggestedName
+            if context.isPrivate { object["private"] = true }
             object["cookies"] = context.cookies.map { cookie -> [String: Any] in
                 var fields: [String: Any] = ["name": cookie.name, "value": cookie.value, "domain": cookie.domain,
                                              "hostOnly": !cookie.includesSubdomains, "path": cookie.path, "secure": cookie.secure]

@@ -27,9 +27,11 @@ extension Cache {
         }
     }
 
-    /// Keeps `context` for `url`, replacing what was kept; an empty one removes it.
+    /// Keeps `context` for `url`, replacing what was kept; an empty one removes it, and so does
+    /// a private one (from a private window), which is never written: its cookies live only in
+    /// the memory of the process that was given it (`DownloadWorker`).
     public func keepContext(_ context: RequestContext, for url: String) throws(DownloadError) {
-        guard !context.isEmpty else { return forgetContext(for: url) }
+        guard !context.isEmpty, !context.isPrivate else { return forgetContext(for: url) }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]

@@ -38,6 +38,9 @@ public struct RequestContext: Codable, Sendable, Equatable {
     public var source: Source = .person
     /// The file name the browser would have saved the link under.
     public var suggestedName: String?
+    /// From a private window: kept in memory only, never written to disk (`Cache.keepContext`),
+    /// and so never encoded (`CodingKeys` leaves it out).
+    public var isPrivate = false
 
     public init() {}
 

@@ -172,7 +172,7 @@ public final class DownloadSession {
     /// What the selected download was given to send, as the window may say it (no value).
     public var contextSummary: String? {
         guard let url, let context = contexts[url], !context.isEmpty else { return nil }
-        return context.summary
+        return context.shownSummary
     }
 
     /// Starts or continues `url` (joining the queue if new). A new HLS or DASH link's variants
