@@ -167,13 +167,25 @@ struct ContentRange: Sendable, Equatable {
 
 /// Names for people, made harmless.
 enum DisplayName {
+    /// The last path component of `raw` without control and format characters (general
+    /// categories Cc, Cf, Zl, Zp: a bidi override such as U+202E shows `exe.mp4` for `4pm.exe`,
+    /// zero-width ones hide what a name holds), with no dot or blank in front (taken off until
+    /// none is left: `". .x"` becomes `x`, never `.x`, a hidden file) and none at its end.
     static func sanitize(_ raw: String) -> String? {
         let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(lastComponent.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-        while name.hasPrefix(".") { name.removeFirst() }
-        name = name.trimmingCharacters(in: .whitespaces)
+        var name = Substring(String(String.UnicodeScalarView(lastComponent.unicodeScalars.filter { !isHidden($0) })))
+        while let first = name.first, first == "." || first.isWhitespace { name.removeFirst() }
+        while let last = name.last, last.isWhitespace { name.removeLast() }
         guard !name.isEmpty else { return nil }
         return String(name.prefix(200))
+    }
+
+    /// Characters that are invisible or change how text around them shows.
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 
     static func fromURL(_ url: String) -> String {
