@@ -22,14 +22,11 @@ enum ListRow {
             case "\t": out += "\\t"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
+            case _ where scalar.isHiddenInText:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator:
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                default:
-                    out.unicodeScalars.append(scalar)
-                }
+                out.unicodeScalars.append(scalar)
             }
         }
         return out

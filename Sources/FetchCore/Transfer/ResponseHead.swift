@@ -173,22 +173,25 @@ enum DisplayName {
     /// none is left: `". .x"` becomes `x`, never `.x`, a hidden file) and none at its end.
     static func sanitize(_ raw: String) -> String? {
         let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = Substring(String(String.UnicodeScalarView(lastComponent.unicodeScalars.filter { !isHidden($0) })))
+        var name = Substring(String(String.UnicodeScalarView(lastComponent.unicodeScalars.filter { !$0.isHiddenInText })))
         while let first = name.first, first == "." || first.isWhitespace { name.removeFirst() }
         while let last = name.last, last.isWhitespace { name.removeLast() }
         guard !name.isEmpty else { return nil }
         return String(name.prefix(200))
     }
 
-    /// Characters that are invisible or change how text around them shows.
-    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+    static func fromURL(_ url: String) -> String {
+        WebAddress.lastPathSegment(of: url).flatMap(sanitize) ?? WebAddress.host(of: url)
+    }
+}
+
+extension Unicode.Scalar {
+    /// A control or format character or a line or paragraph separator (Cc, Cf, Zl, Zp): one that
+    /// is invisible or changes how the text around it shows. Names lose them; `--list` escapes them.
+    public var isHiddenInText: Bool {
+        switch properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: true
         default: false
         }
-    }
-
-    static func fromURL(_ url: String) -> String {
-        WebAddress.lastPathSegment(of: url).flatMap(sanitize) ?? WebAddress.host(of: url)
     }
 }
