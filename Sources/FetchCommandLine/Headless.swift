@@ -61,11 +61,7 @@ enum Headless {
         // Leftovers of older versions (unheld locks, abandoned temporary files) go, as in the window.
         cache.tidyLeftovers()
         // The same model as the window's library: same entries, strays reported on stderr.
-        for entry in Library(cache: cache).reload() {
-            let total = entry.total.map(String.init) ?? "?"
-            print([entry.isComplete ? "complete" : entry.isMissing ? "missing" : "partial", "\(entry.bytesDone)/\(total)", entry.path, entry.url]
-                .joined(separator: "\t"))
-        }
+        for entry in Library(cache: cache).reload() { print(ListRow.line(entry)) }
         return ExitCode.success
     }
 

@@ -204,6 +204,19 @@ struct DownloadCommandTests {
         #expect(after.standardOutput.hasPrefix("missing\t0/600000\t\(videos)/Trip.webm\t"), "\(after.standardOutput)")
     }
 
+    /// A tab, a line end or a bidi override in a path would split a row or disguise it: they
+    /// are escaped, and each row stays one line of four fields.
+    @Test func listEscapesWhatWouldBreakOrDisguiseARow() throws {
+        server.serve("/Trip.webm", body: Self.body, etag: "\"t\"")
+        let videos = folder.file("My\u{202E}4pm.exe\tand\nmore\u{200B}\\")
+        let run = try FetchplayProcess.run(["--download", server.url("/Trip.webm"), "--cache-dir", cacheDir,
+                                            "--videos-dir", videos], folder: folder)
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir, "--videos-dir", videos], folder: folder, name: "list")
+        let shown = folder.path + "/My\\u202E4pm.exe\\tand\\nmore\\u200B\\\\/Trip.webm"
+        #expect(list.standardOutput == "complete\t600000/600000\t\(shown)\t\(server.url("/Trip.webm"))\n")
+    }
+
     @Test func versionIsPrinted() throws {
         let run = try FetchplayProcess.run(["--version"], folder: folder)
         #expect(run.status == 0)

@@ -85,5 +85,8 @@ struct ResumePlanTests {
         #expect(response.suggestedName == "evil.webm")
         #expect(DisplayName.sanitize("..") == nil)
         #expect(DisplayName.sanitize("a\u{0}b/.hidden") == "hidden")
+        // Stripped until stable: never a hidden `.x` left behind a blank.
+        #expect(DisplayName.sanitize(". .x") == "x")
+        #expect(DisplayName.sanitize("clip\u{202E}4pm.exe") == "clip4pm.exe")
     }
 }

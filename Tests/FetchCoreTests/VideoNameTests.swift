@@ -11,20 +11,63 @@ struct VideoNameTests {
         (".hidden.webm", "video/webm", "hidden.webm"),
         ("a\u{0}b\u{7}c.webm", "video/webm", "abc.webm"),
         ("clip", "video/webm", "clip.webm"),
-        ("notes.txt", "video/mp4", "notes.txt.mp4"),
         ("movie.m4v", "video/mp4", "movie.m4v"),
         ("film.MKV", "video/x-matroska", "film.MKV"),
         ("clip.webm", nil, "clip.webm"),
         ("clip.webm", "application/octet-stream", "clip.webm"),
         ("", "video/mp4", "video.mp4"),
+        ("Mr.Bean", "video/webm", "Mr.Bean.webm"),
     ] as [(String, String?, String)])
     func safeNamesWithTheRightExtension(_ suggested: String, _ type: String?, _ name: String) {
-        #expect(VideoName.make(suggested: suggested, contentType: type) == name)
+        #expect(VideoName.make(suggested: suggested, contentType: type, sniffed: nil) == name)
+    }
+
+    /// The name, the server's label, what the bytes showed, and the name in the videos folder:
+    /// it always ends in a media extension that fits the bytes, else the label.
+    @Test(arguments: [
+        ("Holiday.jar", "application/java-archive", "video/webm", "Holiday.webm"),
+        ("setup.exe", "video/mp4", nil, "setup.mp4"),
+        ("x.desktop", nil, "video/webm", "x.webm"),
+        ("a.sh", "text/plain", "audio/mpeg", "a.mp3"),
+        ("clip.mp4.exe", nil, "video/mp4", "clip.mp4"),
+        ("clip.mp4.exe", "video/mp4", "video/webm", "clip.webm"),
+        ("clip.mp4", "text/plain", "video/webm", "clip.webm"),
+        ("clip.mp4", "video/mp4", nil, "clip.mp4"),
+        ("notes.txt", "video/mp4", nil, "notes.mp4"),
+        ("backup.tar.gz", nil, "audio/x-opus+ogg", "backup.opus"),
+        ("song.ogg", "application/octet-stream", "audio/x-vorbis+ogg", "song.ogg"),
+        ("talk", nil, "audio/mp4", "talk.m4a"),
+        ("stream", nil, "video/mp2t", "stream.ts"),
+        ("film", nil, "application/x-matroska", "film.mkv"),
+        ("Holiday.AppImage", "application/octet-stream", nil, "Holiday.mp4"),
+        ("clip", nil, nil, "clip.mp4"),
+        ("clip.webm", nil, nil, "clip.webm"),
+        ("a. .exe", nil, nil, "a.mp4"),
+    ] as [(String, String?, String?, String)])
+    func aSavedFileNeverKeepsANonMediaExtension(_ suggested: String, _ label: String?, _ sniffed: String?, _ name: String) {
+        #expect(VideoName.make(suggested: suggested, contentType: label, sniffed: sniffed) == name)
+    }
+
+    /// No leading dot or blank however many there are, and no character that hides or reorders
+    /// what a name says (U+202E shows `Holiday4pm.exe` as `Holidayexe.mp4`).
+    @Test(arguments: [
+        (". .x", "x"), (" . .. x.webm", "x.webm"), ("..\u{3000}.x", "x"),
+        ("Holiday\u{202E}4pm.exe", "Holiday4pm.exe"), ("cl\u{200B}ip\u{200D}\u{FEFF}.webm", "clip.webm"),
+        ("a\u{85}b\u{9F}c.webm", "abc.webm"), ("a\u{2028}b\u{2029}c", "abc"), ("\u{202E}.x", "x"),
+        ("tab\there\n.webm", "tabhere.webm"), ("\u{200B}", nil),
+    ] as [(String, String?)])
+    func namesLoseLeadingDotsAndHiddenCharacters(_ raw: String, _ name: String?) {
+        #expect(DisplayName.sanitize(raw) == name)
+        if let name {
+            let saved = VideoName.make(suggested: raw, contentType: "video/webm", sniffed: nil)
+            #expect(!saved.hasPrefix(".") && !saved.unicodeScalars.contains { $0.properties.generalCategory == .format })
+            #expect(saved.hasPrefix(String(name.prefix(while: { $0 != "." }))))
+        }
     }
 
     @Test func longNamesFitInTwoHundredFiftyFiveBytesKeepingTheExtension() {
         let long = String(repeating: "視", count: 200) + ".mp4"
-        let name = VideoName.make(suggested: long, contentType: "video/mp4")
+        let name = VideoName.make(suggested: long, contentType: "video/mp4", sniffed: nil)
         #expect(name.utf8.count <= 255 && name.hasSuffix(".mp4"))
         let numbered = VideoName.numbered(name, 12)
         #expect(numbered.utf8.count <= 255 && numbered.hasSuffix(" (12).mp4"))
@@ -65,6 +108,20 @@ struct NamedVideoTests {
         ])
         #expect(fromServer == harness.cache.root + "/videos/naïve clip.mp4")
         #expect(try sha256Hex(ofFile: fromServer) == sha256Hex(of: Self.body))
+    }
+
+    /// A real video the server calls `Holiday.jar` lands as `Holiday.webm`: its bytes name it.
+    @Test func aVideoNamedAsAProgramLandsUnderItsMediaExtension() throws {
+        let clip = Array(try Data(contentsOf: URL(fileURLWithPath: Clips.webm(seconds: 1))))
+        server.serve("/get", body: clip, etag: "\"j\"", headers: [
+            HTTPHeader("Content-Type", "application/java-archive"), HTTPHeader("Content-Disposition", "attachment; filename=\"Holiday.jar\""),
+        ])
+        let path = try #require(try harness.download(server.url("/get")).completedPath)
+        #expect(path == harness.cache.videoFolder + "/Holiday.webm")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clip))
+        let key = Cache.key(for: server.url("/get"))
+        let record = try #require(harness.cache.loadRecord(at: harness.cache.videoRecordPath(key), key: key))
+        #expect(record.sniffedType == "video/webm" && record.unjudged == nil)
     }
 
     @Test func aFileOfTheSameNameIsNeverOverwritten() throws {

@@ -15,6 +15,7 @@ struct MessageSourceTests {
         .tls("certificate has expired"), .diskFull, .tooLarge(bytes: 4_200_000_000, available: 900_000_000),
         .fileSystem("cannot encode a record"), .busy, .notAVideo(.webPage), .notAVideo(.pdf), .notAVideo(.json),
         .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist), .notAVideo(.manifest),
+        .notAVideo(.program), .notAVideo(.archive), .notAVideo(.script), .notAVideo(.launcher), .notAVideo(.package),
         .localFile(LocalPath(typed: "~/Videos/clip.mp4", path: "/home/user/Videos/clip.mp4", isFile: true)),
         .localFile(LocalPath(typed: "clips/video.mp4", path: "/home/user/clips/video.mp4", isFile: false)),
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),

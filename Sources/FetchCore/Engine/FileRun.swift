@@ -148,6 +148,10 @@ struct FileRun {
             cache.forgetContext(for: url)
             report(.progress(DownloadProgress(bytesDone: record.durableBytes, total: record.total)))
             return .completed(path: path)
+        } catch .notAVideo(let kind) {
+            // First bytes a pause kept, judged at the end: nothing of a document stays.
+            partial.discardFresh()
+            return .failed(.notAVideo(kind))
         } catch {
             return .failed(error)
         }

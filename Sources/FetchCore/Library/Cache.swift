@@ -232,7 +232,7 @@ public final class Cache: Sendable {
     /// it counts only once a file of its length is there, so a crash between the two leaves
     /// what was there before (a partial that completes again). Returns the video's path.
     func placeVideo(_ source: String, record: inout DownloadRecord, key: String) throws(DownloadError) -> String {
-        let name = VideoName.make(suggested: record.displayName, contentType: record.contentType)
+        let name = VideoName.make(suggested: record.displayName, contentType: record.contentType, sniffed: record.sniffedType)
         var destination = ""
         let videoFolder = videoFolder // one folder for the whole placement, whatever changes meanwhile
         for number in 1... {

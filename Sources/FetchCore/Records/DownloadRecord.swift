@@ -27,8 +27,18 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var dataFile: String?
     /// For people, and the start of the finished file's name (made safe by `VideoName`).
     var displayName: String
-    /// The media type the server gave, for the finished file's extension.
+    /// The media type the server gave, for the finished file's extension when the bytes name
+    /// none.
     var contentType: String?
+    /// The media type the first bytes showed (`MediaSniffer.mediaType`), which the finished
+    /// file's extension fits before the server's label. Nil when they showed none, and in
+    /// records of older versions.
+    var sniffedType: String?
+    /// True while the first bytes on disk are not judged yet: a pause came before
+    /// `MediaSniffer.enough` of them had, and kept them. The next run judges them with the bytes
+    /// that follow before it counts any of those, and a page is refused then. Nil once judged,
+    /// and in records of older versions (which judged before writing).
+    var unjudged: Bool?
     /// Where the finished video is (absolute); nil in records of older versions, whose video is
     /// `ROOT/videos/KEY.EXT`.
     var file: String?

@@ -151,21 +151,38 @@ final class PartialFile: @unchecked Sendable {
         board.publish(path: cache.partialDirectory + "/" + name, ranges: written, total: identity.total, newVersion: true)
     }
 
-    /// Throws away a fresh start that turned out unusable (a web page, not a video) before
-    /// any of it was vouched for: its file goes, and an older partial stays as it was.
+    /// Throws away an answer that turned out unusable (a web page, not a video): a fresh
+    /// start's file goes, and so does a partial nothing vouches for as media (no bytes, or first
+    /// bytes a pause kept unjudged); an older partial of judged media stays as it was.
     func discardFresh() {
         closeDescriptor()
         let pending = guarded.withLock { state -> DownloadRecord? in
             defer { state.pendingRecord = nil }
             return state.pendingRecord
         }
-        if let pending {
-            FileIO.remove(dataPath(of: pending))
-        } else if durableBytes == 0 {
+        if let pending { FileIO.remove(dataPath(of: pending)) }
+        if durableBytes == 0 || record.unjudged == true {
             FileIO.remove(dataPath(of: record))
             FileIO.remove(cache.partialPath(key, "json"))
+            // No partial is left to note a failure in.
+            guarded.withLock { $0.record.durable = ByteRanges() }
         }
         written = ByteRanges()
+    }
+
+    /// Notes that the first bytes of the version being written are judged media, of the type
+    /// they show (nil: none they name). Saved with the next checkpoint, which the bytes written
+    /// after the judgement bring.
+    func noteJudged(mediaType: String?) {
+        guarded.withLock { state in
+            if state.pendingRecord != nil {
+                state.pendingRecord?.unjudged = nil
+                state.pendingRecord?.sniffedType = mediaType
+            } else {
+                state.record.unjudged = nil
+                state.record.sniffedType = mediaType
+            }
+        }
     }
 
     /// Keeps why this run failed in the record, so the library shows it after a restart too;
@@ -371,6 +388,15 @@ final class PartialFile: @unchecked Sendable {
         let count = final.total ?? written.upperBound
         guard written.covers(total: count) else {
             throw .badResponse(String(format: tr("the download ended with bytes missing (%1$lld of %2$lld)"), written.count, count))
+        }
+        if final.unjudged == true {
+            // Its first bytes, kept by a pause, were all there was: judged now, before it is a video.
+            let first = readBack(at: 0, count: MediaSniffer.enough)
+            if let kind = first.withUnsafeBytes({ MediaSniffer.document(contentType: final.contentType, firstBytes: $0) }) {
+                throw .notAVideo(kind)
+            }
+            final.sniffedType = first.withUnsafeBytes { MediaSniffer.mediaType(firstBytes: $0) }
+            final.unjudged = nil
         }
         try FileIO.truncate(descriptor, to: count, path: writingName)
         try FileIO.dataSync(descriptor, path: writingName)

@@ -5,6 +5,10 @@ import Localization
 /// that says so instead of saving a web page as a "video".
 public enum DocumentKind: String, Sendable, Equatable {
     case webPage, pdf, json, xml, text, playlist, manifest
+    /// Files that are never media, whatever their name or label: a program (ELF, PE, Mach-O,
+    /// a Java class), an archive (ZIP, RAR, 7z, gzip, xz, bzip2, tar…), a script (`#!`), a
+    /// desktop launcher or Windows shortcut, an installer package (DEB, RPM, MSI).
+    case program, archive, script, launcher, package
 
     /// "This link is a web page, not a video."
     public var message: String {
@@ -17,6 +21,11 @@ public enum DocumentKind: String, Sendable, Equatable {
         case .playlist: tr("This link is a streaming playlist (HLS), which Fetchplay cannot save yet.")
         // Not a failure people see: such a link goes on as a DASH presentation.
         case .manifest: tr("This link is a streaming manifest (DASH); Fetchplay saves it segment by segment.")
+        case .program: tr("This link is a program, not a video; Fetchplay saves only video and audio.")
+        case .archive: tr("This link is an archive (such as ZIP), not a video; Fetchplay saves only video and audio.")
+        case .script: tr("This link is a script, not a video; Fetchplay saves only video and audio.")
+        case .launcher: tr("This link is a desktop launcher or shortcut, not a video; Fetchplay saves only video and audio.")
+        case .package: tr("This link is an installer package, not a video; Fetchplay saves only video and audio.")
         }
     }
 
@@ -30,6 +39,11 @@ public enum DocumentKind: String, Sendable, Equatable {
         case .text: "a text file"
         case .playlist: "a playlist"
         case .manifest: "a DASH manifest"
+        case .program: "a program"
+        case .archive: "an archive"
+        case .script: "a script"
+        case .launcher: "a desktop launcher"
+        case .package: "an installer package"
         }
     }
 }
@@ -41,7 +55,8 @@ public enum DocumentKind: String, Sendable, Equatable {
 /// when no types table is loaded) or with no type at all is still a video, and an HTML page
 /// served as `application/octet-stream` is still a page. What is refused is a PDF (by its magic)
 /// and bytes that are text: a page, XML that is no manifest, JSON, plain text. A playlist (HLS
-/// `#EXTM3U`) or a manifest (a DASH `<MPD>`) is recognised by its bytes whatever its label.
+/// `#EXTM3U`) or a manifest (a DASH `<MPD>`) is recognised by its bytes whatever its label, and
+/// so is a file that is never media (`neverMedia`): a program, an archive, a script, a launcher.
 /// Bytes are judged by GLib's content-type guess (shared-mime-info's magic) and by whether they
 /// read as text, over `enough` bytes (or the whole body when it is shorter).
 enum MediaSniffer {
@@ -53,6 +68,7 @@ enum MediaSniffer {
         let bytes = UnsafeRawBufferPointer(rebasing: all.prefix(enough))
         if let stream = streamKind(bytes) { return stream }
         let guessed = guess(bytes)
+        if let never = neverMedia(bytes, guessed: guessed) { return never }
         if let guessed, isMedia(guessed) { return nil }
         if guessed == "application/pdf" { return .pdf }
         // Anything else that is not text is kept, whatever the server called it.
@@ -64,6 +80,73 @@ enum MediaSniffer {
         let sniffed = guessed.flatMap(kind).flatMap { $0 == .text || $0 == .pdf || $0 == .playlist || $0 == .manifest ? nil : $0 }
         let said = declared.flatMap(kind).flatMap { $0 == .pdf || $0 == .playlist || $0 == .manifest ? nil : $0 }
         return sniffed ?? said ?? .text
+    }
+
+    /// The media type of bytes that are media, for the saved file's extension (`VideoName`):
+    /// GLib's guess, MPEG-TS by its sync bytes (GLib needs more than 512 bytes for it) and M4A
+    /// by its brand (GLib calls every MP4 `video/mp4`); nil when the bytes name no media type.
+    static func mediaType(firstBytes all: UnsafeRawBufferPointer) -> String? {
+        let bytes = UnsafeRawBufferPointer(rebasing: all.prefix(enough))
+        // 188-byte packets (M2TS: 192, each after a 4-byte time code), each starting 0x47.
+        for (first, size) in [(0, 188), (4, 192)] where bytes.count > first + 2 * size {
+            if stride(from: first, through: first + 2 * size, by: size).allSatisfy({ bytes[$0] == 0x47 }) { return "video/mp2t" }
+        }
+        if bytes.has("ftypM4A ", at: 4) { return "audio/mp4" }
+        return guess(bytes).flatMap { isMedia($0) ? $0 : nil }
+    }
+
+    /// A file that is never media, by its first bytes whatever it is called or labelled.
+    ///
+    /// The families people are tricked with have a row each, matched by their own magic: GLib's
+    /// guess names some of them by two or three bytes (`MZ`, gzip's `1F 8B`, `BZh`), which one
+    /// encrypted HLS segment in 65,536 begins with, and others by type names that vary with the
+    /// shared-mime-info version or hide the family (an EPUB, a DOCX, an APK are ZIPs). So the rows
+    /// check more: a PE header where `MZ` says it is, gzip's method and flags, bzip2's block magic,
+    /// a shebang's interpreter path on a line of text. GLib's guess then adds the other archive
+    /// formats it knows by a long magic.
+    private static func neverMedia(_ bytes: UnsafeRawBufferPointer, guessed: String?) -> DocumentKind? {
+        let rows: [(DocumentKind, Bool)] = [
+            (.program, bytes.has([0x7F, 0x45, 0x4C, 0x46], at: 0)),
+            (.program, bytes.has("MZ", at: 0) && bytes.has("PE\0\0", at: bytes.uint32(at: 0x3C).map(Int.init) ?? .max)),
+            // Mach-O in either byte order, 32 and 64 bits; CAFEBABE is a fat binary or a Java class.
+            (.program, [[UInt8]]([[0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE],
+                        [0xCF, 0xFA, 0xED, 0xFE], [0xCA, 0xFE, 0xBA, 0xBE], [0xCA, 0xFE, 0xBA, 0xBF]]).contains { bytes.has($0, at: 0) }),
+            (.archive, ["PK\u{3}\u{4}", "PK\u{5}\u{6}", "PK\u{7}\u{8}", "Rar!\u{1A}\u{7}"].contains { bytes.has($0, at: 0) }),
+            // 7z, xz, Zstandard.
+            (.archive, [[UInt8]]([[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], [0x28, 0xB5, 0x2F, 0xFD]])
+                .contains { bytes.has($0, at: 0) }),
+            // gzip: deflate (8) and no reserved flag; bzip2: a block size, then a block or the end.
+            (.archive, bytes.has([0x1F, 0x8B, 0x08], at: 0) && bytes.count > 3 && bytes[3] & 0xE0 == 0),
+            (.archive, bytes.has("BZh", at: 0) && bytes.count > 3 && (0x31...0x39).contains(bytes[3])
+                && (bytes.has([0x31, 0x41, 0x59, 0x26, 0x53, 0x59], at: 4) || bytes.has([0x17, 0x72, 0x45, 0x38, 0x50, 0x90], at: 4))),
+            (.archive, bytes.has("ustar", at: 257)),
+            (.package, bytes.has("!<arch>\ndebian-binary", at: 0) || bytes.has([0xED, 0xAB, 0xEE, 0xDB], at: 0)
+                || bytes.has([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1], at: 0)),
+            (.archive, bytes.has("!<arch>\n", at: 0)),
+            (.launcher, bytes.has([0x4C, 0, 0, 0, 0x01, 0x14, 0x02, 0, 0, 0, 0, 0, 0xC0, 0, 0, 0, 0, 0, 0, 0x46], at: 0)),
+            (.launcher, firstLine(of: bytes, skippingComments: true)?.hasPrefix("[Desktop Entry]") == true),
+            // "#!" and an interpreter's absolute path on a first line of text.
+            (.script, firstLine(of: bytes, skippingComments: false).map { $0.hasPrefix("#!") && $0.dropFirst(2).drop(while: \.isWhitespace).first == "/" } == true),
+        ]
+        if let row = rows.first(where: \.1) { return row.0 }
+        let archives = ["application/vnd.ms-cab-compressed", "application/x-cpio", "application/x-lzip", "application/x-xar",
+                        "application/x-arj", "application/x-lha", "application/x-ace", "application/x-stuffit"]
+        return guessed.map(archives.contains) == true ? .archive : nil
+    }
+
+    /// The first line of `bytes` (with `skippingComments`, the first that is neither blank nor a
+    /// `#` comment), when it is a whole line of text: nil for binary bytes.
+    private static func firstLine(of bytes: UnsafeRawBufferPointer, skippingComments: Bool) -> Substring? {
+        var start = bytes.startIndex
+        while let end = bytes[start...].firstIndex(of: 0x0A) {
+            let line = bytes[start..<end]
+            guard !line.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0D || $0 == 0x7F }) else { return nil }
+            let text = Substring(String(decoding: UnsafeRawBufferPointer(rebasing: line), as: UTF8.self))
+            let blank = text.allSatisfy(\.isWhitespace)
+            if !skippingComments || !(blank || text.hasPrefix("#")) { return text }
+            start = end + 1
+        }
+        return nil
     }
 
     /// A playlist or manifest by its first bytes (after a byte order mark and blanks).
@@ -120,5 +203,22 @@ enum MediaSniffer {
         case _ where type.hasPrefix("text/"): .text
         default: nil
         }
+    }
+}
+
+fileprivate extension UnsafeRawBufferPointer {
+    /// Whether `magic` is at `offset` (false when the bytes end before it).
+    func has<Magic: Sequence<UInt8>>(_ magic: Magic, at offset: Int) -> Bool {
+        let magic = Array(magic)
+        guard offset >= 0, offset <= count - magic.count else { return false }
+        return self[offset..<(offset + magic.count)].elementsEqual(magic)
+    }
+
+    func has(_ magic: String, at offset: Int) -> Bool { has(magic.utf8, at: offset) }
+
+    /// The little-endian 32-bit number at `offset`, when the bytes hold it.
+    func uint32(at offset: Int) -> UInt32? {
+        guard offset >= 0, offset + 4 <= count else { return nil }
+        return (0..<4).reduce(0) { $0 | UInt32(self[offset + $1]) << (8 * $1) }
     }
 }

@@ -117,7 +117,7 @@ final class RangeDownload {
 
         var pendingFailure: TransferOutcome?
         while true {
-            if stop.isRaised { return .stopped }
+            if stop.isRaised { return stopped() }
             do {
                 try multi.perform()
             } catch {
@@ -170,6 +170,14 @@ final class RangeDownload {
     }
 
     // MARK: Outcomes
+
+    /// A stop between turns keeps what came, first bytes awaiting the sniffer too.
+    private func stopped() -> TransferOutcome {
+        for transfer in active {
+            do { try transfer.keepFirstBytes() } catch { return .failed(error, gotBytes: partial.length > 0) }
+        }
+        return .stopped
+    }
 
     /// What one connection's end means for the attempt; nil: the attempt goes on.
     private func judge(_ outcome: TransferOutcome, of transfer: Transfer, primary: Transfer) -> TransferOutcome? {

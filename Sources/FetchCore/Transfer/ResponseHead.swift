@@ -167,16 +167,31 @@ struct ContentRange: Sendable, Equatable {
 
 /// Names for people, made harmless.
 enum DisplayName {
+    /// The last path component of `raw` without control and format characters (general
+    /// categories Cc, Cf, Zl, Zp: a bidi override such as U+202E shows `exe.mp4` for `4pm.exe`,
+    /// zero-width ones hide what a name holds), with no dot or blank in front (taken off until
+    /// none is left: `". .x"` becomes `x`, never `.x`, a hidden file) and none at its end.
     static func sanitize(_ raw: String) -> String? {
         let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(lastComponent.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-        while name.hasPrefix(".") { name.removeFirst() }
-        name = name.trimmingCharacters(in: .whitespaces)
+        var name = Substring(String(String.UnicodeScalarView(lastComponent.unicodeScalars.filter { !$0.isHiddenInText })))
+        while let first = name.first, first == "." || first.isWhitespace { name.removeFirst() }
+        while let last = name.last, last.isWhitespace { name.removeLast() }
         guard !name.isEmpty else { return nil }
         return String(name.prefix(200))
     }
 
     static func fromURL(_ url: String) -> String {
         WebAddress.lastPathSegment(of: url).flatMap(sanitize) ?? WebAddress.host(of: url)
+    }
+}
+
+extension Unicode.Scalar {
+    /// A control or format character or a line or paragraph separator (Cc, Cf, Zl, Zp): one that
+    /// is invisible or changes how the text around it shows. Names lose them; `--list` escapes them.
+    public var isHiddenInText: Bool {
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 }

@@ -85,9 +85,12 @@ final class Transfer {
     /// connection exists.
     private var uncommitted: Int64 = 0
     private var batch: WriteBatch?
-    /// A fresh body's first bytes, held back until `MediaSniffer.enough` came or the body ended
-    /// (`judgeFirstBytes()`): a server that trickles its start is judged on enough bytes, and a
-    /// page is refused before a byte of it is written. Nil before the body and once judged.
+    /// A body's first bytes while they await the sniffer (`judgeFirstBytes()`), until
+    /// `MediaSniffer.enough` came or the body ended: a server that trickles its start is judged
+    /// on enough bytes. Meanwhile they are written but not counted, so no reader, checkpoint or
+    /// record sees them, and a page is refused with nothing of it kept. A stop counts them as
+    /// they are, unjudged (`keepFirstBytes()`), and the next run judges them: it starts with them
+    /// read back from the partial. Nil when nothing awaits the sniffer.
     private var firstBytes: [UInt8]?
     private var judgedFirstBytes = false
 
@@ -180,6 +183,16 @@ final class Transfer {
                     decision = .restartFromZero(reason: "the partial lost bytes on disk")
                     break
                 }
+                if record.unjudged == true {
+                    // First bytes a pause kept: judged with the ones that come now.
+                    let wanted = Int(min(start, Int64(MediaSniffer.enough)))
+                    let kept = partial.readBack(at: 0, count: wanted)
+                    guard kept.count == wanted else {
+                        decision = .restartFromZero(reason: "the partial's first bytes cannot be judged")
+                        break
+                    }
+                    firstBytes = kept
+                }
                 try checkRoom(for: (total ?? start) - durable.count)
                 if let total { partial.reserve(total: total) }
             case .fresh(let newTotal, let etag, let lastModified):
@@ -194,6 +207,8 @@ final class Transfer {
                 identity.lastModified = lastModified
                 identity.failure = nil
                 identity.contentType = response["content-type"]
+                identity.sniffedType = nil
+                identity.unjudged = true
                 // The name the browser would have used wins over the server's.
                 if options.context.suggestedName == nil, let name = response.suggestedName { identity.displayName = name }
                 try partial.openFresh(identity)
@@ -211,7 +226,8 @@ final class Transfer {
     /// Whether this answer lets more connections fetch other ranges of the same file: a length,
     /// a strong validator, and ranges honoured (a 206, or a 200 saying `Accept-Ranges: bytes`).
     var allowsSlices: Bool {
-        guard let decision, total != nil, partial.identity.validator != nil else { return false }
+        // None before the first bytes are judged: nothing of a page may count.
+        guard let decision, firstBytes == nil, total != nil, partial.identity.validator != nil else { return false }
         switch decision {
         case .append: return true
         case .fresh: return response["accept-ranges"]?.lowercased().contains("bytes") == true
@@ -262,32 +278,38 @@ final class Transfer {
         default:
             return false
         }
-        if var held = firstBytes {
-            // The body's start is held back, not written, until the sniffer has enough of it.
-            held.append(contentsOf: bytes)
-            firstBytes = held
-            guard held.count >= MediaSniffer.enough else { return !stop.isRaised }
-            return judgeFirstBytes()
-        }
-        if next == 0, !judgedFirstBytes, case .fresh = decision {
-            firstBytes = Array(bytes)
-            guard bytes.count >= MediaSniffer.enough else { return !stop.isRaised }
-            return judgeFirstBytes()
-        }
-        return write(bytes)
+        if firstBytes == nil, next == 0, !judgedFirstBytes, case .fresh = decision { firstBytes = [] }
+        guard var held = firstBytes else { return write(bytes) }
+        // Written, not counted, until the sniffer has enough of the body's start.
+        held.append(contentsOf: bytes)
+        firstBytes = held
+        let goOn = write(bytes)
+        guard callbackError == nil, held.count >= MediaSniffer.enough else { return goOn }
+        return judgeFirstBytes() && goOn
     }
 
-    /// Judges the held first bytes of a fresh body, then writes them unless they are a document:
-    /// nothing of a page is kept.
+    /// Judges the first bytes; true when they are media, which then count. A document's bytes
+    /// never count: nothing of a page is kept.
     private func judgeFirstBytes() -> Bool {
         guard let held = firstBytes else { return true }
         firstBytes = nil
         judgedFirstBytes = true
-        if let kind = held.withUnsafeBytes({ MediaSniffer.document(contentType: response["content-type"], firstBytes: $0) }) {
+        let kind = held.withUnsafeBytes { MediaSniffer.document(contentType: response["content-type"], firstBytes: $0) }
+        if let kind {
             callbackError = .notAVideo(kind)
+            uncommitted = 0
             return false
         }
-        return held.withUnsafeBytes { write($0) }
+        partial.noteJudged(mediaType: held.withUnsafeBytes { MediaSniffer.mediaType(firstBytes: $0) })
+        return true
+    }
+
+    /// Counts the first bytes held for the sniffer as they are: after a judgement, or unjudged
+    /// when a stop or a cut came before enough of them (the record says so, and the next run
+    /// judges them), so a server that trickles its start loses nothing to a pause.
+    func keepFirstBytes() throws(DownloadError) {
+        firstBytes = nil
+        try commitStored()
     }
 
     /// Stores a piece of the body at `next`, within this connection's end and the total.
@@ -358,7 +380,8 @@ final class Transfer {
     func commitStored() throws(DownloadError) {
         var failure: DownloadError?
         do { try flushBatch() } catch { failure = error }
-        if uncommitted > 0 {
+        // First bytes awaiting the sniffer are written, not counted.
+        if uncommitted > 0, firstBytes == nil {
             let range = next - uncommitted..<next
             uncommitted = 0
             try partial.commit(range)
@@ -369,11 +392,10 @@ final class Transfer {
 
     /// What the request came to, once libcurl is done with it (`code`).
     func outcome(_ code: CURLcode) -> TransferOutcome {
-        if firstBytes != nil {
-            // A body that ended before `MediaSniffer.enough` bytes is judged whole. One cut short
-            // leaves them unwritten: too few to judge, the next attempt asks from byte 0 again.
-            if code == CURLE_OK { _ = judgeFirstBytes() } else { firstBytes = nil }
-            do { try commitStored() } catch { callbackError = callbackError ?? error }
+        if firstBytes != nil, callbackError == nil, code != CURLE_OK || judgeFirstBytes() {
+            // A body that ended before `MediaSniffer.enough` bytes is judged whole. One stopped
+            // or cut short keeps them, unjudged: the next attempt asks for the rest and judges.
+            do { try keepFirstBytes() } catch { callbackError = error }
         }
         if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }

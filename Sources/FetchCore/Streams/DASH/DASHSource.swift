@@ -19,11 +19,14 @@ enum DASHSource {
     }
 
     static func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> DASHManifest {
-        // A `.mpd` link that answers with a sign-in page says so, not that its XML is bad.
+        // A `.mpd` link that answers with a sign-in page (or a program, an archive…) says so,
+        // not that its XML is bad.
         let sniffed = Array(answer.body.prefix(MediaSniffer.enough)).withUnsafeBytes {
             MediaSniffer.document(contentType: answer.contentType, firstBytes: $0)
         }
-        if let sniffed, [.webPage, .pdf, .json].contains(sniffed) { throw .notAVideo(sniffed) }
+        if let sniffed, [.webPage, .pdf, .json, .program, .archive, .script, .launcher, .package].contains(sniffed) {
+            throw .notAVideo(sniffed)
+        }
         do throws(DASHRefusal) {
             return try DASHManifestParser.parse(answer.body, base: answer.finalURL)
         } catch {

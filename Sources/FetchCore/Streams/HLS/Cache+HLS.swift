@@ -43,7 +43,7 @@ extension Cache {
             (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
         }.max() ?? Date()
         var item = LibraryItem(url: record.url, displayName: VideoName.make(suggested: StreamLink.title(of: record.url),
-                                                                            contentType: record.presentation?.contentType),
+                                                                            contentType: record.presentation?.contentType, sniffed: nil),
                                isComplete: false, bytesDone: bytes, total: nil, path: folder, date: changed,
                                failure: record.failure)
         item.segments = playlists.isEmpty ? nil : HLSPresentation.progress(of: playlists, done: done)
