@@ -71,6 +71,10 @@ public enum CommandLineOptions {
                    // TRANSLATORS: keep --download, FILE and --proxy as they are.
                    description: tr("With --download: go through the proxy whose URL is written in FILE, as --proxy does"),
                    argumentName: "FILE"),
+            Option(name: "ca-certificate", argument: G_OPTION_ARG_FILENAME,
+                   // TRANSLATORS: keep --download, FILE and PEM as they are.
+                   description: tr("With --download: trust the certificate authorities in FILE (PEM) for https instead of the system's, as behind a company's proxy"),
+                   argumentName: "FILE"),
             Option(name: "videos-dir", argument: G_OPTION_ARG_FILENAME,
                    // TRANSLATORS: keep DIR and ~/Videos/Fetchplay as they are.
                    description: tr("Put finished videos in DIR, under their names (default: ~/Videos/Fetchplay)"),
@@ -175,6 +179,13 @@ public enum CommandLineOptions {
             }
             // One limit for all the download's connections (and all of an HLS link's segments).
             options.speedLimit = SpeedLimit(bytesPerSecond: Int64(kibibytes) * 1024)
+        }
+        if let file = parsed.string("ca-certificate") {
+            guard access(file, R_OK) == 0 else {
+                // TRANSLATORS: keep --ca-certificate as it is.
+                return usageError(tr("--ca-certificate takes a file of certificates (PEM) that Fetchplay can read."))
+            }
+            options.certificateAuthorities = file
         }
         let context: RequestContext?
         do throws(RequestContextError) {

@@ -21,6 +21,8 @@ public final class Nginx: Sendable {
     public static let executable = "/usr/sbin/nginx"
 
     public let port: Int
+    /// The certificate it serves https with; nil: plain http.
+    public let certificate: TestCertificate?
     /// The folder being served.
     public let root: String
     private let prefix: TemporaryDirectory
@@ -50,7 +52,8 @@ public final class Nginx: Sendable {
     ///   seconds long at that rate for the limit to show.
     /// - Parameter maxRanges: nginx's `max_ranges`; 0: ranges refused (no `Accept-Ranges`,
     ///   every answer a 200 with the whole file). nil: nginx's default, any number.
-    public init(serving root: String, limitRate: Int? = nil, maxRanges: Int? = nil) throws {
+    /// - Parameter certificate: serve https with it (the links then start with `https://`).
+    public init(serving root: String, limitRate: Int? = nil, maxRanges: Int? = nil, certificate: TestCertificate? = nil) throws {
         guard access(Self.executable, X_OK) == 0 else { throw StartError.notInstalled }
         let root = URL(fileURLWithPath: root).standardizedFileURL.path
         try Self.checkWorldReadable(root)
@@ -60,7 +63,7 @@ public final class Nginx: Sendable {
         for _ in 0..<5 {
             let port = try Loopback.freePort()
             let config = Self.configuration(prefix: prefix.path, root: root, port: port, limitRate: limitRate,
-                                            maxRanges: maxRanges)
+                                            maxRanges: maxRanges, certificate: certificate)
             try Data(config.utf8).write(to: URL(fileURLWithPath: prefix.file("nginx.conf")))
             unlink(prefix.file("nginx.pid"))
             let process = Process()
@@ -79,6 +82,7 @@ public final class Nginx: Sendable {
             }
             if ready && process.isRunning {
                 self.port = port
+                self.certificate = certificate
                 self.root = root
                 self.prefix = prefix
                 self.process = Locked(process)
@@ -93,8 +97,8 @@ public final class Nginx: Sendable {
 
     deinit { stop() }
 
-    /// `http://127.0.0.1:PORT` followed by `path` (which starts with `/`).
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `http://127.0.0.1:PORT` (`https://` with a certificate) followed by `path` (which starts with `/`).
+    public func url(_ path: String) -> String { "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)\(path)" }
 
     /// nginx's error log so far, for the message of a failing test.
     public var errorLog: String {
@@ -137,8 +141,11 @@ public final class Nginx: Sendable {
     }
 
     private static func configuration(prefix: String, root: String, port: Int, limitRate: Int?,
-                                      maxRanges: Int?) -> String {
-        """
+                                      maxRanges: Int?, certificate: TestCertificate?) -> String {
+        let listen = certificate.map {
+            "listen 127.0.0.1:\(port) ssl; ssl_certificate \"\($0.certificatePath)\"; ssl_certificate_key \"\($0.keyPath)\";"
+        } ?? "listen 127.0.0.1:\(port);"
+        return """
         daemon off;
         worker_processes 1;
         pid "\(prefix)/nginx.pid";
@@ -156,7 +163,7 @@ public final class Nginx: Sendable {
             sendfile on;
             gzip off;
             server {
-                listen 127.0.0.1:\(port);
+                \(listen)
                 root "\(root)";
                 \(limitRate.map { "limit_rate \($0);" } ?? "")
                 \(maxRanges.map { "max_ranges \($0);" } ?? "")

@@ -14,6 +14,10 @@ public struct DownloadOptions: Sendable {
     /// Seconds between progress events (about 30 a second).
     public var progressInterval = 1.0 / 30
     public var maxRedirects = 10
+    /// A file of certificate authorities (PEM) that https answers are verified against instead
+    /// of the system's bundle (`--ca-certificate`): a company's own CA, or a test's. Nil: the
+    /// system's. Verification itself is never turned off.
+    public var certificateAuthorities: String?
     /// Connections at once for one download (and per host across downloads), when the server
     /// honours ranges of a file with a length and a strong validator; 1: one connection. With
     /// `growConnections` the ceiling, else how many open at once.

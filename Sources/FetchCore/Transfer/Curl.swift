@@ -52,6 +52,7 @@ final class CurlEasy {
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let authorities = options.certificateAuthorities { try set(CURLOPT_CAINFO, authorities) }
         try set(CURLOPT_USERAGENT, options.context.userAgent ?? "Fetchplay/\(AppInfo.version)")
         try set(CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
         try set(CURLOPT_LOW_SPEED_LIMIT, 1)

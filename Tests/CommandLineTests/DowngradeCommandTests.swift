@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Nothing of a request context goes from an https link down to plain http: a playlist served
+/// over https (nginx with a test certificate) that names its segments on an http server gets
+/// them fetched bare, without the cookies, headers or Referer the link carries; https answers
+/// are verified, against `--ca-certificate` when given.
+struct DowngradeCommandTests {
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+
+    init() throws {
+        fixture = try CommandFixture(prefix: "fetchplay-downgrade")
+    }
+
+    /// An https nginx serving one media playlist whose segments are the test clip's on the
+    /// plain-http test server.
+    private func httpsPlaylist(_ certificate: TestCertificate) throws -> (Nginx, TemporaryDirectory) {
+        let clip = try Clips.hls()
+        clip.serve(on: server)
+        let text = String(decoding: try #require(clip.files["v360/index.m3u8"]), as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.hasSuffix(".ts") ? server.url("/v360/" + line) : String(line) }
+            .joined(separator: "\n")
+        let site = try TemporaryDirectory(prefix: "fetchplay-https-site")
+        _ = try site.write(Array(text.utf8), to: "index.m3u8")
+        return (try Nginx(serving: site.path, certificate: certificate), site)
+    }
+
+    @Test func segmentsOverHttpFromAnHttpsPlaylistGetNothingOfTheContext() throws {
+        let certificate = try TestCertificate()
+        let (nginx, site) = try httpsPlaylist(certificate)
+        defer { withExtendedLifetime(site) { nginx.stop() } }
+        // A cookie file's plain (not secure) cookie for 127.0.0.1 would match the http segments
+        // by its domain: over a downgrade it stays home all the same.
+        let cookies = try fixture.folder.write(Array("127.0.0.1\tFALSE\t/\tFALSE\t0\tfile\tfile-S3CRET\n".utf8), to: "cookies.txt")
+        let run = try fixture.download(nginx.url("/index.m3u8"), [
+            "--ca-certificate", certificate.certificatePath, "--cookies", cookies,
+            "--cookie", "sid=ck-S3CRET", "--header", "X-Token: hdr-S3CRET", "--referer", nginx.url("/watch?v=1"),
+        ])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let segments = server.requests.filter { $0.path.hasSuffix(".ts") }
+        #expect(!segments.isEmpty)
+        for request in segments {
+            #expect(request["cookie"] == nil && request["x-token"] == nil && request["referer"] == nil,
+                    "\(request.target) went over http with a part of the context: \(request.headers)")
+        }
+        #expect(!run.standardError.contains("S3CRET") && !run.standardOutput.contains("S3CRET"))
+    }
+
+    @Test func anHttpsAnswerIsVerified() throws {
+        let (nginx, site) = try httpsPlaylist(try TestCertificate())
+        defer { withExtendedLifetime(site) { nginx.stop() } }
+        // The test certificate is nobody's CA without --ca-certificate: a network error, exit 4.
+        let run = try fixture.download(nginx.url("/index.m3u8"))
+        #expect(run.status == 4, "stderr: \(run.standardError)")
+        #expect(server.requests.isEmpty, "nothing fetched from what an unverified answer named")
+    }
+
+    @Test func aCertificateFileThatCannotBeReadIsAUsageError() throws {
+        let run = try fixture.download(server.url("/v.webm"), ["--ca-certificate", fixture.folder.file("missing.pem")])
+        #expect(run.status == 2 && run.standardError.contains("--ca-certificate"), "stderr: \(run.standardError)")
+        #expect(server.requests.isEmpty)
+    }
+}
