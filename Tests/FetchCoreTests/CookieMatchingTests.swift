@@ -102,10 +102,11 @@ struct CookieMatchingTests {
         context.referer = "https://example.org/page"
         let origin = "https://example.org/v.mp4"
         #expect(context.fields(for: origin, origin: origin, now: Self.now)
-            == ["Authorization: Bearer t0ken", "X-Extra: 1", "Cookie: hand=1; site=v"])
-        #expect(context.fields(for: "https://cdn.test/v.mp4", origin: origin, now: Self.now) == ["Cookie: cdn=v"])
-        // Referer and User-Agent are libcurl's options, set once for every hop: not among the fields.
-        #expect(context.fields(for: "https://elsewhere.test/v.mp4", origin: origin, now: Self.now).isEmpty)
+            == ["Authorization: Bearer t0ken", "X-Extra: 1", "Cookie: hand=1; site=v", "Referer: https://example.org/page"])
+        // Another origin: the store's cookies by their rules, and the page as its origin only.
+        #expect(context.fields(for: "https://cdn.test/v.mp4", origin: origin, now: Self.now)
+            == ["Cookie: cdn=v", "Referer: https://example.org/"])
+        #expect(context.fields(for: "https://elsewhere.test/v.mp4", origin: origin, now: Self.now) == ["Referer: https://example.org/"])
     }
 
     @Test func cookiesSurviveTheRoundTripThroughTheirFile() throws {
