@@ -35,22 +35,12 @@ struct CacheTrustTests {
         return context
     }
 
-    /// Leaves a partial of 50,000 bytes of `path`, with a record and `context` kept beside it.
     private func leavePartial(_ path: String, context: RequestContext) throws -> String {
-        server.serve(path, body: Self.body, etag: "\"t\"", faults: [.dropAfter(bytes: 50_000)], faultyRequests: 1)
-        server.addFaults([.dropAfter(bytes: 0)], to: path, requests: 1)
-        let url = server.url(path)
-        let state = try run(url, context: context)
-        guard case .failed = state else { throw TrustTestError("no partial left: \(state)") }
-        return url
+        try harness.leavePartial(path, on: server, body: Self.body, context: context)
     }
 
     private func run(_ url: String, context: RequestContext?) throws -> DownloadState {
-        var options = DownloadHarness.quickOptions
-        options.maxRetries = 0
-        let task = try DownloadTask(url: url, cache: cache, options: options, context: context) { _ in }
-        task.start()
-        return task.wait()
+        try harness.run(url, context: context)
     }
 
     private func paths(of url: String) -> (record: String, data: String, context: String) {
@@ -199,9 +189,4 @@ struct CacheTrustTests {
         #expect(chown(cache.root + "/" + LibrarySettings.fileName, Self.otherUser, gid_t(Self.otherUser)) == 0)
         #expect(LibrarySettings.load(from: cache) == LibrarySettings())
     }
-}
-
-struct TrustTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
