@@ -35,24 +35,12 @@ struct ContextCacheTests {
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
     }
 
-    /// Runs `url` with `context` to its end (with `retries` retries after an answer that
-    /// brought nothing).
     private func run(_ url: String, context: RequestContext?, retries: Int = 0) throws -> DownloadState {
-        var options = DownloadHarness.quickOptions
-        options.maxRetries = retries
-        let task = try DownloadTask(url: url, cache: cache, options: options, context: context) { _ in }
-        task.start()
-        return task.wait()
+        try harness.run(url, context: context, retries: retries)
     }
 
     private func leavePartial(_ path: String, context: RequestContext) throws -> String {
-        // 50,000 bytes, then a retry that gets nothing: the partial stays.
-        server.serve(path, body: Self.body, etag: "\"c\"", faults: [.dropAfter(bytes: 50_000)], faultyRequests: 1)
-        server.addFaults([.dropAfter(bytes: 0)], to: path, requests: 1)
-        let url = server.url(path)
-        let state = try run(url, context: context)
-        guard case .failed = state else { Issue.record("no partial left: \(state)"); return url }
-        return url
+        try harness.leavePartial(path, on: server, body: Self.body, context: context)
     }
 
     @Test func keptOwnerOnlyAndReadBack() throws {

@@ -89,11 +89,6 @@ struct CookieFileTests {
         Malformed(name: "a secure flag that is no boolean", text: "example.org\tFALSE\t/\t1\t0\ta\t1\n", line: 1),
         Malformed(name: "an expiry that is no number", text: "example.org\tFALSE\t/\tFALSE\tsoon\ta\t1\n", line: 1),
         Malformed(name: "a negative expiry", text: "example.org\tFALSE\t/\tFALSE\t-5\ta\t1\n", line: 1),
-        Malformed(name: "no domain", text: "\tFALSE\t/\tFALSE\t0\ta\t1\n", line: 1),
-        Malformed(name: "no name", text: "example.org\tFALSE\t/\tFALSE\t0\t\t1\n", line: 1),
-        Malformed(name: "a semicolon in a value", text: "example.org\tFALSE\t/\tFALSE\t0\ta\t1; b=2\n", line: 1),
-        Malformed(name: "a control character in a value", text: "example.org\tFALSE\t/\tFALSE\t0\ta\t1\u{7}\n", line: 1),
-        Malformed(name: "a name that is no token", text: "example.org\tFALSE\t/\tFALSE\t0\ta b\t1\n", line: 1),
         Malformed(name: "a broken line after good ones",
                   text: "example.org\tFALSE\t/\tFALSE\t0\ta\t1\nexample.org\tFALSE\t/\tFALSE\t0\tb\t2\ngarbage\n", line: 3),
     ])
@@ -104,6 +99,28 @@ struct CookieFileTests {
             let message = (error as? RequestContextError)?.message ?? ""
             return message == "Line \(row.line) of the cookie file cookies.txt is not a Netscape cookie line (seven fields separated by tabs)."
         }
+    }
+
+    struct Unusable: Sendable, CustomTestStringConvertible {
+        let name: String
+        let line: String
+        var testDescription: String { name }
+    }
+
+    /// A Netscape line whose cookie no request may carry costs that cookie only: the good lines
+    /// around it are kept, as a browser's message keeps the rest of its cookies.
+    @Test(arguments: [
+        Unusable(name: "no domain", line: "\tFALSE\t/\tFALSE\t0\tbad\t1"),
+        Unusable(name: "no name", line: "example.org\tFALSE\t/\tFALSE\t0\t\t1"),
+        Unusable(name: "a semicolon in a value", line: "example.org\tFALSE\t/\tFALSE\t0\tbad\t1; b=2"),
+        Unusable(name: "a control character in a value", line: "example.org\tFALSE\t/\tFALSE\t0\tbad\t1\u{7}"),
+        Unusable(name: "a name that is no token", line: "example.org\tFALSE\t/\tFALSE\t0\tb d\t1"),
+        Unusable(name: "a public suffix", line: ".co.uk\tTRUE\t/\tFALSE\t0\tbad\t1"),
+        Unusable(name: "a public suffix of a hosting site", line: "#HttpOnly_.github.io\tTRUE\t/\tFALSE\t0\tbad\t1"),
+    ])
+    func anUnusableCookieIsSkippedAndTheGoodLinesKept(_ row: Unusable) throws {
+        let cookies = try parse("example.org\tFALSE\t/\tFALSE\t0\tgood\t1\n\(row.line)\nshop.example.co.uk\tTRUE\t/\tFALSE\t0\talso\t2\n")
+        #expect(cookies.map(\.name) == ["good", "also"])
     }
 
     @Test func oversizedFileIsRefusedWithoutReadingItWhole() throws {

@@ -121,4 +121,24 @@ struct CookieMatchingTests {
         let hostile = #"{"name":"a","value":"1\r\nX-Injected: 1","domain":"example.org","includesSubdomains":false,"path":"/","secure":false}"#
         #expect(throws: (any Error).self) { try decoder.decode(Cookie.self, from: Data(hostile.utf8)) }
     }
+
+    /// A cookie for a public suffix would go to every site under it: refused, unless it is
+    /// host-only (RFC 6265 §5.3 step 5: a site that is a suffix itself, `github.io`).
+    @Test(arguments: ["com", ".com", "co.uk", ".CO.UK", "github.io", "com."])
+    func aPublicSuffixTakesNoCookieForItsSubdomains(_ domain: String) {
+        #expect(throws: RequestContextError("A cookie has no usable domain.")) {
+            try Cookie(name: "a", value: "v", domain: domain, includesSubdomains: true, path: "/", secure: false, expires: nil)
+        }
+    }
+
+    @Test func aSiteUnderAPublicSuffixKeepsItsCookies() throws {
+        for domain in ["example.com", "bbc.co.uk", "someone.github.io"] {
+            let cookie = try Cookie(name: "a", value: "v", domain: domain, includesSubdomains: true, path: "/", secure: false, expires: nil)
+            #expect(cookie.domain == domain)
+        }
+        let hostOnly = try Cookie(name: "a", value: "v", domain: "github.io", includesSubdomains: false, path: "/",
+                                  secure: false, expires: nil)
+        #expect(Cookie.matching([hostOnly], url: "https://github.io/", now: Self.now) == [hostOnly])
+        #expect(Cookie.matching([hostOnly], url: "https://someone.github.io/", now: Self.now).isEmpty)
+    }
 }

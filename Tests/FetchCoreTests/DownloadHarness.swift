@@ -38,6 +38,27 @@ final class DownloadHarness: Sendable {
         return task.wait()
     }
 
+    /// Runs `url` with `context` to its end (with `retries` retries after an answer that
+    /// brought nothing).
+    func run(_ url: String, context: RequestContext?, retries: Int = 0) throws -> DownloadState {
+        var options = DownloadHarness.quickOptions
+        options.maxRetries = retries
+        let task = try DownloadTask(url: url, cache: cache, options: options, context: context) { _ in }
+        task.start()
+        return task.wait()
+    }
+
+    /// Serves `body` at `path` so that a run with `context` leaves a partial of its first 50,000
+    /// bytes (then a retry that gets nothing), with its record and context kept beside it.
+    func leavePartial(_ path: String, on server: FaultServer, body: [UInt8], context: RequestContext) throws -> String {
+        server.serve(path, body: body, etag: "\"c\"", faults: [.dropAfter(bytes: 50_000)], faultyRequests: 1)
+        server.addFaults([.dropAfter(bytes: 0)], to: path, requests: 1)
+        let url = server.url(path)
+        let state = try run(url, context: context)
+        guard case .failed = state else { throw HarnessError("no partial left: \(state)") }
+        return url
+    }
+
     var events: [DownloadEvent] { recorded.withLock { $0 } }
 
     var progressEvents: [DownloadProgress] {
@@ -77,4 +98,9 @@ extension DownloadState {
     var completedPath: String? {
         if case .completed(let path) = self { path } else { nil }
     }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

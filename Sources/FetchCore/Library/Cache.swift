@@ -15,6 +15,8 @@ import Locking
 /// ```
 /// VIDEOS is the folder people find their videos in: `~/Videos/Fetchplay` for the app, and
 /// `ROOT/videos` when none is given (scripts and tests stay inside their cache).
+/// Everything under ROOT is its owner's alone (folders 0700, files 0600: `FileIO`); VIDEOS
+/// keeps a person's usual modes, and a video placed there is 0644.
 /// KEY is the SHA-256 of the URL's identity (`WebAddress.identity`); names on disk never come
 /// from the server, and a record counts only when its URL hashes to its name.
 public final class Cache: Sendable {
@@ -40,9 +42,11 @@ public final class Cache: Sendable {
         videosDirectory = root + "/videos"
         let videoFolder = videos.map(absolute) ?? videosDirectory
         currentVideoFolder = Locked(videoFolder)
-        for directory in [root, partialDirectory, videosDirectory, videoFolder] {
-            try Self.createFolder(directory)
-        }
+        // The cache is its owner's alone; the root may be a person's symlink to a folder.
+        try FileIO.makePrivateFolder(root, followingLink: true)
+        try FileIO.makePrivateFolder(partialDirectory)
+        try FileIO.makePrivateFolder(videosDirectory)
+        if videoFolder != videosDirectory { try Self.createFolder(videoFolder) }
     }
 
     /// Sends the videos that finish from now on to `folder` (an absolute path, created if
@@ -55,6 +59,7 @@ public final class Cache: Sendable {
         currentVideoFolder.withLock { $0 = folder }
     }
 
+    /// Creates a folder of the person's (the videos folder) with the modes their folders have.
     private static func createFolder(_ directory: String) throws(DownloadError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -235,6 +240,9 @@ public final class Cache: Sendable {
         let name = VideoName.make(suggested: record.displayName, contentType: record.contentType, sniffed: record.sniffedType)
         var destination = ""
         let videoFolder = videoFolder // one folder for the whole placement, whatever changes meanwhile
+        // Out of the cache, a video is a person's file like any other (0644); one that stays in
+        // it (a segment, or `ROOT/videos` with no videos folder given) stays the owner's alone.
+        if !videoFolder.hasPrefix(root + "/") { try FileIO.makeReadable(source) }
         for number in 1... {
             destination = videoFolder + "/" + VideoName.numbered(name, number)
             guard FileIO.size(of: destination) == nil, !FileManager.default.fileExists(atPath: destination) else { continue }

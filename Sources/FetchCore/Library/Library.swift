@@ -96,7 +96,7 @@ public final class Library: Sendable {
         let folder = cache.trashDirectory + "/" + token
         var moves: [Deletion.Move] = []
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileIO.makePrivateFolder(folder)
             for (index, path) in cache.files(of: url).enumerated() where FileIO.size(of: path) != nil || FileIO.isDirectory(path) {
                 // A video in the videos folder waits beside itself, hidden (a rename to the
                 // cache's trash could cross file systems).

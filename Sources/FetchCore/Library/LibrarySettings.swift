@@ -28,7 +28,7 @@ public struct LibrarySettings: Codable, Sendable, Equatable {
     /// The settings stored in `cache`, or the defaults.
     public static func load(from cache: Cache) -> LibrarySettings {
         let path = cache.root + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else { return LibrarySettings() }
+        guard let data = FileIO.readSmallFile(path) else { return LibrarySettings() }
         do {
             var settings = try JSONDecoder().decode(LibrarySettings.self, from: data)
             settings.maxRunning = max(1, settings.maxRunning)

@@ -24,6 +24,15 @@ enum HostName {
         self = .public
     }
 
+    /// Whether `domain` (lower case; one final dot is the root's) is a public suffix (`com`,
+    /// `co.uk`, `github.io`): names under it belong to different people, so nothing set for it
+    /// may go to all of them. Without the `*` rule, which makes every unknown ending one.
+    static func isPublicSuffix(_ domain: String) -> Bool {
+        let domain = domain.hasSuffix(".") ? String(domain.dropLast()) : domain
+        guard !domain.isEmpty, let list = Self.list else { return false }
+        return psl_is_public_suffix2(list, domain, PSL_TYPE_ANY | PSL_TYPE_NO_STAR_RULE) != 0
+    }
+
     /// Whether `host` (lower case) is spelled as a host can be: labels that are not empty, of
     /// letters, digits, `-` and `_` (or UTF-8, an IDN before its punycode), or an IPv6 literal
     /// in brackets. A `%`, a space or a control character in a host is refused rather than

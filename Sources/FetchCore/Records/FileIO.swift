@@ -13,6 +13,11 @@ import Glibc
 /// Every file Fetchplay opens in its folders is opened here, with `O_NOFOLLOW`, and must be a
 /// regular file: a symlink or a device planted where a partial, record, lock or video should
 /// be is never written (or read) through.
+///
+/// The cache is its owner's alone: folders are made 0700 and files 0600 here, with explicit
+/// modes rather than the umask, because partials, records and contexts name links (a query may
+/// hold a token) and carry cookies. A small file another user owns, or one in a folder others
+/// can change, is never read (`readSmallFile`): it may have been planted.
 enum FileIO {
     static func error(_ call: String, _ path: String, errno code: Int32 = errno) -> DownloadError {
         if code == ENOSPC || code == EDQUOT { return .diskFull }
@@ -36,7 +41,10 @@ enum FileIO {
     /// removed first and the file created anew with `O_EXCL`, so the link's target is never
     /// touched. Without `O_CREAT` such a file is refused. `O_NONBLOCK` keeps a planted FIFO
     /// from hanging the open; it has no effect on regular files.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(DownloadError) -> Int32 {
+    ///
+    /// A file is created with `mode`, the owner's alone unless a caller says otherwise; with
+    /// `O_CREAT`, one of ours that an older version left looser (0644) is tightened to `mode`.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(DownloadError) -> Int32 {
         let safe = flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
         var fd: Int32
         repeat { fd = Glibc.open(path, safe, mode) } while fd == -1 && errno == EINTR
@@ -47,6 +55,7 @@ enum FileIO {
                 throw error("open", path, errno: code)
             }
         } else if isRegular(fd) {
+            if flags & O_CREAT != 0 { tighten(fd, to: mode, path: path) }
             return fd
         } else {
             close(fd)
@@ -82,10 +91,94 @@ enum FileIO {
         return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// Reads a small regular file of Fetchplay's (a record, the settings) whole; nil when it is
-    /// missing, a symlink, or larger than `limit` bytes.
+    /// Takes from the file or folder open at `fd` every permission bit `mode` lacks, when it is
+    /// ours (another user's is left alone: we may not, and it is not trusted anyway).
+    private static func tighten(_ fd: Int32, to mode: mode_t, path: String) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 & ~mode != 0 else { return }
+        if fchmod(fd, info.st_mode & 0o7777 & mode) != 0 {
+            Log.warning("could not make \(path) its owner's alone: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Creates `directory` (and missing folders above it) as its owner's alone, 0700, and
+    /// tightens it to 0700 when it already exists and is ours.
+    ///
+    /// - Parameter followingLink: whether `directory` itself may be a symlink to a folder (the
+    ///   cache root a person chose); folders inside the cache never are.
+    static func makePrivateFolder(_ directory: String, followingLink: Bool = false) throws(DownloadError) {
+        var missing: [String] = []
+        var folder = directory
+        while !folder.isEmpty, folder != "/", mkdir(folder, 0o700) != 0 {
+            if errno == EEXIST { break }
+            guard errno == ENOENT else { throw error("mkdir", folder) }
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        // Those above were missing: made now, from the top down.
+        for folder in missing.reversed() where mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw error("mkdir", folder)
+        }
+        let fd = Int32(try call("open", directory) {
+            Int(Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)))
+        })
+        defer { close(fd) }
+        // mkdir's mode passes through the umask; what a folder may be is said here, not there.
+        tighten(fd, to: 0o700, path: directory)
+    }
+
+    /// Gives a finished video the modes of a person's file (0644): it leaves the cache for the
+    /// videos folder, where people and their programs read it like any other.
+    static func makeReadable(_ path: String) throws(DownloadError) {
+        let fd = try open(path, O_RDONLY)
+        defer { close(fd) }
+        try call("fchmod", path) { Int(fchmod(fd, 0o644)) }
+    }
+
+    /// Why a small file of Fetchplay's open at `fd`, in the folder open at `folder`, may have
+    /// been planted, or nil when it is trusted: it must be ours, in a folder of ours that no
+    /// one else can change. Checked on the open descriptors, so nothing swaps the file between
+    /// the check and the read.
+    private static func distrust(_ fd: Int32, in folder: Int32) -> String? {
+        var file = stat(), parent = stat()
+        guard fstat(fd, &file) == 0, fstat(folder, &parent) == 0 else { return "it cannot be examined" }
+        if file.st_uid != geteuid() { return "it belongs to user \(file.st_uid)" }
+        if parent.st_uid != geteuid() { return "its folder belongs to user \(parent.st_uid)" }
+        if parent.st_mode & 0o022 != 0 { return "other users can change its folder" }
+        return nil
+    }
+
+    /// Opens a small file of Fetchplay's for reading when it is a regular file (not a symlink)
+    /// and trusted (`distrust`); nil otherwise. A distrusted file is logged by path, never by
+    /// its contents.
+    private static func openTrusted(_ path: String) -> Int32? {
+        let folderPath = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var folder: Int32
+        repeat { folder = Glibc.open(folderPath.isEmpty ? "." : folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            while folder == -1 && errno == EINTR
+        guard folder >= 0 else { return nil }
+        defer { close(folder) }
+        var fd: Int32
+        repeat { fd = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) } while fd == -1 && errno == EINTR
+        guard fd >= 0 else { return nil }
+        guard isRegular(fd) else {
+            close(fd)
+            return nil
+        }
+        if let reason = distrust(fd, in: folder) {
+            Log.warning("ignoring \(path): \(reason)")
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Reads a small regular file of Fetchplay's (a record, a context, the settings) whole; nil
+    /// when it is missing, a symlink, larger than `limit` bytes, or not trusted (another user's,
+    /// or in a folder others can change: see `distrust`), which is as if it were not there.
     static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> Data? {
-        guard let fd = try? open(path, O_RDONLY) else { return nil }
+        guard let fd = openTrusted(path) else { return nil }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -198,11 +291,14 @@ enum FileIO {
         }
     }
 
-    /// Copies a regular file into a new file `to` (created with O_EXCL) and syncs it.
+    /// Copies a regular file into a new file `to` (created with O_EXCL, with the source's
+    /// modes) and syncs it.
     private static func copyFile(_ from: String, to: String) throws(DownloadError) {
         let source = try open(from, O_RDONLY)
         defer { close(source) }
-        let target = try open(to, O_WRONLY | O_CREAT | O_EXCL)
+        var info = stat()
+        try call("fstat", from) { Int(fstat(source, &info)) }
+        let target = try open(to, O_WRONLY | O_CREAT | O_EXCL, mode: info.st_mode & 0o777)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var failure: DownloadError?
         while failure == nil {

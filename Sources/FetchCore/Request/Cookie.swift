@@ -3,7 +3,7 @@ import Localization
 
 /// One cookie with the rules that decide which requests carry it (RFC 6265 §5.4): its domain
 /// (the host alone, or the host and every host below it), its path, whether it goes only over
-/// https, and when it expires.
+/// https, and when it expires. A cookie for every host under a public suffix is refused.
 public struct Cookie: Codable, Sendable, Equatable {
     public let name: String
     public let value: String
@@ -26,7 +26,10 @@ public struct Cookie: Codable, Sendable, Equatable {
         guard Self.isValid(name: name, value: value) else {
             throw RequestContextError(tr("A cookie’s name or value holds characters a cookie cannot have."))
         }
-        guard HostName.isSpelledAsHost(domain) else {
+        // A cookie for a public suffix (`.com`, `.co.uk`, `.github.io`) would go to every site
+        // under it. Only a host-only one may name such a domain, as RFC 6265 §5.3 step 5
+        // allows when it is the request's host itself (a site that is a suffix, `github.io`).
+        guard HostName.isSpelledAsHost(domain), !(includesSubdomains && HostName.isPublicSuffix(domain)) else {
             throw RequestContextError(tr("A cookie has no usable domain."))
         }
         self.name = name

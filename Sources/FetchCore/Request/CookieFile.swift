@@ -5,7 +5,9 @@ import Localization
 /// cookie a line, seven fields separated by tabs (domain, whether subdomains match, path,
 /// secure, expiry in seconds since 1970 with 0 for a session cookie, name, value). Lines that
 /// start with `#` are comments, except `#HttpOnly_` before a domain, which marks an HttpOnly
-/// cookie (sent like any other). Expired cookies are left out.
+/// cookie (sent like any other). Expired cookies are left out, and so is a cookie `Cookie`
+/// refuses (a public suffix's, a bad name or value), with a warning naming its line; a line
+/// that is no Netscape line refuses the file.
 public enum CookieFile {
     /// Bytes a cookie file may have at most; a browser's whole store is far smaller.
     static let maxBytes = 16 << 20
@@ -45,13 +47,22 @@ public enum CookieFile {
             } else if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) {
                 continue
             }
-            let cookie: Cookie
+            let parsed: Result<Cookie, RequestContextError>
             do throws(RequestContextError) {
-                cookie = try parseLine(line)
+                parsed = try parseLine(line)
             } catch {
                 // TRANSLATORS: %1$@ is a file's path, %2$ld a line number.
                 throw RequestContextError(String(format: tr("Line %2$ld of the cookie file %1$@ is not a Netscape cookie line (seven fields separated by tabs)."),
                                                  name, index + 1))
+            }
+            let cookie: Cookie
+            switch parsed {
+            case .success(let good): cookie = good
+            case .failure(let refusal):
+                // One cookie no request may carry (a public suffix's, a name with a space) costs
+                // that cookie only, as in a browser's message. Never the line's text: a value.
+                Log.warning("skipping line \(index + 1) of the cookie file \(name): \(refusal.message)")
+                continue
             }
             if let expires = cookie.expires, expires <= now { continue }
             guard cookies.count < maxCookies else {
@@ -62,7 +73,9 @@ public enum CookieFile {
         return cookies
     }
 
-    private static func parseLine(_ line: Substring) throws(RequestContextError) -> Cookie {
+    /// The cookie of a Netscape line, or why it is refused (`Cookie.init`); throws when the
+    /// line is no Netscape line at all, which means the file is not a cookie file.
+    private static func parseLine(_ line: Substring) throws(RequestContextError) -> Result<Cookie, RequestContextError> {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         // Some writers leave the tab before an empty value out.
         guard fields.count == 7 || fields.count == 6 else { throw RequestContextError("") }
@@ -74,9 +87,12 @@ public enum CookieFile {
             }
         }
         guard let seconds = Int64(fields[4]), seconds >= 0 else { throw RequestContextError("") }
-        return try Cookie(name: String(fields[5]), value: fields.count == 7 ? String(fields[6]) : "",
-                          domain: String(fields[0]), includesSubdomains: flag(fields[1]), path: String(fields[2]),
-                          secure: flag(fields[3]),
-                          expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(min(seconds, 1 << 40))))
+        let includesSubdomains = try flag(fields[1]), secure = try flag(fields[3])
+        return Result { () throws(RequestContextError) in
+            try Cookie(name: String(fields[5]), value: fields.count == 7 ? String(fields[6]) : "",
+                       domain: String(fields[0]), includesSubdomains: includesSubdomains, path: String(fields[2]),
+                       secure: secure,
+                       expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(min(seconds, 1 << 40))))
+        }
     }
 }

@@ -77,8 +77,7 @@ public struct SettingsStore: Sendable {
 
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileIO.makePrivateFolder(folder)
         } catch {
             throw .fileSystem(String(format: tr("cannot create the folder %1$@"), folder))
         }

@@ -173,9 +173,11 @@ final class LibraryThumbnails {
 
     /// Written beside its name and renamed into it: a reader never sees half a PNG.
     nonisolated private static func save(_ texture: OpaquePointer, to path: String, in folder: String) {
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? Cache.makePrivateFolder(folder)
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        if gdk_texture_save_to_png(texture, temporary) != 0, rename(temporary, path) == 0 { return }
+        // GdkTexture saves with the umask's modes; a thumbnail shows what a person watched, so
+        // it is made the owner's alone before it takes its name.
+        if gdk_texture_save_to_png(texture, temporary) != 0, chmod(temporary, 0o600) == 0, rename(temporary, path) == 0 { return }
         unlink(temporary)
     }
 

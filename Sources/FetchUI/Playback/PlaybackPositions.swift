@@ -30,7 +30,7 @@ public final class PlaybackPositions {
         self.file = file
         self.library = library
         writer.submit { [read] in
-            let data = FileManager.default.contents(atPath: file)
+            let data = Cache.readPrivateFile(file, limit: 16 << 20)
             let table = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
             read.withLock { $0 = table }
         }
@@ -109,8 +109,9 @@ public final class PlaybackPositions {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard let data = try? encoder.encode(table) else { return }
-            // Atomic: written beside the file, then renamed over it.
-            try? data.write(to: URL(fileURLWithPath: file), options: .atomic)
+            // Atomic (written beside the file, then renamed over it) and its owner's alone: it
+            // names the files a person watched.
+            try? Cache.writePrivateFile(file, contents: data)
         }
     }
 }

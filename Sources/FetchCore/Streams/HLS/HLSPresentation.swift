@@ -61,7 +61,9 @@ struct HLSPresentation {
     let segments: Cache
 
     init(cache: Cache, key: String) throws(DownloadError) {
-        folder = cache.root + "/hls/" + key
+        folder = cache.presentationFolder(key: key)
+        try FileIO.makePrivateFolder(cache.presentationsDirectory)
+        try FileIO.makePrivateFolder(folder)
         segments = try Cache(root: folder + "/segments")
     }
 
