@@ -185,6 +185,38 @@ struct NotificationTests {
         #expect(notify.args[5] as? [String] == ["default", ""], "no Play for a failure: \(notify.args[5])")
     }
 
+    /// A video whose name is markup-like (from the server's `Content-Disposition`): the body GLib
+    /// hands to `org.freedesktop.Notifications`, a field the specification makes markup, reads
+    /// back as exactly that name once parsed as markup (as a server with `body-markup` parses it).
+    @Test func aNameWithMarkupReachesTheNotificationAsItsText() throws {
+        // No slash: names keep only what follows the last one.
+        let name = #"Tom & Jerry <b>1<b> &amp; <span size="99999">x.webm"#
+        let clip = try Clips.webm(seconds: 2, audio: false)
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        server.serve("/named", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"named\"",
+                     headers: [HTTPHeader("Content-Disposition", "attachment; filename*=UTF-8''\(encoded)")])
+        let window = try RealInput.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        let away = try otherApp(away: window)
+        defer { gtk_window_destroy(away.as(GtkWindow.self)) }
+        let before = notifyCount()
+        #expect(download(server.url("/named"), in: window))
+        #expect(window.session?.state.completedPath.map { URL(fileURLWithPath: $0).lastPathComponent } == name)
+        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 10), "no Notify call")
+        let (_, notify) = try #require(try notifications(after: before).first)
+        let body = try #require(notify.args[4] as? String)
+        #expect(Self.parsedMarkup(body) == name, "the body sent: \(body)")
+        #expect(window.notifier?.sent.last?.body == name)
+    }
+
+    /// The text `markup` shows as, parsed as Pango markup (nil when it does not parse).
+    static func parsedMarkup(_ markup: String) -> String? {
+        var text: UnsafeMutablePointer<CChar>?
+        guard pango_parse_markup(markup, -1, 0, nil, &text, nil, nil) != 0, let text else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
     /// GNOME lists an app under Settings › Notifications by its desktop file, named after the
     /// app id (the notification's desktop-entry hint) and saying that it notifies.
     @Test func theDesktopFileSaysTheAppNotifies() throws {

@@ -22,8 +22,12 @@ final class DownloadNotifier {
     /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     private let session: DownloadSession
-    /// What was sent, newest last (tests read it beside what the notification server received).
+    /// What was sent, newest last, as plain text (tests read it beside what the notification
+    /// server received).
     private(set) var sent: [(id: String, title: String, body: String)] = []
+    /// Whether the body reaches the desktop as markup: found before the first notification,
+    /// when GLib picks its backend for good.
+    private var bodyIsMarkupOnce: Bool?
 
     init(window: UnsafeMutablePointer<GtkWidget>, session: DownloadSession) {
         self.window = window
@@ -67,7 +71,7 @@ final class DownloadNotifier {
               g_application_get_is_registered(app.as(GApplication.self)) != 0,
               g_application_get_dbus_connection(app.as(GApplication.self)) != nil else { return }
         let notification = g_notification_new(title)!
-        g_notification_set_body(notification, body)
+        g_notification_set_body(notification, bodyIsMarkup(app) ? Markup.escaped(body) : body)
         if let icon = g_themed_icon_new(AppInfo.id) {
             g_notification_set_icon(notification, icon)
             g_object_unref(icon.rawObject)
@@ -81,5 +85,50 @@ final class DownloadNotifier {
         g_application_send_notification(app.as(GApplication.self), Self.id(for: url), notification)
         g_object_unref(notification.rawObject)
         sent.append((Self.id(for: url), title, body))
+    }
+
+    /// Whether what `g_notification_set_body` is given reaches the notification server as
+    /// markup, so that a name from outside must go in escaped (or `Tom & Jerry <1>.webm`
+    /// shows cut or wrong, and a name with tags restyles the notification or adds a link).
+    ///
+    /// GNotification's body is plain text, but GLib 2.74 sends it on unchanged through one
+    /// of three backends, picked once per application at its first notification: the
+    /// `portal` one in a sandbox (`GTK_USE_PORTAL=1` or Flatpak; the portal's "body" is plain
+    /// text), the `gtk` one when `org.gtk.Notifications` has an owner (GNOME Shell, which shows
+    /// that body as plain text: escaping it there would show `&amp;`), else `freedesktop`:
+    /// `org.freedesktop.Notifications.Notify`, whose body the specification makes markup
+    /// (GNOME Shell's own server parses `<b>`, `<i>`, `<u>` and entities there; others links
+    /// and images too; servers without `body-markup` are told to strip tags). So the body is
+    /// escaped exactly when GLib will use the freedesktop backend, chosen by the same rules,
+    /// `GNOTIFICATION_BACKEND` first as GLib honours it. The title never carries outside text.
+    private func bodyIsMarkup(_ app: UnsafeMutablePointer<GtkApplication>) -> Bool {
+        if let known = bodyIsMarkupOnce { return known }
+        let markup: Bool
+        switch getenv("GNOTIFICATION_BACKEND").map({ String(cString: $0) }) {
+        case "freedesktop": markup = true
+        case "gtk", "portal": markup = false
+        default:
+            let sandboxed = getenv("GTK_USE_PORTAL").map { String(cString: $0) } == "1"
+                || access("/.flatpak-info", F_OK) == 0
+            markup = !sandboxed && !Self.nameHasOwner("org.gtk.Notifications",
+                                                      on: g_application_get_dbus_connection(app.as(GApplication.self)))
+        }
+        bodyIsMarkupOnce = markup
+        return markup
+    }
+
+    /// Whether `name` is owned on the bus (a synchronous call to the bus itself, once, as GLib
+    /// makes its own to pick the backend).
+    private static func nameHasOwner(_ name: String, on connection: OpaquePointer?) -> Bool {
+        guard let connection else { return false }
+        var argument: OpaquePointer? = g_variant_new_string(name)
+        let parameters = g_variant_new_tuple(&argument, 1)
+        guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                      "org.freedesktop.DBus", "NameHasOwner", parameters, nil,
+                                                      G_DBUS_CALL_FLAGS_NONE, 1000, nil, nil) else { return false }
+        defer { g_variant_unref(reply) }
+        guard let owned = g_variant_get_child_value(reply, 0) else { return false }
+        defer { g_variant_unref(owned) }
+        return g_variant_get_boolean(owned) != 0
     }
 }

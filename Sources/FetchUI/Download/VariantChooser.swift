@@ -89,7 +89,7 @@ final class VariantChooser {
     func button(_ response: String) -> UnsafeMutablePointer<GtkWidget>? {
         let label = response == Self.download ? tr("_Download") : tr("_Cancel")
         return Widgets.descendants(of: window).first {
-            gtk_widget_get_mapped($0) != 0 && String(cString: g_type_name(fp_widget_type($0))) == "GtkButton"
+            gtk_widget_get_mapped($0) != 0 && Widgets.typeName($0) == "GtkButton"
                 && gtk_button_get_label($0.as(GtkButton.self)).map { String(cString: $0) } == label
         }
     }

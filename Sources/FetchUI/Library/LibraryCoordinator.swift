@@ -165,7 +165,7 @@ public final class LibraryCoordinator {
                 return self.showMessage?((refusal ?? .inUse).message) ?? ()
             }
             if self.session.url == url { self.session.clearSelection() }
-            self.showUndoBar(String(format: tr("“%1$@” deleted"), deletion.item.displayName))
+            self.showUndoBar(Self.deletedMarkup(deletion.item.displayName))
         }
     }
 
@@ -178,16 +178,24 @@ public final class LibraryCoordinator {
             if let url = self.session.url, deleted.contains(where: { $0.url == url }) { self.session.clearSelection() }
             if deleted.count < urls.count { self.showMessage?((refusal ?? .inUse).message) }
             guard !deleted.isEmpty else { return self.refreshRows() }
-            self.showUndoBar(deleted.count == 1 ? String(format: tr("“%1$@” deleted"), deleted[0].item.displayName)
+            self.showUndoBar(deleted.count == 1 ? Self.deletedMarkup(deleted[0].item.displayName)
                              : String(format: trn("%1$d video deleted", "%1$d videos deleted", deleted.count), deleted.count))
         }
     }
 
-    /// Shows the undo toast; the deletion becomes final when it goes, `undoSeconds` later or
-    /// when the person closes it. Undo hides it first, so nothing is final then.
-    private func showUndoBar(_ message: String) {
+    /// The toast's words for one deleted video, as markup (a toast's title is markup): the
+    /// name came from a server, a page or a file, so it goes in escaped; the translation is
+    /// the markup around it.
+    private static func deletedMarkup(_ name: String) -> String {
+        // TRANSLATORS: the toast after a deletion; %1$@ is the video's name. Pango markup: write & as &amp;.
+        String(format: tr("“%1$@” deleted"), Markup.escaped(name))
+    }
+
+    /// Shows the undo toast (`markup`: its words); the deletion becomes final when it goes,
+    /// `undoSeconds` later or when the person closes it. Undo hides it first, so nothing is final then.
+    private func showUndoBar(_ markup: String) {
         let deletions = store.pendingDeletions.map(\.url)
-        view.showUndo(message, seconds: Self.undoSeconds) { [weak self] in
+        view.showUndo(markup: markup, seconds: Self.undoSeconds) { [weak self] in
             // Only the deletion this toast offered to undo (a newer one has its own toast).
             guard let self, self.store.pendingDeletions.map(\.url) == deletions else { return }
             self.store.commitPending()

@@ -218,6 +218,9 @@ final class LibraryRow {
         if model?.isFinished == true { gtk_stack_set_visible_child_name(thumbnailStack.opaque, "picture") }
     }
 
+    /// The row's title as it shows (tests).
+    var shownTitle: String { String(cString: gtk_label_get_text(titleLabel.opaque)) }
+
     /// The button's tooltip, which says what it does now (tests).
     var toggleAction: String? {
         guard gtk_widget_get_visible(toggleButton) != 0 else { return nil }

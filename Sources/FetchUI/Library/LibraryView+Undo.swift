@@ -6,12 +6,16 @@ import Localization
 
 /// The toast after a deletion, with Undo; the coordinator decides what its going means.
 extension LibraryView {
-    /// Shows a toast with `message` and an Undo button (`win.undo`, as Ctrl+Z) for `seconds`;
+    /// Shows a toast with `markup` and an Undo button (`win.undo`, as Ctrl+Z) for `seconds`;
     /// `dismissed` runs once when it goes, whichever way: timed out, closed by the person,
     /// hidden by `hideUndo`, or replaced by the next one.
-    func showUndo(_ message: String, seconds: UInt32, dismissed: @escaping @MainActor () -> Void) {
+    ///
+    /// `markup`: libadwaita 1.2 reads a toast's title as Pango markup and has no switch to
+    /// turn that off (`use-markup` came in 1.4), so a video's name goes in through
+    /// `Markup.escaped`.
+    func showUndo(markup: String, seconds: UInt32, dismissed: @escaping @MainActor () -> Void) {
         hideUndo()
-        guard let toast = adw_toast_new(message) else { return dismissed() }
+        guard let toast = adw_toast_new(markup) else { return dismissed() }
         // TRANSLATORS: the button of the toast after a deletion; the underscore marks its access key.
         adw_toast_set_button_label(toast, tr("_Undo"))
         adw_toast_set_action_name(toast, FetchplayAction.undo.detailedName)
@@ -41,6 +45,16 @@ extension LibraryView {
 
     public var isUndoVisible: Bool { undoToast != nil }
 
-    /// The words of the undo toast on screen (tests).
-    var undoMessage: String? { undoToast.flatMap { adw_toast_get_title($0) }.map { String(cString: $0) } }
+    /// The words of the undo toast as the person reads them: the text of its title's label in
+    /// the overlay, markup parsed (tests); nil while none shows.
+    var undoMessage: String? {
+        guard undoToast != nil else { return nil }
+        let toastWidgets = Widgets.descendants(of: toastOverlay).filter { Widgets.typeName($0) == "AdwToastWidget" }
+        // The title is the toast's one label outside a button (Undo and × are buttons).
+        return toastWidgets.lazy.compactMap { toast in
+            Widgets.descendants(of: toast).first {
+                Widgets.typeName($0) == "GtkLabel" && Widgets.typeName(gtk_widget_get_parent($0)) != "GtkButton"
+            }
+        }.last.map { String(cString: gtk_label_get_text($0.opaque)) }
+    }
 }

@@ -37,7 +37,7 @@ enum PreferencesRows {
         adw_action_row_add_suffix(row.as(AdwActionRow.self), control)
         fp_accessible_update_label(control.opaque, title)
         if let subtitle { fp_accessible_update_description(control.opaque, subtitle) }
-        if String(cString: g_type_name(fp_widget_type(control))) == "GtkSwitch" {
+        if Widgets.typeName(control) == "GtkSwitch" {
             adw_action_row_set_activatable_widget(row.as(AdwActionRow.self), control)
         }
         return row

@@ -74,6 +74,11 @@ enum Widgets {
         return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
     }
 
+    /// The GType name of `widget` ("GtkLabel", "AdwToastWidget"); nil for none.
+    static func typeName(_ widget: Widget?) -> String? {
+        widget.map { String(cString: g_type_name(fp_widget_type($0))) }
+    }
+
     /// Every widget under `widget`, depth first (what a dialog made of its own, for tests).
     static func descendants(of widget: Widget) -> [Widget] {
         var result: [Widget] = []
