@@ -60,6 +60,16 @@ public enum WebAddress {
         return parts.normalized(keepingPassword: false)
     }
 
+    /// `url` without a user name or password: what a presentation keeps of where it read a
+    /// playlist, so relative links resolved from it carry none either (`LinkCredentials` adds
+    /// the link's back, on its own host, at request time).
+    static func withoutCredentials(_ url: String) -> String {
+        guard var parts = try? URLParts(url), parts.user != nil || parts.password != nil else { return url }
+        parts.user = nil
+        parts.password = nil
+        return parts.normalized(keepingPassword: false)
+    }
+
     /// The host name of a URL that passed `validate`, for messages.
     static func host(of url: String) -> String {
         (try? URLParts(url).host) ?? redacted(url)

@@ -70,9 +70,14 @@ final class CurlEasy {
         // Chosen anew at every hop: a proxy one host needed must not stay for the next, which
         // the desktop's or the environment's rules may send elsewhere (NULL: libcurl's own
         // choice, the environment's).
-        if let address = proxy.proxy(for: url) { try set(CURLOPT_PROXY, address) } else { try set(CURLOPT_PROXY, pointer: nil) }
+        try set(CURLOPT_PROXY, optional: proxy.proxy(for: url))
         proxyName = proxy.displayName(for: url)
-        try setHeaders(lines + options.context.fields(for: url, origin: options.origin ?? origin).map { Array($0.utf8) })
+        let origin = options.origin ?? origin
+        try setHeaders(lines + options.context.fields(for: url, origin: origin).map { Array($0.utf8) })
+        // Set or cleared at every hop, so that no other host inherits them.
+        let credentials = LinkCredentials.lent(to: url, by: origin)
+        try set(CURLOPT_USERNAME, optional: credentials?.user)
+        try set(CURLOPT_PASSWORD, optional: credentials?.password)
     }
 
     /// Replaces the request's extra header lines (each without its CRLF).
@@ -120,6 +125,11 @@ final class CurlEasy {
     /// libcurl copies string options, so `value` need not outlive the call.
     func set(_ option: CURLoption, _ value: String) throws(DownloadError) {
         try check(fp_curl_setopt_string(handle, option, value), option)
+    }
+
+    /// A string option, or libcurl's default for it when `value` is nil.
+    func set(_ option: CURLoption, optional value: String?) throws(DownloadError) {
+        if let value { try set(option, value) } else { try set(option, pointer: nil) }
     }
 
     func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws(DownloadError) {

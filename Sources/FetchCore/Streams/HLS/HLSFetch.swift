@@ -7,7 +7,8 @@ import Foundation
 struct HLSFetch {
     struct Answer {
         var body: [UInt8]
-        /// Where the redirects ended: relative links in a playlist resolve against it.
+        /// Where the redirects ended, without the link's user and password: relative links in
+        /// a playlist resolve against it, and a presentation keeps it.
         var finalURL: String
         var contentType: String?
     }
@@ -75,13 +76,14 @@ struct HLSFetch {
                 return .failure(.failed(error))
             }
         }
+        let finalURL = WebAddress.withoutCredentials(easy.url)
         if let range {
-            return ranged(body, range: range, url: easy.url).mapError { .failed($0) }
+            return ranged(body, range: range, url: finalURL).mapError { .failed($0) }
         }
         guard body.head.status == 200 else {
             return .failure(.failed(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase)))
         }
-        return .success(Answer(body: body.bytes, finalURL: easy.url, contentType: body.head["content-type"]))
+        return .success(Answer(body: body.bytes, finalURL: finalURL, contentType: body.head["content-type"]))
     }
 
     /// The bytes of `range`: a 206 that starts where asked, or a whole body (a server that
