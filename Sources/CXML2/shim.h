@@ -1,12 +1,14 @@
 #pragma once
-// libxml2's streaming reader for DASH manifests. Its errors would go to stderr through a global
-// handler; this one handler keeps the first error of one reader in the caller's struct instead,
-// so the Swift side turns it into one sentence. Nothing else lives here.
+// libxml2's streaming reader for DASH manifests, and its HTML parser for web pages. The reader's
+// errors would go to stderr through a global handler; this one handler keeps the first error of
+// one reader in the caller's struct instead, so the Swift side turns it into one sentence. (The
+// HTML parser recovers from anything and is told to report nothing.) Nothing else lives here.
 #include <libxml/xmlversion.h>
 // Debian builds libxml2 with ICU, whose headers clash with the copy inside Foundation
 // ("UErrorCode has different definitions"); nothing here uses libxml2's ICU converters.
 #undef LIBXML_ICU_ENABLED
 #include <libxml/xmlreader.h>
+#include <libxml/HTMLparser.h>
 #include <stdio.h>
 
 typedef struct {

@@ -52,5 +52,15 @@ enum HostName {
     private static let literalBytes = Set("0123456789abcdef:.".utf8)
 
     /// The newer of libpsl's built-in list and the system's (Debian's `publicsuffix`), read once.
-    nonisolated(unsafe) private static let list: OpaquePointer? = psl_latest(nil) ?? psl_builtin()
+    nonisolated(unsafe) fileprivate static let list: OpaquePointer? = psl_latest(nil) ?? psl_builtin()
+}
+
+extension HostName {
+    /// The site `host` (lower case) belongs to: its registrable domain, one label under its
+    /// public suffix (`www.example.co.uk` → `example.co.uk`), or the host itself when it has
+    /// none (`localhost`, an address, a suffix itself). Pages on one site may embed each other.
+    static func site(of host: String) -> String {
+        guard let list, let domain = psl_registrable_domain(list, host) else { return host }
+        return String(cString: domain)
+    }
 }

@@ -11,10 +11,21 @@ struct HLSFetch {
         /// a playlist resolve against it, and a presentation keeps it.
         var finalURL: String
         var contentType: String?
+        /// The cookies the answers set on the way (`Set-Cookie`, redirects' included).
+        var cookies: [Cookie] = []
     }
 
     let options: DownloadOptions
     let stop: StopSignal
+    /// When set, a longer body is cut to this many bytes rather than refused: a web page is
+    /// read as its first bytes (`PageReader`).
+    var cutAt: Int?
+
+    init(options: DownloadOptions, stop: StopSignal, cutAt: Int? = nil) {
+        self.options = options
+        self.stop = stop
+        self.cutAt = cutAt
+    }
 
     /// Bytes a playlist or key may have at most.
     static let limit = 16 << 20
@@ -44,12 +55,20 @@ struct HLSFetch {
         var bytes: [UInt8] = []
         var head = ResponseHead()
         var tooLarge = false
+        var cut = false
+        let limit: Int
+        let cuts: Bool
         let stop: StopSignal
-        init(stop: StopSignal) { self.stop = stop }
+        init(stop: StopSignal, limit: Int, cuts: Bool) {
+            self.stop = stop
+            self.limit = limit
+            self.cuts = cuts
+        }
     }
 
     private func once(_ url: String, range: DASHRange?) -> Result<Answer, RunHalt> {
-        let body = Body(stop: stop)
+        let body = Body(stop: stop, limit: cutAt ?? Self.limit, cuts: cutAt != nil)
+        var cookies: [Cookie] = []
         let easy: CurlEasy
         do {
             easy = try CurlEasy()
@@ -60,8 +79,12 @@ struct HLSFetch {
         }
         var hops = 0
         while true {
-            let code = withExtendedLifetime(body) { easy.perform() }
+            var code = withExtendedLifetime(body) { easy.perform() }
             if stop.isRaised { return .failure(.stopped) }
+            // A page cut at its limit ended the transfer on purpose.
+            if body.cut, code == CURLE_WRITE_ERROR { code = CURLE_OK }
+            let now = Date()
+            cookies += (body.head.fields["set-cookie"] ?? []).compactMap { Cookie(setCookie: $0, from: easy.url, now: now) }
             if body.tooLarge { return .failure(.failed(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB"))) }
             guard code == CURLE_OK else {
                 return .failure(.failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: easy.errorText,
@@ -83,7 +106,7 @@ struct HLSFetch {
         guard body.head.status == 200 else {
             return .failure(.failed(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase)))
         }
-        return .success(Answer(body: body.bytes, finalURL: finalURL, contentType: body.head["content-type"]))
+        return .success(Answer(body: body.bytes, finalURL: finalURL, contentType: body.head["content-type"], cookies: cookies))
     }
 
     /// The bytes of `range`: a 206 that starts where asked, or a whole body (a server that
@@ -127,8 +150,13 @@ struct HLSFetch {
         try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
             let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
-            guard body.bytes.count + length <= HLSFetch.limit, !body.stop.isRaised else {
-                body.tooLarge = !body.stop.isRaised
+            guard body.bytes.count + length <= body.limit, !body.stop.isRaised else {
+                if body.cuts, !body.stop.isRaised {
+                    body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: body.limit - body.bytes.count))
+                    body.cut = true
+                } else {
+                    body.tooLarge = !body.stop.isRaised
+                }
                 return 0
             }
             body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
