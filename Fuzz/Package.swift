@@ -19,6 +19,7 @@ let targets = [
     "WebAddress",
     "CookieFile",
     "BrowserMessage",
+    "WebPage",
 ]
 
 let package = Package(

@@ -60,7 +60,10 @@ extension HostName {
     /// public suffix (`www.example.co.uk` → `example.co.uk`), or the host itself when it has
     /// none (`localhost`, an address, a suffix itself). Pages on one site may embed each other.
     static func site(of host: String) -> String {
-        guard let list, let domain = psl_registrable_domain(list, host) else { return host }
-        return String(cString: domain)
+        guard let list else { return host }
+        // The answer points into the string it was given, so it is read while that lives.
+        return host.withCString { text in
+            psl_registrable_domain(list, text).map { String(cString: $0) } ?? host
+        }
     }
 }
