@@ -16,7 +16,7 @@ public enum CommandLineOptions {
     }
 
     /// The options that make `fetchplay` run without a window (and without loading GTK).
-    static let headlessNames = ["download", "list", "version"]
+    static let headlessNames = ["download", "list", "list-videos", "version"]
 
     static var all: [Option] {
         [
@@ -30,6 +30,10 @@ public enum CommandLineOptions {
                    argumentName: "URL"),
             Option(name: "list", argument: G_OPTION_ARG_NONE,
                    description: tr("List the videos in the cache, finished and partial, then exit"), argumentName: nil),
+            Option(name: "list-videos", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep PAGE as it is: it stands for the option's argument.
+                   description: tr("List the videos the web page PAGE offers, one a line (number, title, kind, link), then exit"),
+                   argumentName: "PAGE"),
             Option(name: "version", argument: G_OPTION_ARG_NONE,
                    description: tr("Print the version, then exit"), argumentName: nil),
             Option(name: "connections", argument: G_OPTION_ARG_INT,
@@ -142,6 +146,7 @@ public enum CommandLineOptions {
             return 0
         }
         if let url = options.string("download") { return download(url, options) }
+        if let page = options.string("list-videos") { return listVideos(page, options) }
         if options.contains("list") {
             let folders = folders(dict)
             return Headless.list(cacheRoot: folders.cacheRoot, videos: folders.videos)
@@ -161,11 +166,38 @@ public enum CommandLineOptions {
     }
 
     private static func download(_ url: String, _ parsed: ParsedOptions) -> Int32 {
+        let options: DownloadOptions
+        let context: RequestContext?
+        switch requestOptions(parsed) {
+        case .failure(let exit): return exit.code
+        case .success(let parts): (options, context) = parts
+        }
+        let folders = folders(parsed.dict)
+        return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
+                                 context: context, quality: parsed.string("quality"))
+    }
+
+    /// `--list-videos PAGE`, with the same request options as `--download`.
+    private static func listVideos(_ page: String, _ parsed: ParsedOptions) -> Int32 {
+        switch requestOptions(parsed) {
+        case .failure(let exit):
+            return exit.code
+        case .success(var (options, context)):
+            if let context { options.context = context }
+            return Headless.listVideos(page: page, options: options)
+        }
+    }
+
+    /// An exit code a bad option ends the program with (its sentence already printed).
+    struct OptionExit: Error { let code: Int32 }
+
+    /// The engine's options and the request context the command line gives.
+    private static func requestOptions(_ parsed: ParsedOptions) -> Result<(DownloadOptions, RequestContext?), OptionExit> {
         var options = DownloadOptions()
         if let count = parsed.integer("connections") {
             guard (1...16).contains(count) else {
                 // TRANSLATORS: keep --connections as it is.
-                return usageError(tr("--connections takes a number from 1 to 16."))
+                return .failure(OptionExit(code: usageError(tr("--connections takes a number from 1 to 16."))))
             }
             options.connections = Int(count)
             // Asked for N: N at once (growing one by one cost a fast host most of the file).
@@ -175,7 +207,7 @@ public enum CommandLineOptions {
         if let kibibytes = parsed.integer("speed-limit") {
             guard kibibytes > 0 else {
                 // TRANSLATORS: keep --speed-limit as it is; KiB is 1024 bytes.
-                return usageError(tr("--speed-limit takes a number of KiB a second, 0 for no limit."))
+                return .failure(OptionExit(code: usageError(tr("--speed-limit takes a number of KiB a second, 0 for no limit."))))
             }
             // One limit for all the download's connections (and all of an HLS link's segments).
             options.speedLimit = SpeedLimit(bytesPerSecond: Int64(kibibytes) * 1024)
@@ -183,7 +215,7 @@ public enum CommandLineOptions {
         if let file = parsed.string("ca-certificate") {
             guard access(file, R_OK) == 0 else {
                 // TRANSLATORS: keep --ca-certificate as it is.
-                return usageError(tr("--ca-certificate takes a file of certificates (PEM) that Fetchplay can read."))
+                return .failure(OptionExit(code: usageError(tr("--ca-certificate takes a file of certificates (PEM) that Fetchplay can read."))))
             }
             options.certificateAuthorities = file
         }
@@ -193,11 +225,9 @@ public enum CommandLineOptions {
             if let proxy = try RequestOptions.environmentProxy() { options.proxy = ProxyPreference(proxy) }
         } catch {
             FileHandle.standardError.write(Data(("fetchplay: " + error.message + "\n").utf8))
-            return 1
+            return .failure(OptionExit(code: 1))
         }
-        let folders = folders(parsed.dict)
-        return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
-                                 context: context, quality: parsed.string("quality"))
+        return .success((options, context))
     }
 
     private static func usageError(_ sentence: String) -> Int32 {

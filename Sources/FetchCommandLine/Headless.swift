@@ -8,7 +8,8 @@ import Localization
 import Locking
 import Synchronization
 
-/// The command line without a window: `--download URL` and `--list`. Needs no display.
+/// The command line without a window: `--download URL`, `--list` and `--list-videos PAGE`.
+/// Needs no display.
 ///
 /// The contract other tools rely on: on success the cached file's absolute path is the last
 /// line of stdout and the exit code is 0; on failure one error line on stderr, nothing on
@@ -62,6 +63,28 @@ enum Headless {
         cache.tidyLeftovers()
         // The same model as the window's library: same entries, strays reported on stderr.
         for entry in Library(cache: cache).reload() { print(ListRow.line(entry)) }
+        return ExitCode.success
+    }
+
+    /// `--list-videos PAGE`: one tab-separated line per video the page offers (its number from
+    /// 1 in page order, its title, `stream` or `file`, its link), exit 0; a page with none is one
+    /// sentence and exit 7, as a link that is no video.
+    static func listVideos(page: String, options: DownloadOptions) -> Int32 {
+        let finding: PageFinding
+        do throws(DownloadError) {
+            guard let found = try PageReader.find(at: page, options: options) else { return ExitCode.interrupted(SIGINT) }
+            finding = found
+        } catch {
+            return fail(error)
+        }
+        guard !finding.videos.isEmpty else {
+            FileHandle.standardError.write(Data(("fetchplay: " + tr("No video found on this page.") + "\n").utf8))
+            return ExitCode.of(.notAVideo(.webPage))
+        }
+        for (index, video) in finding.videos.enumerated() {
+            let fields = [String(index + 1), finding.title(of: index), video.kind.rawValue, WebAddress.redacted(video.url)]
+            print(fields.map(ListRow.escaped).joined(separator: "\t"))
+        }
         return ExitCode.success
     }
 

@@ -17,19 +17,20 @@ public struct PageFinding: Sendable, Equatable {
     /// segment; with the media's extension when its link names one.
     public func name(of index: Int) -> String {
         let video = videos[index]
-        var stem: String
-        if let own = video.title {
-            stem = own
-        } else if let title {
-            stem = videos.count > 1 ? "\(title) \(index + 1)" : title
-        } else {
-            stem = StreamLink.title(of: page)
-        }
+        var stem = title(of: index)
         if video.kind == .file, let segment = WebAddress.lastPathSegment(of: video.url),
            let ext = VideoName.fileExtension(of: segment), PageScanner.fileExtensions.contains(ext) {
             stem += "." + ext
         }
         return stem
+    }
+
+    /// What the `index`th video is called: its own title, else the page's (numbered when the
+    /// page has several videos), else the page's last path segment.
+    public func title(of index: Int) -> String {
+        if let own = videos[index].title { return own }
+        guard let title else { return StreamLink.title(of: page) }
+        return videos.count > 1 ? "\(title) \(index + 1)" : title
     }
 }
 
