@@ -44,6 +44,17 @@ struct PageVideosCommandTests {
         #expect(run.standardError == "fetchplay: No video found on this page.\n")
     }
 
+    @Test func aLinkThatIsItselfAVideoOrAPlaylistIsItsOneVideo() throws {
+        let clip = try Clips.hls()
+        clip.serve(on: server)
+        let playlist = try listVideos("/master.m3u8")
+        #expect(playlist.status == 0, "stderr: \(playlist.standardError)")
+        #expect(playlist.standardOutput == "1\tmaster\tstream\t\(server.url("/master.m3u8"))\n")
+        server.serve("/v.pdf", body: Array("%PDF-1.4\n%âãÏÓ\n1 0 obj\n".utf8))
+        let pdf = try listVideos("/v.pdf")
+        #expect(pdf.status == 7 && pdf.standardOutput.isEmpty)
+    }
+
     @Test func thePageIsFetchedWithTheGivenContext() throws {
         server.serve("/members/page.html", body: Array("<video src='v.webm'></video>".utf8))
         let run = try listVideos("/members/page.html", ["--cookie", "member=yes", "--referer", server.url("/")])

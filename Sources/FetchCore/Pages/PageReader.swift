@@ -52,6 +52,20 @@ public enum PageReader {
         let fetch = HLSFetch(options: options, stop: stop, cutAt: byteLimit)
         let answer = try fetch.get(url)
         var cookies = answer.cookies
+        // A link that is itself the media (or a playlist) is the one video it offers; a PDF, a
+        // program or an archive offers none. Text is read as a page (a fragment of HTML served
+        // without its `<html>` sniffs as text).
+        let kind = answer.body.withUnsafeBytes { MediaSniffer.document(contentType: answer.contentType, firstBytes: $0) }
+        guard kind == .webPage || kind == .text || kind == .xml else {
+            let own: [PageVideo] = switch kind {
+            case nil: [PageVideo(url: url, kind: .file)]
+            case .playlist?, .manifest?: [PageVideo(url: url, kind: .stream)]
+            default: []
+            }
+            var mediaContext = context
+            mediaContext.cookies = Self.merged(context.cookies, cookies)
+            return PageFinding(page: answer.finalURL, title: nil, videos: own, context: mediaContext)
+        }
         var scan = Self.scan(answer)
         for frame in scan.frames {
             // A frame that fails is a frame without videos; the page's own still count.
