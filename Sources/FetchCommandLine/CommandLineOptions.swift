@@ -30,6 +30,10 @@ public enum CommandLineOptions {
                    argumentName: "URL"),
             Option(name: "list", argument: G_OPTION_ARG_NONE,
                    description: tr("List the videos in the cache, finished and partial, then exit"), argumentName: nil),
+            Option(name: "pick", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --download, PAGE and N,M as they are.
+                   description: tr("With --download PAGE: save only the page's videos N,M (numbers from 1, as --list-videos shows them)"),
+                   argumentName: "N,M"),
             Option(name: "list-videos", argument: G_OPTION_ARG_STRING,
                    // TRANSLATORS: keep PAGE as it is: it stands for the option's argument.
                    description: tr("List the videos the web page PAGE offers, one a line (number, title, kind, link), then exit"),
@@ -172,9 +176,19 @@ public enum CommandLineOptions {
         case .failure(let exit): return exit.code
         case .success(let parts): (options, context) = parts
         }
+        var pick: [Int]?
+        if let text = parsed.string("pick") {
+            let numbers = text.split(separator: ",", omittingEmptySubsequences: false)
+                .map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !numbers.isEmpty, numbers.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                // TRANSLATORS: keep --pick as it is.
+                return usageError(tr("--pick takes the numbers of the page's videos, from 1, such as 2 or 1,3."))
+            }
+            pick = numbers.compactMap { $0 }
+        }
         let folders = folders(parsed.dict)
         return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
-                                 context: context, quality: parsed.string("quality"))
+                                 context: context, quality: parsed.string("quality"), pick: pick)
     }
 
     /// `--list-videos PAGE`, with the same request options as `--download`.

@@ -16,10 +16,57 @@ import Synchronization
 /// stdout, and an exit code from 1 to 127 (see `ExitCode`).
 enum Headless {
     /// - Parameter context: what the requests carry, kept with the partial; nil: what was kept.
+    ///
+    /// A link that answers with a web page saves the videos the page offers (`PageReader`): all of
+    /// them in page order, or those `pick` numbers (from 1), each as a download of its own media
+    /// link with the page's context and named after the page. Each path is printed as it is
+    /// saved; the exit code is the last failure's, else 0.
     static func download(url text: String, cacheRoot: String, videos: String?, options: DownloadOptions = .init(),
-                         context: RequestContext? = nil, quality: String? = nil) -> Int32 {
+                         context: RequestContext? = nil, quality: String? = nil, pick: [Int]? = nil) -> Int32 {
         let cache: Cache
         do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
+        let first = download(url: text, cache: cache, options: options, context: context, quality: quality)
+        guard case .failed(.notAVideo(.webPage)) = first.end else { return exit(first) }
+        // The link is a page: what it offers is read with the context the link was given.
+        var pageOptions = options
+        if let context { pageOptions.context = context }
+        let finding: PageFinding
+        do throws(DownloadError) {
+            guard let found = try PageReader.find(at: text, options: pageOptions) else { return ExitCode.interrupted(SIGINT) }
+            finding = found
+        } catch {
+            return fail(error)
+        }
+        guard !finding.videos.isEmpty else {
+            FileHandle.standardError.write(Data(("fetchplay: " + tr("No video found on this page.") + "\n").utf8))
+            return ExitCode.of(.notAVideo(.webPage))
+        }
+        let chosen = pick ?? Array(1...finding.videos.count)
+        if let outside = chosen.first(where: { !(1...finding.videos.count).contains($0) }) {
+            // TRANSLATORS: %1$ld is the number asked for, %2$ld how many videos the page has; keep --pick.
+            let sentence = String(format: tr("--pick %1$ld: this page has %2$ld videos."), outside, finding.videos.count)
+            FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
+            return 2
+        }
+        var code = ExitCode.success
+        for number in chosen {
+            var mediaContext = finding.context
+            mediaContext.suggestedName = finding.name(of: number - 1)
+            var mediaOptions = options
+            // The person gave the page: its host is the one the hand-given secrets belong to.
+            mediaOptions.origin = try? WebAddress.validate(text)
+            let run = download(url: finding.videos[number - 1].url, cache: cache, options: mediaOptions, context: mediaContext,
+                               quality: quality)
+            let result = exit(run)
+            if result != ExitCode.success { code = result }
+            if case .paused = run.end { return result }
+        }
+        return code
+    }
+
+    /// One download to its end, its progress on stderr, and the signal that stopped it (0: none).
+    private static func download(url text: String, cache: Cache, options: DownloadOptions, context: RequestContext?,
+                                 quality: String?) -> (end: DownloadState, signal: Int32) {
         let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
         let current = CurrentDownload()
         let interruption = Interruption { current.cancel() }
@@ -40,17 +87,22 @@ enum Headless {
             task.start()
             end = task.wait()
         } catch {
-            return fail(error)
+            return (.failed(error), 0)
         }
         printer.finish()
-        switch end {
+        return (end, interruption.received)
+    }
+
+    /// What a download's end prints, and its exit code: the path on stdout, or one sentence.
+    private static func exit(_ run: (end: DownloadState, signal: Int32)) -> Int32 {
+        switch run.end {
         case .completed(let path):
             print(path)
             return ExitCode.success
         case .failed(let error):
             return fail(error)
         default:
-            let signal = interruption.received
+            let signal = run.signal
             FileHandle.standardError.write(Data(("fetchplay: " + tr("stopped; run the same command again to continue.") + "\n").utf8))
             return signal == 0 ? ExitCode.interrupted(SIGINT) : ExitCode.interrupted(signal)
         }

@@ -159,7 +159,7 @@ struct DASHCommandTests {
         ("feed", "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><title>news</title></feed>",
          "an XML document (feed), not a DASH manifest"),
         ("login", "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><form>Sign in to watch</form></body></html>\n",
-         "web page"),
+         "No video found on this page"),
         ("bomb", "<?xml version=\"1.0\"?><!DOCTYPE MPD [<!ENTITY a \"aaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><MPD>&b;</MPD>",
          "declares a DTD or entities"),
         ("file", "<MPD type=\"static\" mediaPresentationDuration=\"PT4S\"><BaseURL>file:///etc/</BaseURL><Period><AdaptationSet contentType=\"video\"><Representation id=\"v\" bandwidth=\"1\"><SegmentTemplate media=\"passwd\" duration=\"4\"/></Representation></AdaptationSet></Period></MPD>",

@@ -168,7 +168,7 @@ struct DownloadCommandTests {
         #expect(try #require(run.lastLine).hasPrefix(cacheDir + "/videos/"))
     }
 
-    @Test(arguments: [("/page", "text/html", "<!DOCTYPE html><html><body>a page</body></html>\n", "a web page, not a video"),
+    @Test(arguments: [("/page", "text/html", "<!DOCTYPE html><html><body>a page</body></html>\n", "No video found on this page"),
                       ("/doc", "application/pdf", "%PDF-1.4\n1 0 obj << >> endobj\n", "a PDF document")])
     func documentIsRefusedWithItsOwnExitCode(path: String, type: String, text: String, words: String) throws {
         server.serve(path, body: Array(text.utf8), etag: "\"d\"", headers: [HTTPHeader("Content-Type", type)])

@@ -55,6 +55,67 @@ struct PageVideosCommandTests {
         #expect(pdf.status == 7 && pdf.standardOutput.isEmpty)
     }
 
+    private func download(_ path: String, _ arguments: [String] = []) throws -> FetchplayProcess {
+        try fixture.download(server.url(path), arguments)
+    }
+
+    /// Every file left under the cache folder.
+    private var cacheFiles: [String] {
+        (FileManager.default.enumerator(atPath: fixture.cacheDir)?.compactMap { $0 as? String } ?? [])
+            .filter { name in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: fixture.cacheDir + "/" + name, isDirectory: &isFolder) && !isFolder.boolValue
+            }
+    }
+
+    @Test func aPageWithOneVideoSavesItUnderThePagesTitleWithTheCookieThePageSet() throws {
+        let body = TestData.bytes(count: 200_000, seed: 351)
+        server.serve("/watch/42", body: Array("""
+            <html><head><title>ignored</title><meta property="og:title" content="Launch day | Example TV"></head>
+            <body><video src="/media/launch.webm"></video></body></html>
+            """.utf8), headers: [HTTPHeader("Content-Type", "text/html"), HTTPHeader("Set-Cookie", "pass=ok-7; Path=/media; HttpOnly")])
+        server.serve("/media/launch.webm", body: body, etag: "\"l\"")
+        let run = try download("/watch/42", ["--header", "X-Secret: s"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect((path as NSString).lastPathComponent == "Launch day.webm")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        let media = try #require(server.requests(to: "/media/launch.webm").first)
+        #expect(media["cookie"] == "pass=ok-7")
+        #expect(media["referer"] == server.url("/watch/42"))
+        #expect(media["x-secret"] == "s", "the media is on the page's host, which the hand-given header belongs to")
+        #expect(!run.standardError.contains("ok-7") && !run.standardOutput.contains("ok-7"))
+    }
+
+    @Test func severalVideosAreSavedInPageOrderOrThosePicked() throws {
+        let one = TestData.bytes(count: 50_000, seed: 1), two = TestData.bytes(count: 60_000, seed: 2)
+        server.serve("/list.html", body: Array("""
+            <title>Lessons - School</title><video src="/a.webm" title="First lesson"></video><a href="/b.mp4">b</a>
+            """.utf8), headers: [HTTPHeader("Content-Type", "text/html")])
+        server.serve("/a.webm", body: one)
+        server.serve("/b.mp4", body: two)
+        let picked = try download("/list.html", ["--pick", "2"])
+        #expect(picked.status == 0, "stderr: \(picked.standardError)")
+        #expect(picked.standardOutput.split(separator: "\n").map { ($0 as NSString).lastPathComponent } == ["Lessons 2.mp4"])
+        #expect(server.requests(to: "/a.webm").isEmpty)
+        let all = try download("/list.html")
+        #expect(all.status == 0, "stderr: \(all.standardError)")
+        #expect(all.standardOutput.split(separator: "\n").map { ($0 as NSString).lastPathComponent } == ["First lesson.webm", "Lessons 2.mp4"])
+        let outside = try download("/list.html", ["--pick", "3"])
+        #expect(outside.status == 2 && outside.standardError.contains("2"))
+        let badPick = try download("/list.html", ["--pick", "two"])
+        #expect(badPick.status == 2)
+    }
+
+    @Test func aPageWithNoVideoLeavesNothingInTheCache() throws {
+        server.serve("/empty.html", body: Array("<html><title>Nothing</title><p>text</p></html>".utf8),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let run = try download("/empty.html", ["--cookie", "a=b"])
+        #expect(run.status == 7)
+        #expect(run.standardError == "fetchplay: No video found on this page.\n")
+        #expect(cacheFiles.filter { !$0.hasSuffix(".lock") && !$0.hasPrefix("settings") } == [], "\(cacheFiles)")
+    }
+
     @Test func thePageIsFetchedWithTheGivenContext() throws {
         server.serve("/members/page.html", body: Array("<video src='v.webm'></video>".utf8))
         let run = try listVideos("/members/page.html", ["--cookie", "member=yes", "--referer", server.url("/")])

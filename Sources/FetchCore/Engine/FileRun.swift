@@ -93,7 +93,10 @@ struct FileRun {
                 return .state(keep(partial, .failed(.badResponse(reason))))
             case .failed(.notAVideo(let kind), _, _):
                 partial.discardFresh()
-                return kind == .playlist || kind == .manifest ? .presentation(kind) : .state(.failed(.notAVideo(kind)))
+                if kind == .playlist || kind == .manifest { return .presentation(kind) }
+                // Nothing of a document stays, its context neither (a playlist's goes on with it).
+                if partial.durableBytes == 0 { cache.forgetContext(for: url) }
+                return .state(.failed(.notAVideo(kind)))
             case .failed(var error, let gotBytes, let answered):
                 serverWasReached = serverWasReached || gotBytes
                 do {

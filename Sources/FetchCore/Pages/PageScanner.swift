@@ -16,8 +16,8 @@ import Foundation
 struct PageScanner {
     struct Scan: Equatable {
         var videos: [PageVideo] = []
-        /// What the page calls itself: JSON-LD `name`, else `og:title`, else `<title>` without
-        /// a trailing site name.
+        /// What the page calls itself: JSON-LD `name`, else `og:title` or `<title>` without a
+        /// trailing site name.
         var title: String?
         /// Same-site `<iframe src>`s, absolute, for a scanner to read one level deep.
         var frames: [String] = []
@@ -60,7 +60,7 @@ struct PageScanner {
             break
         }
         for element in html.elements { read(element, in: html) }
-        scan.title = PageTitle.clean(jsonTitle) ?? PageTitle.clean(ogTitle) ?? PageTitle.withoutSiteName(htmlTitle)
+        scan.title = PageTitle.clean(jsonTitle) ?? PageTitle.withoutSiteName(ogTitle) ?? PageTitle.withoutSiteName(htmlTitle)
     }
 
     private mutating func read(_ element: HTMLPage.Element, in html: HTMLPage) {
