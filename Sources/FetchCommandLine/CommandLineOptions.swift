@@ -202,16 +202,13 @@ public enum CommandLineOptions {
         }
     }
 
-    /// An exit code a bad option ends the program with (its sentence already printed).
-    struct OptionExit: Error { let code: Int32 }
-
     /// The engine's options and the request context the command line gives.
-    private static func requestOptions(_ parsed: ParsedOptions) -> Result<(DownloadOptions, RequestContext?), OptionExit> {
+    private static func requestOptions(_ parsed: ParsedOptions) -> Result<(DownloadOptions, RequestContext?), Headless.Exit> {
         var options = DownloadOptions()
         if let count = parsed.integer("connections") {
             guard (1...16).contains(count) else {
                 // TRANSLATORS: keep --connections as it is.
-                return .failure(OptionExit(code: usageError(tr("--connections takes a number from 1 to 16."))))
+                return .failure(Headless.Exit(code: usageError(tr("--connections takes a number from 1 to 16."))))
             }
             options.connections = Int(count)
             // Asked for N: N at once (growing one by one cost a fast host most of the file).
@@ -221,7 +218,7 @@ public enum CommandLineOptions {
         if let kibibytes = parsed.integer("speed-limit") {
             guard kibibytes > 0 else {
                 // TRANSLATORS: keep --speed-limit as it is; KiB is 1024 bytes.
-                return .failure(OptionExit(code: usageError(tr("--speed-limit takes a number of KiB a second, 0 for no limit."))))
+                return .failure(Headless.Exit(code: usageError(tr("--speed-limit takes a number of KiB a second, 0 for no limit."))))
             }
             // One limit for all the download's connections (and all of an HLS link's segments).
             options.speedLimit = SpeedLimit(bytesPerSecond: Int64(kibibytes) * 1024)
@@ -229,7 +226,7 @@ public enum CommandLineOptions {
         if let file = parsed.string("ca-certificate") {
             guard access(file, R_OK) == 0 else {
                 // TRANSLATORS: keep --ca-certificate as it is.
-                return .failure(OptionExit(code: usageError(tr("--ca-certificate takes a file of certificates (PEM) that Fetchplay can read."))))
+                return .failure(Headless.Exit(code: usageError(tr("--ca-certificate takes a file of certificates (PEM) that Fetchplay can read."))))
             }
             options.certificateAuthorities = file
         }
@@ -239,7 +236,7 @@ public enum CommandLineOptions {
             if let proxy = try RequestOptions.environmentProxy() { options.proxy = ProxyPreference(proxy) }
         } catch {
             FileHandle.standardError.write(Data(("fetchplay: " + error.message + "\n").utf8))
-            return .failure(OptionExit(code: 1))
+            return .failure(Headless.Exit(code: 1))
         }
         return .success((options, context))
     }

@@ -31,15 +31,9 @@ enum Headless {
         var pageOptions = options
         if let context { pageOptions.context = context }
         let finding: PageFinding
-        do throws(DownloadError) {
-            guard let found = try PageReader.find(at: text, options: pageOptions) else { return ExitCode.interrupted(SIGINT) }
-            finding = found
-        } catch {
-            return fail(error)
-        }
-        guard !finding.videos.isEmpty else {
-            FileHandle.standardError.write(Data(("fetchplay: " + tr("No video found on this page.") + "\n").utf8))
-            return ExitCode.of(.notAVideo(.webPage))
+        switch offeredVideos(on: text, options: pageOptions) {
+        case .success(let found): finding = found
+        case .failure(let exit): return exit.code
         }
         let chosen = pick ?? Array(1...finding.videos.count)
         if let outside = chosen.first(where: { !(1...finding.videos.count).contains($0) }) {
@@ -123,21 +117,35 @@ enum Headless {
     /// sentence and exit 7, as a link that is no video.
     static func listVideos(page: String, options: DownloadOptions) -> Int32 {
         let finding: PageFinding
-        do throws(DownloadError) {
-            guard let found = try PageReader.find(at: page, options: options) else { return ExitCode.interrupted(SIGINT) }
-            finding = found
-        } catch {
-            return fail(error)
-        }
-        guard !finding.videos.isEmpty else {
-            FileHandle.standardError.write(Data(("fetchplay: " + tr("No video found on this page.") + "\n").utf8))
-            return ExitCode.of(.notAVideo(.webPage))
+        switch offeredVideos(on: page, options: options) {
+        case .success(let found): finding = found
+        case .failure(let exit): return exit.code
         }
         for (index, video) in finding.videos.enumerated() {
             let fields = [String(index + 1), finding.title(of: index), video.kind.rawValue, WebAddress.redacted(video.url)]
             print(fields.map(ListRow.escaped).joined(separator: "\t"))
         }
         return ExitCode.success
+    }
+
+    /// An exit code whose sentence is already printed (a step that ends the program early).
+    struct Exit: Error { let code: Int32 }
+
+    /// What the page at `page` offers, at least one video; else the sentence is printed and the
+    /// exit code returned (7 for a page with none, as for a link that is no video).
+    private static func offeredVideos(on page: String, options: DownloadOptions) -> Result<PageFinding, Exit> {
+        let finding: PageFinding
+        do throws(DownloadError) {
+            guard let found = try PageReader.find(at: page, options: options) else { return .failure(Exit(code: ExitCode.interrupted(SIGINT))) }
+            finding = found
+        } catch {
+            return .failure(Exit(code: fail(error)))
+        }
+        guard !finding.videos.isEmpty else {
+            FileHandle.standardError.write(Data(("fetchplay: " + tr("No video found on this page.") + "\n").utf8))
+            return .failure(Exit(code: ExitCode.of(.notAVideo(.webPage))))
+        }
+        return .success(finding)
     }
 
     private static func fail(_ error: DownloadError) -> Int32 {
