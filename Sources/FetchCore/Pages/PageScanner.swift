@@ -102,8 +102,9 @@ struct PageScanner {
         default:
             break
         }
-        for (name, value) in element.attributes.sorted(by: { $0.key < $1.key }) where name.hasPrefix("data-") {
-            for link in ScriptLinks.find(in: value) { add(link, type: nil, title: nil) }
+        // In a stable order (a dictionary has none).
+        for name in element.attributes.keys.filter({ $0.hasPrefix("data-") }).sorted() {
+            for link in ScriptLinks.find(in: element.attributes[name]!) { add(link, type: nil, title: nil) }
         }
     }
 

@@ -26,12 +26,10 @@ enum ScriptLinks {
         return links
     }
 
+    private static let prefixes = ["http://", "https://", "http:\\/\\/", "https:\\/\\/"].map { Array($0.utf8) }
+
     private static func startsLink(_ bytes: [UInt8], at index: Int) -> Bool {
-        for prefix in ["http://", "https://", "http:\\/\\/", "https:\\/\\/"] {
-            let utf8 = Array(prefix.utf8)
-            if index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 { return true }
-        }
-        return false
+        prefixes.contains { bytes[index...].starts(with: $0) }
     }
 
     private static func isTerminator(_ byte: UInt8) -> Bool {
