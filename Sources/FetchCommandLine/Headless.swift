@@ -17,40 +17,41 @@ import Synchronization
 enum Headless {
     /// - Parameter context: what the requests carry, kept with the partial; nil: what was kept.
     ///
-    /// A link that answers with a web page saves the videos the page offers (`PageReader`): all of
-    /// them in page order, or those `pick` numbers (from 1), each as a download of its own media
-    /// link with the page's context and named after the page. Each path is printed as it is
-    /// saved; the exit code is the last failure's, else 0.
+    /// A link that answers with a web page saves the videos the page offers (the engine reads
+    /// it: `PageReader`): its one video as the page's own download, several all in page order
+    /// or those `pick` numbers (from 1), each as `PAGE#video-N`, with the page's context and
+    /// named after the page. Each path is printed as it is saved; the exit code is the last
+    /// failure's, else 0.
     static func download(url text: String, cacheRoot: String, videos: String?, options: DownloadOptions = .init(),
                          context: RequestContext? = nil, quality: String? = nil, pick: [Int]? = nil) -> Int32 {
         let cache: Cache
         do { cache = try Cache(root: cacheRoot, videos: videos) } catch { return fail(error) }
-        let first = download(url: text, cache: cache, options: options, context: context, quality: quality)
-        guard case .failed(.notAVideo(.webPage)) = first.end else { return exit(first) }
-        // The link is a page: what it offers is read with the context the link was given.
-        var pageOptions = options
-        if let context { pageOptions.context = context }
-        let finding: PageFinding
-        switch offeredVideos(on: text, options: pageOptions) {
-        case .success(let found): finding = found
-        case .failure(let exit): return exit.code
-        }
-        let chosen = pick ?? Array(1...finding.videos.count)
-        if let outside = chosen.first(where: { !(1...finding.videos.count).contains($0) }) {
-            // TRANSLATORS: %1$ld is the number asked for, %2$ld how many videos the page has; keep --pick.
-            let sentence = String(format: tr("--pick %1$ld: this page has %2$ld videos."), outside, finding.videos.count)
-            FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
-            return 2
+        let page = (try? WebAddress.validate(text)) ?? text
+        let links: [String]
+        if let pick {
+            // The page read once for how many videos it offers; its only one is the page's own.
+            var pageOptions = options
+            if let context { pageOptions.context = context }
+            let count: Int
+            switch offeredVideos(on: text, options: pageOptions) {
+            case .success(let found): count = found.videos.count
+            case .failure(let exit): return exit.code
+            }
+            if let outside = pick.first(where: { !(1...count).contains($0) }) {
+                // TRANSLATORS: %1$ld is the number asked for, %2$ld how many videos the page has; keep --pick.
+                let sentence = String(format: tr("--pick %1$ld: this page has %2$ld videos."), outside, count)
+                FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
+                return 2
+            }
+            links = count == 1 ? [text] : pick.map { WebAddress.pageVideo($0, on: page) }
+        } else {
+            let first = download(url: text, cache: cache, options: options, context: context, quality: quality)
+            guard case .failed(.severalVideos(let count)) = first.end else { return exit(first) }
+            links = (1...count).map { WebAddress.pageVideo($0, on: page) }
         }
         var code = ExitCode.success
-        for number in chosen {
-            var mediaContext = finding.context
-            mediaContext.suggestedName = finding.name(of: number - 1)
-            var mediaOptions = options
-            // The person gave the page: its host is the one the hand-given secrets belong to.
-            mediaOptions.origin = try? WebAddress.validate(text)
-            let run = download(url: finding.videos[number - 1].url, cache: cache, options: mediaOptions, context: mediaContext,
-                               quality: quality)
+        for link in links {
+            let run = download(url: link, cache: cache, options: options, context: context, quality: quality)
             let result = exit(run)
             if result != ExitCode.success { code = result }
             if case .paused = run.end { return result }
@@ -65,7 +66,11 @@ enum Headless {
         let current = CurrentDownload()
         let interruption = Interruption { current.cancel() }
         let report: @Sendable (DownloadEvent) -> Void = { event in
-            if case .progress(let progress) = event { printer.show(progress) }
+            switch event {
+            case .progress(let progress): printer.show(progress)
+            case .linkRefreshed: printer.note(tr("The video’s link had expired; its page gave a fresh one."))
+            case .state: break
+            }
         }
         // A file, an HLS playlist or a DASH manifest, by its name, the cache (a presentation
         // begun before) or its answer: the one engine saves each in the same run.
@@ -165,7 +170,7 @@ enum ExitCode {
         case .hostNotFound, .connectionRefused, .proxyFailed, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
         case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
-        case .notAVideo, .refusedStream, .refusedManifest: 7
+        case .notAVideo, .severalVideos, .notOnPage, .refusedStream, .refusedManifest: 7
         case .badResponse, .remuxFailed, .other: 1
         }
     }

@@ -29,6 +29,12 @@ final class ProgressPrinter: Sendable {
         write(terminal ? "\r\u{1B}[K" + line : line + "\n")
     }
 
+    /// A line of its own between the progress lines ("fetchplay: " and `sentence`).
+    func note(_ sentence: String) {
+        let drawn = state.withLock { $0.drawn }
+        write((terminal && drawn ? "\r\u{1B}[K" : "") + "fetchplay: " + sentence + "\n")
+    }
+
     /// Ends the bar's line so the next output starts on a fresh one.
     func finish() {
         let (drawn, latest) = state.withLock { ($0.drawn, $0.latest) }

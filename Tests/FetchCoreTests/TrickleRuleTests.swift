@@ -62,7 +62,9 @@ struct TrickleRuleTests {
         #expect(record.durableBytes == 300 && record.unjudged == true)
 
         #expect(try harness.download(server.url("/trickle-page"), options: Self.options) == .failed(.notAVideo(.webPage)))
-        #expect(server.requests(to: "/trickle-page").last?["range"] == "bytes=300-")
+        // The continue asks for the rest; the scanner then reads the page whole for its videos.
+        #expect(server.requests(to: "/trickle-page").dropLast().last?["range"] == "bytes=300-")
+        #expect(server.requests(to: "/trickle-page").last?["range"] == nil)
         #expect(harness.cache.entries().isEmpty)
         #expect(harness.filesInCache().filter { !$0.hasSuffix(".lock") } == ["partial", "videos"], "nothing of the page is kept")
     }

@@ -15,7 +15,7 @@ struct MessageSourceTests {
         .tls("certificate has expired"), .diskFull, .tooLarge(bytes: 4_200_000_000, available: 900_000_000),
         .fileSystem("cannot encode a record"), .busy, .notAVideo(.webPage), .notAVideo(.pdf), .notAVideo(.json),
         .notAVideo(.xml), .notAVideo(.text), .notAVideo(.playlist), .notAVideo(.manifest),
-        .notAVideo(.program), .notAVideo(.archive), .notAVideo(.script), .notAVideo(.launcher), .notAVideo(.package),
+        .notAVideo(.program), .severalVideos(3), .notOnPage(number: 4, count: 2), .notAVideo(.archive), .notAVideo(.script), .notAVideo(.launcher), .notAVideo(.package),
         .localFile(LocalPath(typed: "~/Videos/clip.mp4", path: "/home/user/Videos/clip.mp4", isFile: true)),
         .localFile(LocalPath(typed: "clips/video.mp4", path: "/home/user/clips/video.mp4", isFile: false)),
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
@@ -41,7 +41,7 @@ struct MessageSourceTests {
     func downloadErrorMessages(_ error: DownloadError) {
         switch error {
         case .invalidURL, .localFile, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
-             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .badResponse, .other,
+             .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .severalVideos, .notOnPage, .badResponse, .other,
              .refusedStream, .refusedManifest, .remuxFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }

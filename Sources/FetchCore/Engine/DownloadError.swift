@@ -35,6 +35,11 @@ public enum DownloadError: Error, Sendable, Equatable {
     case busy
     /// The link answers with a document (a web page, a PDF...), not media; nothing was kept.
     case notAVideo(DocumentKind)
+    /// A web page that offers this many videos: which to save is a person's choice (the
+    /// window's chooser, `--pick`, a `PAGE#video-N` link). Nothing was kept.
+    case severalVideos(Int)
+    /// A `PAGE#video-N` link whose page offers fewer than N videos (now).
+    case notOnPage(number: Int, count: Int)
     /// An HLS presentation that cannot be saved (live, DRM, an invalid playlist); nothing kept.
     case refusedStream(HLSRefusal)
     /// A DASH presentation that cannot be saved (live, DRM, a bad or hostile manifest); nothing kept.
@@ -96,6 +101,12 @@ public enum DownloadError: Error, Sendable, Equatable {
             tr("This video is already being downloaded by another Fetchplay window or process.")
         case .notAVideo(let kind):
             kind.message
+        case .severalVideos(let count):
+            // TRANSLATORS: %1$ld is how many videos the page offers (2 or more).
+            String(format: trn("This page offers %1$ld video; choose which to save.", "This page offers %1$ld videos; choose which to save.", count), count)
+        case .notOnPage(let number, let count):
+            // TRANSLATORS: %1$ld is the video asked for, %2$ld how many the page offers now.
+            String(format: tr("This page no longer offers video %1$ld (it has %2$ld); paste the page again to choose."), number, count)
         case .refusedStream(let refusal):
             refusal.message
         case .refusedManifest(let refusal):

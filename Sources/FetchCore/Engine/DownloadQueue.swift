@@ -24,6 +24,8 @@ public final class DownloadQueue: Sendable {
         /// How many times a worker started on it in this queue. A finished video whose count
         /// grew since Start downloaded here; one found complete in the cache never ran.
         public var runs: Int
+        /// How many times its media link was found again on its page (`DownloadEvent.linkRefreshed`).
+        public var refreshes = 0
 
         /// What people see: `.downloading` from the moment it takes a slot until its worker ends.
         public var state: DownloadState { phase.state }
@@ -291,6 +293,10 @@ public final class DownloadQueue: Sendable {
             perform(Actions(changed: [url]))
         case .state(.downloading):
             onEvent(url, event)
+        case .linkRefreshed:
+            state.withLock { $0.items[url]?.entry.refreshes += 1 }
+            onEvent(url, event)
+            perform(Actions(changed: [url]))
         case .state(let end):
             onEvent(url, event)
             apply(.workerEnded(end), to: url)

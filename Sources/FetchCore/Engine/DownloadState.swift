@@ -90,4 +90,7 @@ public struct SegmentProgress: Sendable, Equatable {
 public enum DownloadEvent: Sendable, Equatable {
     case state(DownloadState)
     case progress(DownloadProgress)
+    /// The media link of a download found on a web page stopped working (401, 403, 404 or 410:
+    /// an expired token), and the page, read again, gave a fresh one, with which it goes on.
+    case linkRefreshed
 }

@@ -77,17 +77,31 @@ final class DownloadWorker: Sendable {
             defer { if given?.isPrivate != true { given = nil } }
             return given
         }
-        let kind = chosenKind.withLock { kind in
-            if kind == nil { kind = DownloadKind.guess(requestURL: requestURL, url: url, cache: cache) }
-            return kind!
-        }
         let limits = SpeedLimits([speedLimit, options.speedLimit])
         var options = options
         if let ceiling = options.connectionCeiling { options.connections = ceiling.connections }
-        if case .presentation(let choice) = kind {
-            return presentation(choice, given: given, limits: limits, options: options)
+        // Read before the first run, which forgets the context of a link that is a page.
+        let context = given ?? cache.context(for: url) ?? options.context
+        if context.page != nil || WebAddress.pageVideo(of: url) != nil {
+            return pageRun(context: context, limits: limits, options: options)
         }
-        let file = FileRun(url: url, requestURL: requestURL, cache: cache, options: options, board: board, limits: limits,
+        let end = media(requestURL, given: given, limits: limits, options: options)
+        guard case .failed(.notAVideo(.webPage)) = end else { return end }
+        return pageRun(context: context, limits: limits, options: options)
+    }
+
+    /// Saves what `link` answers with: a file, or an HLS or DASH presentation (by the link, the
+    /// cache, a choice, or the answer).
+    private func media(_ link: String, given: RequestContext?, limits: SpeedLimits, options: DownloadOptions,
+                       rereadPlaylist: Bool = false) -> DownloadState {
+        let kind = chosenKind.withLock { kind in
+            if kind == nil { kind = DownloadKind.guess(requestURL: link, url: url, cache: cache) }
+            return kind!
+        }
+        if case .presentation(let choice) = kind {
+            return presentation(choice, link: link, given: given, limits: limits, options: options, rereadPlaylist: rereadPlaylist)
+        }
+        let file = FileRun(url: url, requestURL: link, cache: cache, options: options, board: board, limits: limits,
                            stop: stopSignal, report: report)
         switch file.run(given: given) {
         case .state(let end):
@@ -96,16 +110,90 @@ final class DownloadWorker: Sendable {
             // Known as a playlist or a manifest only by its answer: saved as one from here on,
             // in the same slot, with the context this run was given.
             chosenKind.withLock { $0 = .presentation(PresentationChoice()) }
-            return presentation(PresentationChoice(), given: given, limits: limits, options: options)
+            return presentation(PresentationChoice(), link: link, given: given, limits: limits, options: options)
         }
     }
 
-    private func presentation(_ choice: PresentationChoice, given: RequestContext?, limits: SpeedLimits,
-                              options: DownloadOptions) -> DownloadState {
+    /// Statuses of a media link that died (an expired or revoked token), which reading its page
+    /// again may cure.
+    private static let deadLink: Set<Int> = [401, 403, 404, 410]
+    /// Fresh links one failure may take from the page before its error stands.
+    static let maxRefreshes = 2
+
+    /// A download found on a web page (`url` is the page, or `PAGE#video-N`): the page read for
+    /// its video unless the kept context names it, then its media saved under the page's
+    /// identity and name. When the media link dies, the page is read again for the same video
+    /// (`PageSource.again`) and the download goes on with its fresh link, from the bytes on
+    /// disk when the new answer agrees with them (the resume table), else from the start.
+    private func pageRun(context: RequestContext, limits: SpeedLimits, options: DownloadOptions) -> DownloadState {
+        var options = options
+        // The person gave the page: the secrets they gave by hand belong to its host.
+        options.origin = requestURL
+        var context = context
+        if context.page == nil {
+            switch readPage(with: context, options: options) {
+            case .success(let found): context = found
+            case .failure(let halt): return halt.state
+            }
+        }
+        var refreshes = 0
+        var reread = false
+        while true {
+            guard let source = context.page else { return .failed(.notAVideo(.webPage)) }
+            if source.kind == .stream { chosenKind.withLock { if $0 == nil || $0 == .file { $0 = .presentation(PresentationChoice()) } } }
+            // A private context is kept by this worker alone, with its page, for the next run.
+            if context.isPrivate { givenContext.withLock { $0 = context } }
+            let end = media(source.media, given: context, limits: limits, options: options, rereadPlaylist: reread)
+            guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
+                  refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
+            refreshes += 1
+            guard case .success(let found) = readPage(with: context, options: options),
+                  found.page?.media != source.media else { return end }
+            context = found
+            reread = true
+            report(.linkRefreshed)
+        }
+    }
+
+    /// The page read for this download's video: the context its media is fetched with (the
+    /// page's cookies joined, the page as Referer), whose `page` is the video: the one the kept
+    /// context named (found again), else the one `url` names, else the page's only one.
+    private func readPage(with context: RequestContext, options: DownloadOptions) -> Result<RequestContext, RunHalt> {
+        var asked = context
+        asked.page = nil
+        let finding: PageFinding
+        do throws(RunHalt) {
+            finding = try PageReader.read(requestURL, context: asked, options: options, stop: stopSignal)
+        } catch {
+            return .failure(error)
+        }
+        let count = finding.videos.count
+        let source: PageSource
+        if let known = context.page {
+            guard let again = known.again(in: finding) else { return .failure(.failed(.notOnPage(number: known.number, count: count))) }
+            source = again
+        } else {
+            guard count > 0 else { return .failure(.failed(.notAVideo(.webPage))) }
+            let number = WebAddress.pageVideo(of: url)
+            if number == nil, count > 1 { return .failure(.failed(.severalVideos(count))) }
+            let chosen = number ?? 1
+            guard chosen <= count else { return .failure(.failed(.notOnPage(number: chosen, count: count))) }
+            source = PageSource(finding, number: chosen)
+        }
+        var found = finding.context
+        found.page = source
+        // Named after the page once; a refresh keeps the name it has.
+        found.suggestedName = context.page == nil ? finding.name(of: source.number - 1) : context.suggestedName
+        return .success(found)
+    }
+
+    private func presentation(_ choice: PresentationChoice, link: String, given: RequestContext?, limits: SpeedLimits,
+                              options: DownloadOptions, rereadPlaylist: Bool = false) -> DownloadState {
         var choice = choice
         if choice.quality == nil { choice.quality = options.presentations.quality }
-        let run = PresentationRun(url: url, requestURL: requestURL, cache: cache, options: options, choice: choice,
+        var run = PresentationRun(url: url, requestURL: link, cache: cache, options: options, choice: choice,
                                   limits: limits, stop: stopSignal, report: report)
+        run.rereadsPlaylist = rereadPlaylist
         return run.run(given: given)
     }
 }

@@ -70,6 +70,16 @@ public enum WebAddress {
         return parts.normalized(keepingPassword: false)
     }
 
+    /// N when `url` names the Nth video of a web page (`PAGE#video-N`), else nil.
+    public static func pageVideo(of url: String) -> Int? { (try? URLParts(url))?.pageVideo }
+
+    /// The link of the `number`th video of the page at `page` (`PAGE#video-N`).
+    public static func pageVideo(_ number: Int, on page: String) -> String {
+        guard var parts = try? URLParts(page) else { return page }
+        parts.pageVideo = number
+        return parts.normalized(keepingPassword: true)
+    }
+
     /// The host name of a URL that passed `validate`, for messages.
     static func host(of url: String) -> String {
         (try? URLParts(url).host) ?? redacted(url)
@@ -103,7 +113,8 @@ public enum WebAddress {
 /// A URL taken apart by libcurl, and put together again in the normal form of RFC 3986 §6:
 /// scheme and host in lower case, no default port, dot segments removed, an empty path as `/`,
 /// percent-encoding normalised (upper-case hex, unreserved characters decoded, raw bytes such
-/// as UTF-8 encoded), no fragment (it never reaches the server).
+/// as UTF-8 encoded), no fragment (it never reaches the server) but `#video-N`, Fetchplay's own
+/// name for the Nth video a web page offers (`pageVideo`).
 struct URLParts {
     var scheme: String
     var user: String?
@@ -112,6 +123,9 @@ struct URLParts {
     var port: String?
     var path: String
     var query: String?
+    /// N of a `#video-N` fragment (1 to 999): the page's Nth video is the download, not the
+    /// page's only one. Any other fragment is dropped.
+    var pageVideo: Int?
 
     init(_ text: String) throws(DownloadError) {
         guard let handle = curl_url() else { throw .other(tr("out of memory")) }
@@ -142,6 +156,10 @@ struct URLParts {
         port = get(CURLUPART_PORT, UInt32(CURLU_NO_DEFAULT_PORT))
         path = get(CURLUPART_PATH) ?? "/"
         query = get(CURLUPART_QUERY)
+        if let fragment = get(CURLUPART_FRAGMENT), fragment.hasPrefix("video-"), let number = Int(fragment.dropFirst(6)),
+           (1...999).contains(number), fragment == "video-\(number)" {
+            pageVideo = number
+        }
     }
 
     func normalized(keepingPassword: Bool) -> String {
@@ -157,6 +175,7 @@ struct URLParts {
         // after makes the form normal once and for all (`/a/.%2e/b` → `/b`, then `/b` again).
         text += path.isEmpty ? "/" : Self.removingDotSegments(Self.normalizedEncoding(path))
         if let query { text += "?" + Self.normalizedEncoding(query) }
+        if let pageVideo { text += "#video-\(pageVideo)" }
         return text
     }
 

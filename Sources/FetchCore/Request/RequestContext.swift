@@ -41,6 +41,9 @@ public struct RequestContext: Codable, Sendable, Equatable {
     /// From a private window: kept in memory only, never written to disk (`Cache.keepContext`),
     /// and so never encoded (`CodingKeys` leaves it out).
     public var isPrivate = false
+    /// The web page this download's media was found on, and the media's link; nil for a link
+    /// that is itself the media.
+    public var page: PageSource?
 
     public init() {}
 

@@ -120,8 +120,9 @@ extension PresentationRun {
         defer { FileIO.close(fd) }
         try FileIO.dataSync(fd, path: output)
         guard let size = FileIO.size(of: output) else { throw DownloadError.fileSystem("the joined video vanished") }
-        // "index.m3u8" → "index.mp4": the name people see, and the file's under the videos folder.
-        var final = DownloadRecord(url: url, displayName: StreamLink.title(of: url))
+        // "index.m3u8" → "index.mp4", or the page's title: the name people see, and the file's
+        // under the videos folder.
+        var final = DownloadRecord(url: url, displayName: presentation.load(url: url)?.displayName ?? StreamLink.title(of: url))
         final.finalURL = WebAddress.redacted(part.mediaURL)
         final.contentType = part.contentType
         final.total = size

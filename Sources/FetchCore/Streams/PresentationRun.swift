@@ -22,6 +22,10 @@ struct PresentationRun {
     let limits: SpeedLimits
     let stop: StopSignal
     let report: @Sendable (DownloadEvent) -> Void
+    /// The link's playlists are read again rather than the kept ones used: the link is a fresh
+    /// one from its web page (the kept playlists may name links that died with the old one).
+    /// Segments on disk whose links stay the same are not fetched again.
+    var rereadsPlaylist = false
 
     /// Segments fetched at once: the connection ceiling, at most four by default (a segment is
     /// a few seconds of video; more at once only crowds a host that limits each connection).
@@ -44,10 +48,15 @@ struct PresentationRun {
             if let given { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(given, for: url) } as Void }
             let presentation = try RunHalt.failing { () throws(DownloadError) in try HLSPresentation(cache: cache, key: key) }
             var record: HLSPresentation.Record
-            if let kept = presentation.load(url: url) {
+            if !rereadsPlaylist, let kept = presentation.load(url: url) {
                 record = kept
             } else {
                 record = try choosePlaylist(into: presentation, options: options)
+                // Found on a web page: named after it, as a file from a page is.
+                if options.context.page != nil, let name = options.context.suggestedName, name != record.displayName {
+                    record.displayName = name
+                    try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
+                }
             }
             if record.failure != nil {
                 // A new try: the last one's reason is no longer what the library should say.

@@ -13,7 +13,7 @@ public enum DocumentKind: String, Sendable, Equatable {
     /// "This link is a web page, not a video."
     public var message: String {
         switch self {
-        case .webPage: tr("This link is a web page, not a video; open it in a browser and copy the video's own link.")
+        case .webPage: tr("No video found on this page.")
         case .pdf: tr("This link is a PDF document, not a video.")
         case .json: tr("This link is JSON data, not a video.")
         case .xml: tr("This link is an XML document, not a video.")

@@ -42,7 +42,7 @@ extension Cache {
         let changed = [folder + "/segments/videos", folder + "/presentation.json"].compactMap {
             (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
         }.max() ?? Date()
-        var item = LibraryItem(url: record.url, displayName: VideoName.make(suggested: StreamLink.title(of: record.url),
+        var item = LibraryItem(url: record.url, displayName: VideoName.make(suggested: record.displayName,
                                                                             contentType: record.presentation?.contentType, sniffed: nil),
                                isComplete: false, bytesDone: bytes, total: nil, path: folder, date: changed,
                                failure: record.failure)
