@@ -5,8 +5,9 @@ import Localization
 
 /// The line under the ring: sizes, speed and time left, in words a person reads at a glance.
 public enum StatusText {
-    /// The status line for a state and its progress.
-    public static func line(state: DownloadState, progress: DownloadProgress?) -> String {
+    /// The status line for a state and its progress; `linkRefreshed`: its media link expired
+    /// and its page gave a fresh one (said while it downloads, never as a failure).
+    public static func line(state: DownloadState, progress: DownloadProgress?, linkRefreshed: Bool = false) -> String {
         guard let progress else { return tr("Paste a link to a video, then press Start.") }
         let amount = amount(progress)
         switch state {
@@ -14,6 +15,8 @@ public enum StatusText {
             var parts = [amount]
             if let left = progress.secondsLeft, progress.bytesPerSecond > 0 { parts.append(timeLeft(left)) }
             let speed = progress.bytesPerSecond > 0 ? " " + String(format: tr("(%1$@/s)"), size(Int64(progress.bytesPerSecond))) : ""
+            // TRANSLATORS: said while a download goes on with the fresh link its web page gave.
+            if linkRefreshed { parts.insert(tr("Link refreshed"), at: 0) }
             return parts.joined(separator: " — ") + speed
         case .paused:
             return String(format: tr("Paused — %1$@"), amount)

@@ -22,6 +22,13 @@ import Testing
         #expect(line(state: .downloading, progress: progress) == "1.5 MB of 3.0 MB — 3 seconds left (500.0 kB/s)")
     }
 
+    @Test func aRefreshedLinkIsSaidWhileItDownloadsNeverAfter() {
+        let progress = DownloadProgress(bytesDone: 1_500_000, total: 3_000_000, bytesPerSecond: 500_000, secondsLeft: 3)
+        let downloading = StatusText.line(state: .downloading, progress: progress, linkRefreshed: true)
+        #expect(downloading.replacingOccurrences(of: "\u{a0}", with: " ") == "Link refreshed — 1.5 MB of 3.0 MB — 3 seconds left (500.0 kB/s)")
+        #expect(!StatusText.line(state: .completed(path: "/v.webm"), progress: progress, linkRefreshed: true).contains("refreshed"))
+    }
+
     @Test func unknownTotalShowsBytesOnly() {
         let progress = DownloadProgress(bytesDone: 2_000_000, total: nil, bytesPerSecond: 1_000_000)
         #expect(line(state: .downloading, progress: progress) == "2.0 MB (1.0 MB/s)")

@@ -50,6 +50,11 @@ public final class DownloadSession {
     public var chooseVariant: (@MainActor (_ url: String, _ variants: [HLSVariant],
                                            _ done: @escaping @MainActor (HLSVariant?) -> Void) -> Void)?
 
+    /// Asks a person which of the videos a web page offers to save (the window's chooser),
+    /// calling `done` with their numbers (from 1), or with none to start nothing. Unset: the
+    /// page's download stays failed, its sentence saying the page offers several.
+    public var choosePageVideos: (@MainActor (_ finding: PageFinding, _ done: @escaping @MainActor ([Int]) -> Void) -> Void)?
+
     private var whenStopped: [@MainActor () -> Void] = []
     /// Presentation links whose master is being read, or whose variant is being chosen.
     private var choosing: Set<String> = []
@@ -234,6 +239,40 @@ public final class DownloadSession {
         }
     }
 
+    /// Reads the web page at `url` again off the main thread (the download found it offers
+    /// several videos) and asks which to save; each chosen one starts as `PAGE#video-N` with
+    /// the page's context, the first selected, and the page's own entry leaves the queue.
+    private func offerPageVideos(_ url: String) {
+        guard let choosePageVideos, choosing.insert(url).inserted else { return }
+        let stop = variantReads
+        var options = options
+        if let context = contexts[url] { options.context = context }
+        variantReaders[url] = Worker.run(name: "fetchplay page", stage: .downloads, .skippable) { [options] in
+            let finding = try? PageReader.find(at: url, options: options, stop: stop)
+            guard !stop.isRaised else { return }
+            MainContext.post { [weak self] in
+                guard let self else { return }
+                variantReaders[url] = nil
+                guard let finding: PageFinding = finding ?? nil, finding.videos.count > 1 else { return _ = choosing.remove(url) }
+                choosePageVideos(finding) { [weak self] chosen in
+                    self?.choosing.remove(url)
+                    self?.startPageVideos(chosen, of: url)
+                }
+            }
+        }
+    }
+
+    private func startPageVideos(_ numbers: [Int], of page: String) {
+        guard !numbers.isEmpty else { return }
+        let context = contexts[page] ?? RequestContext()
+        let links = numbers.map { WebAddress.pageVideo($0, on: page) }
+        for link in links { try? start(link, context: context) }
+        _ = queue.remove(page)
+        if let first = links.first { select(url: first) }
+        contexts[page] = nil
+        update()
+    }
+
     /// Pauses `url` if it runs or waits, else continues it: a library row's button.
     public func toggle(url: String) {
         let entry = entries[url] ?? queue.entry(url)
@@ -297,6 +336,9 @@ public final class DownloadSession {
         }
         if !changed.isEmpty {
             observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended))
+        }
+        for url in ended {
+            if case .failed(.severalVideos) = next[url]?.state { offerPageVideos(url) }
         }
     }
 }

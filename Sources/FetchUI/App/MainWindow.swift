@@ -53,6 +53,8 @@ public final class MainWindow {
     var notifier: DownloadNotifier?
     /// The window asking which variant of an HLS link to save, while it shows.
     var variantChooser: VariantChooser?
+    /// The window asking which of a web page's videos to save, while it shows.
+    var pageVideoChooser: PageVideoChooser?
     /// Whether `present()` ran once (the first places the keyboard focus).
     private var presented = false
 
@@ -98,6 +100,7 @@ public final class MainWindow {
         installPreferences()
         installNotifications()
         installVariantChooser()
+        installPageVideoChooser()
         downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
         downloadPage.watch = { [weak self] board, title in self?.watch(board: board, title: title) }
         downloadPage.updateActions = { [weak self] in self?.updateActions() }

@@ -251,7 +251,8 @@ final class DownloadPageController {
         Widgets.setText(ui.statusLabel, session?.url == nil
             ? (cacheError?.message ?? tr("Paste a link to a video, then press Start."))
             : session?.isWaiting == true ? tr("Waiting for another download to finish")
-            : StatusText.line(state: state, progress: progress))
+            : StatusText.line(state: state, progress: progress,
+                              linkRefreshed: (session?.url.flatMap { session?.entries[$0]?.refreshes } ?? 0) > 0))
         library?.view.select(url: session?.url)
         let carries = session?.contextSummary
         if let carries { Widgets.setText(ui.contextLabel, carries) }

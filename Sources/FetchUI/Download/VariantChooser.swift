@@ -5,9 +5,8 @@ import Foundation
 import GLibSupport
 import Localization
 
-/// Asks which variant of an HLS link to save before it starts: an `AdwMessageDialog` over the
-/// main window, one choice per variant by resolution (the best chosen already), Cancel and
-/// Download. Enter downloads, Escape or closing the dialog cancels.
+/// Asks which variant of an HLS link to save before it starts (a `ChoiceDialog`): one choice per
+/// variant by resolution, the best chosen already. Enter downloads, Escape cancels.
 ///
 /// `done` runs once, on the main thread: with the chosen variant, or nil when cancelled.
 @MainActor
@@ -22,7 +21,7 @@ final class VariantChooser {
     /// One check button per variant, in the order given (best first).
     let choices: [UnsafeMutablePointer<GtkWidget>]
     /// The dialog's responses.
-    static let download = "download", cancel = "cancel"
+    static let download = ChoiceDialog.download, cancel = ChoiceDialog.cancel
     private let variants: [HLSVariant]
     private var done: (@MainActor (HLSVariant?) -> Void)?
 
@@ -33,13 +32,6 @@ final class VariantChooser {
          done: @escaping @MainActor (HLSVariant?) -> Void) {
         self.variants = variants
         self.done = done
-        window = adw_message_dialog_new(parent.as(GtkWindow.self), tr("Which quality should Fetchplay save?"), title)!
-        let gtkWindow = window.as(GtkWindow.self)
-        let dialog = window.as(AdwMessageDialog.self)
-        gtk_window_set_title(gtkWindow, tr("Choose a Quality"))
-        gtk_window_set_modal(gtkWindow, 1)
-        gtk_window_set_destroy_with_parent(gtkWindow, 1)
-
         var choices: [UnsafeMutablePointer<GtkWidget>] = []
         for variant in variants {
             let button = gtk_check_button_new_with_label(Self.label(of: variant))!
@@ -50,49 +42,17 @@ final class VariantChooser {
         if let best = choices.first { gtk_check_button_set_active(best.as(GtkCheckButton.self), 1) }
         let list = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 4, choices)
         fp_accessible_update_label(list.opaque, tr("Quality"))
-        adw_message_dialog_set_extra_child(dialog, list)
-
-        adw_message_dialog_add_response(dialog, Self.cancel, tr("_Cancel"))
-        adw_message_dialog_add_response(dialog, Self.download, tr("_Download"))
-        adw_message_dialog_set_response_appearance(dialog, Self.download, ADW_RESPONSE_SUGGESTED)
-        adw_message_dialog_set_default_response(dialog, Self.download)
-        // Escape, and closing the dialog any other way, cancels.
-        adw_message_dialog_set_close_response(dialog, Self.cancel)
-
-        // Enter on a choice downloads it (a check button would take Enter for itself); on the
-        // buttons, Enter presses the one with the focus.
-        let enter = gtk_event_controller_key_new()!
-        gtk_event_controller_set_propagation_phase(enter.opaque, GTK_PHASE_CAPTURE)
-        let pressed: @convention(c) (UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean = { _, keyval, _, _, data in
-            guard [GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter].contains(Int32(keyval)) else { return 0 }
-            let box = CallbackBox<@MainActor () -> Bool>.from(data)
-            return MainActor.assumeIsolated { box.body() } ? 1 : 0
-        }
-        enter.connection("key-pressed", box: CallbackBox<@MainActor () -> Bool> { [weak self] in self?.enterOnChoice() ?? false },
-                         handler: unsafeBitCast(pressed, to: GCallback.self)).store(in: &connections)
-        gtk_widget_add_controller(window, enter.opaque)
-
-        typealias ResponseHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
-        let response: ResponseHandler = { _, id, data in
-            let box = CallbackBox<@MainActor (String) -> Void>.from(data)
-            let id = id.map { String(cString: $0) } ?? VariantChooser.cancel
-            MainActor.assumeIsolated { box.body(id) }
-        }
-        window.connection("response", box: CallbackBox<@MainActor (String) -> Void> { [weak self] id in
+        window = ChoiceDialog.make(over: parent, title: tr("Choose a Quality"), heading: tr("Which quality should Fetchplay save?"),
+                                   body: title, choices: list)
+        connections = ChoiceDialog.connect(window, enter: { [weak self] in self?.enterOnChoice() ?? false }) { [weak self] id in
             // The dialog closes itself after a response.
             self?.finish(id == Self.download ? self?.chosen : nil, close: false)
-        }, handler: unsafeBitCast(response, to: GCallback.self)).store(in: &connections)
+        }
         owned = OwnedWidget.keep(window)
     }
 
-    /// The button of `response` (tests click it): the dialog makes them from the labels.
-    func button(_ response: String) -> UnsafeMutablePointer<GtkWidget>? {
-        let label = response == Self.download ? tr("_Download") : tr("_Cancel")
-        return Widgets.descendants(of: window).first {
-            gtk_widget_get_mapped($0) != 0 && Widgets.typeName($0) == "GtkButton"
-                && gtk_button_get_label($0.as(GtkButton.self)).map { String(cString: $0) } == label
-        }
-    }
+    /// The button of `response` (tests click it).
+    func button(_ response: String) -> UnsafeMutablePointer<GtkWidget>? { ChoiceDialog.button(response, in: window) }
 
     /// Shows the window with the focus on the chosen variant.
     func present() {
