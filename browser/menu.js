@@ -2,15 +2,14 @@
 // page itself (a right-click on no link), which hands over the page for Fetchplay to read for
 // its videos.
 //
-// A module of its own, registered by the background: the browser test runs `menuClicked` in an
-// extension page with what a click would give (WebDriver cannot open the browser's own menu).
+// Registered by the background (createMenu at install and startup, menuClicked on a click).
 import { api } from "./media.js";
 import { send } from "./toolbar.js";
 
-export const MENU_ID = "fetchplay-download";
+const MENU_ID = "fetchplay-download";
 
 /** The item's contexts: "page" is a right-click on none of the others (no link, no media, no selection). */
-export const MENU_CONTEXTS = ["link", "video", "audio", "page"];
+const MENU_CONTEXTS = ["link", "video", "audio", "page"];
 
 export async function createMenu() {
     await api.contextMenus.removeAll();
@@ -41,7 +40,7 @@ async function linkFileName(tab, frameId, href) {
  * What a click on the item hands over: the element's media, else the link, else the page.
  * The page goes as its own referrer, as a person who opened it would have come with it.
  */
-export function menuTarget(info, tab) {
+function menuTarget(info, tab) {
     if (info.mediaType === "video" || info.mediaType === "audio") {
         return { url: info.srcUrl ?? "", referrer: info.frameUrl ?? info.pageUrl ?? tab?.url, kind: "media" };
     }
