@@ -46,6 +46,9 @@ async function tabMedia(tab) {
     } catch {
         // A page the extension may not read (the browser's own pages): what it loaded still counts.
     }
+    // What the tab loaded is its last web page's: a page since then that is not on the web (the
+    // browser's own, a file) clears no list, as the background hears only web requests.
+    if (!webURL(tab.url ?? "")) return [...found.values()];
     const key = "media:" + tab.id;
     const { [key]: loaded = [] } = await api.storage.session.get(key);
     for (const { url, kind } of loaded) add(url, kind);
