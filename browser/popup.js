@@ -122,6 +122,7 @@ function showThisPage(tab) {
     const page = webURL(tab?.url ?? "");
     if (!page) {
         button.disabled = true;
+        button.classList.add("not-web");
         where.textContent = api.i18n.getMessage("popupPageNotWeb");
         return;
     }
@@ -160,7 +161,8 @@ async function main() {
     const list = document.getElementById("media");
     const entries = tab ? await tabMedia(tab) : [];
     list.replaceChildren(...entries.map((entry) => mediaButton(entry, tab)));
-    document.getElementById("empty").hidden = entries.length > 0;
+    // Not on a web page, the button above already says why there is nothing.
+    document.getElementById("empty").hidden = entries.length > 0 || !webURL(tab?.url ?? "");
     await Promise.all([showCatching(), showLastError()]);
     if (!(await host)) showHostMissing();
     document.body.dataset.ready = "true"; // for the screenshots and the browser test
