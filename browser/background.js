@@ -1,11 +1,12 @@
-// The extension's background: the context menu, the video downloads it takes over from the
+// The extension's background: the context menu's events, the video downloads it takes over from the
 // browser, and the media each tab loaded (for the popup).
 //
 // A Chromium service worker or a Firefox event page: it may be stopped between events, so what
 // must outlive it sits in storage.session (this browser session) or storage.local (options).
-import { api, baseName, describe, handOff, kindOfLink, kindOfName, kindOfType, typeSaysNothing, webURL } from "./media.js";
+import { api, baseName, kindOfLink, kindOfName, kindOfType, typeSaysNothing, webURL } from "./media.js";
+import { createMenu, menuClicked } from "./menu.js";
+import { send } from "./toolbar.js";
 
-const MENU_ID = "fetchplay-download";
 /** Milliseconds a new download's start may precede the extension's (an event wakes a stopped worker after the download was stamped). */
 const START_SLACK = 10_000;
 /** Milliseconds to wait for the name Chromium gives a download just after creating it. */
@@ -28,71 +29,11 @@ const sessionStart = (async () => {
     return now;
 })();
 
-// ---- Reporting a failed hand-off ----------------------------------------------------------
+// ---- The context menu (menu.js) ----------------------------------------------------------
 
-/** Shows a failure on the toolbar button (a "!" and the sentence as its tooltip) for the popup to repeat. */
-async function reportFailure(error) {
-    const text = describe(error);
-    await api.storage.session.set({ lastError: { text, hostMissing: error?.messageId === "hostMissing" } });
-    await api.action.setBadgeBackgroundColor({ color: "#c01c28" });
-    await api.action.setBadgeText({ text: "!" });
-    await api.action.setTitle({ title: text });
-}
-
-async function reportSuccess() {
-    await api.storage.session.remove("lastError");
-    await api.action.setBadgeText({ text: "" });
-    await api.action.setTitle({ title: api.i18n.getMessage("actionTitle") });
-}
-
-async function send(request) {
-    try {
-        await handOff(request);
-        await reportSuccess();
-        return true;
-    } catch (error) {
-        await reportFailure(error);
-        return false;
-    }
-}
-
-// ---- The context menu ---------------------------------------------------------------------
-
-async function createMenu() {
-    await api.contextMenus.removeAll();
-    api.contextMenus.create({ id: MENU_ID, title: api.i18n.getMessage("menuDownload"), contexts: ["link", "video", "audio"] });
-}
 api.runtime.onInstalled.addListener(createMenu);
 api.runtime.onStartup.addListener(createMenu);
-
-/** Runs in the page: the `download` attribute of the link to `href`, the name the browser would use. */
-function downloadAttribute(href) {
-    for (const anchor of document.querySelectorAll("a[download]")) {
-        if (anchor.href === href) return anchor.getAttribute("download");
-    }
-    return "";
-}
-
-async function linkFileName(tab, frameId, href) {
-    if (!tab?.id || tab.id < 0) return "";
-    try {
-        const [result] = await api.scripting.executeScript({
-            target: { tabId: tab.id, frameIds: [frameId ?? 0] }, func: downloadAttribute, args: [href],
-        });
-        return typeof result?.result === "string" ? result.result : "";
-    } catch {
-        return ""; // a page the extension may not script (the browser's own pages)
-    }
-}
-
-api.contextMenus.onClicked.addListener(async (info, tab) => {
-    if (info.menuItemId !== MENU_ID) return;
-    const media = info.mediaType === "video" || info.mediaType === "audio";
-    const url = (media ? info.srcUrl : info.linkUrl) ?? info.srcUrl ?? "";
-    const fileName = media ? "" : await linkFileName(tab, info.frameId, url);
-    const store = { cookieStoreId: tab?.cookieStoreId, tabId: tab?.id, incognito: Boolean(tab?.incognito) };
-    await send({ url, referrer: info.frameUrl ?? info.pageUrl ?? tab?.url, fileName, store });
-});
+api.contextMenus.onClicked.addListener(menuClicked);
 
 // ---- Video downloads the browser starts ---------------------------------------------------
 

@@ -10,7 +10,11 @@ sets all of that up. Everything runs under a temporary HOME with a fresh browser
 
 The page (a stdlib HTTP server of this script's own, on 127.0.0.1) sets an HttpOnly cookie and
 serves its video only to a request that carries that cookie and the page's URL as Referer, so a
-download that arrives proves the context went along. Prints one line per case, then
+download that arrives proves the context went along. A page handed over whole (the popup's
+"This page", the page's own context menu item, chosen with a real right-click and an XTest key
+press) is asked for by Fetchplay with that cookie, so its scanner sees the page as the person
+did; a page with one video (one-video.html) ends with that video in Fetchplay's videos folder.
+Prints one line per case, then
 "browser: P passed, F failed", and exits 1 when any case failed.
 
 With --rounds N (bench/handoff.sh) it clicks N video links instead and prints each hand-off's
@@ -38,7 +42,9 @@ from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 HOST_NAME = "io.github.fetchplay.fetchplay"
 EXTENSION_ID = "peobkohdifbjbdcfmfmpemobecfkeiif"
@@ -113,6 +119,19 @@ class Site:
     def video_path(self, round_number):
         return f"/media/clip-{round_number}.webm"
 
+    def one_video_url(self, round_number):
+        """A page with one <video src> and no link, for Fetchplay to read when it is handed the page."""
+        return f"{self.base}/one-video.html?round={round_number}"
+
+    def one_video_path(self, round_number):
+        return f"/media/only-{round_number}.webm"
+
+    def one_video_page(self, round_number):
+        return f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>One video {round_number}</title></head>
+<body><h1>A page with one video behind its cookie</h1>
+<video src="{self.one_video_path(round_number)}" controls width="160" height="90"></video>
+</body></html>""".encode()
+
     def page(self, round_number):
         return f"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>Round {round_number}</title></head>
 <body><h1>A page with a video behind its cookie</h1>
@@ -130,7 +149,7 @@ class Site:
 
     def answer(self, handler):
         url = urllib.parse.urlsplit(handler.path)
-        record = {"path": url.path, "headers": dict(handler.headers.items()), "status": 0, "first_byte": None}
+        record = {"path": url.path, "query": url.query, "headers": dict(handler.headers.items()), "status": 0, "first_byte": None}
         with self.lock:
             self.requests.append(record)
         cookies = handler.headers.get("Cookie", "")
@@ -151,6 +170,18 @@ class Site:
             else:
                 status, body = 403, b"Only for the page's visitors.\n"
                 headers = {"Content-Type": "text/plain"}
+        elif url.path == "/one-video.html":
+            round_number = urllib.parse.parse_qs(url.query).get("round", ["0"])[0]
+            status, body, headers = 200, self.one_video_page(round_number), {
+                "Content-Type": "text/html; charset=utf-8",
+                "Set-Cookie": f"fpsession={self.cookie}; Path=/; HttpOnly; SameSite=Lax",
+            }
+        elif url.path.startswith("/media/only-") and url.path.endswith(".webm"):
+            # Only with the page's cookie: a video Fetchplay gets proves the page's context went along.
+            if has_cookie:
+                status, body, headers = 200, self.video, {"Content-Type": "video/webm", "ETag": '"only"'}
+            else:
+                status, body, headers = 403, b"Only for the page's visitors.\n", {"Content-Type": "text/plain"}
         elif url.path == "/stream/playlist":
             # Known as HLS by its type only: the popup lists what the tab loaded, not just its links.
             status, body, headers = 200, b"#EXTM3U\n", {"Content-Type": "application/vnd.apple.mpegurl"}
@@ -329,8 +360,35 @@ tee -a {self.root / 'messages.bin'} | exec -a {self.host} {self.host} "$@"
         return self.extension_call("chrome.downloads.search({})")
 
     def open_page(self, round_number, site):
+        self.open_url(site.page_url(round_number), f"the page of round {round_number}")
+
+    def open_url(self, url, what=None):
+        """Loads `url` in the first tab and waits until it is loaded."""
         self.driver.switch_to.window(self.driver.window_handles[0])
-        self.navigate(site.page_url(round_number), "document.readyState === 'complete'", f"the page of round {round_number}")
+        self.navigate(url, "document.readyState === 'complete'", what or url)
+
+    def fetchplay_requests(self, site, path, query):
+        """Fetchplay's own requests for `path?query` on the site (the browser's carry Fetch metadata)."""
+        return [r for r in site.requests_to(path) if r["query"] == query and not is_browser_request(r)]
+
+    @staticmethod
+    def visible_windows():
+        """The display's mapped X windows (a context menu of Chromium's is one of its own)."""
+        answer = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", ""], capture_output=True, text=True)
+        return set(answer.stdout.split())
+
+    def choose_from_context_menu(self, element, letter):
+        """Right-clicks `element` and picks the menu's item that starts with `letter`, by real input.
+
+        WebDriver opens the browser's own context menu (a right-click) but cannot reach it: its
+        item is chosen with a key press sent through XTest (xdotool without --window), as a
+        person's keyboard would. In a views menu a letter that starts one item alone activates it.
+        """
+        before = self.visible_windows()
+        ActionChains(self.driver).context_click(element).perform()
+        menu = wait_for(lambda: self.visible_windows() - before, "the browser's context menu")
+        subprocess.run(["xdotool", "key", letter], check=True)
+        wait_for(lambda: not (self.visible_windows() & menu), "the context menu to close")
 
     def videos_named(self, name):
         path = self.videos / name
@@ -404,14 +462,18 @@ class Cases:
         policy = manifest["content_security_policy"]["extension_pages"]
         assert "default-src 'none'" in policy and "script-src 'self';" in policy and "connect-src" not in policy, policy
 
-    def popup(self, round_number):
-        """Opens the popup's page for the tab of the test page; returns its driver on that page."""
+    def popup(self, round_number, url=None):
+        """Opens the popup's page for the tab of the test page (or of `url`); returns its driver on that page."""
         driver = self.run.driver
-        self.run.open_page(round_number, self.site)
-        # The page's tab id, read by an extension page opened beside it.
+        if url:
+            self.run.open_url(url)
+        else:
+            self.run.open_page(round_number, self.site)
+        # The page's tab id, read by an extension page opened beside it: the window's first tab
+        # (the extension cannot match a page that is not http or https by its URL).
         driver.switch_to.new_window("tab")
         self.run.open_extension_page("options.html")
-        tab = self.run.extension_call(f"chrome.tabs.query({{url: '{self.site.base}/*'}}).then(t => t[0].id)")
+        tab = self.run.extension_call("chrome.tabs.query({currentWindow: true, index: 0}).then(t => t[0].id)")
         self.run.open_extension_page(f"popup.html?tab={tab}")
         return driver
 
@@ -464,6 +526,113 @@ class Cases:
         finally:
             self.close_popup()
 
+    def expect_page_request(self, page, request):
+        """Fetchplay's request for `page` is the one a person's browser makes: its cookie (HttpOnly), its User-Agent, the page as Referer."""
+        user_agent = self.run.driver.execute_script("return navigator.userAgent")
+        headers = request["headers"]
+        assert headers.get("Cookie") == f"fpsession={self.site.cookie}", f"not the browser's cookie: {headers.get('Cookie')}"
+        assert headers.get("User-Agent") == user_agent, headers.get("User-Agent")
+        assert headers.get("Referer") == page, headers.get("Referer")
+
+    def press_this_page(self, driver, page):
+        """Presses the popup's "This page" from the keyboard: it is the first control Tab reaches."""
+        button = driver.find_element(By.ID, "this-page")
+        assert button.is_enabled() and button.get_attribute("title") == page, (button.is_enabled(), button.get_attribute("title"))
+        assert button.find_element(By.CSS_SELECTOR, ".where").text == page
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        wait_for(lambda: driver.execute_script("return document.activeElement?.id") == "this-page", "Tab to reach This page")
+        self.screenshot("popup-this-page-focused")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+    def test_popup_this_page_hands_over_the_page(self):
+        """"This page" hands the tab's page to Fetchplay, which asks for it as the person's browser did.
+
+        A page of several videos, where Fetchplay downloads none by itself: nothing of it lands
+        in the videos folder while later cases count it.
+        """
+        page = self.site.page_url(8)
+        driver = self.popup(8)
+        try:
+            self.press_this_page(driver, page)
+            requests = wait_for(lambda: self.run.fetchplay_requests(self.site, "/page.html", "round=8"),
+                                "Fetchplay's request for the page")
+            self.expect_page_request(page, requests[0])
+            status = driver.find_element(By.ID, "status")
+            wait_for(lambda: "error" not in status.get_attribute("class") and "127.0.0.1" in status.text,
+                     f"the popup to say Fetchplay took the page (it says {status.text!r})")
+        finally:
+            self.close_popup()
+
+    def test_popup_this_page_with_one_video_saves_it(self):
+        """A page handed over with one <video src> on it: Fetchplay reads it and saves that video.
+
+        Needs the window's side of a handed page (it reads the page with the engine's PageReader
+        and downloads a page's only video directly); the page's request is checked before.
+        """
+        page = self.site.one_video_url(9)
+        before = set(self.run.video_files())
+        driver = self.popup(9, url=page)
+        try:
+            driver.find_element(By.ID, "this-page").click()
+            requests = wait_for(lambda: self.run.fetchplay_requests(self.site, "/one-video.html", "round=9"),
+                                "Fetchplay's request for the page")
+            self.expect_page_request(page, requests[0])
+        finally:
+            self.close_popup()
+        saved = lambda: [name for name in set(self.run.video_files()) - before
+                         if not name.endswith(".json") and self.run.videos_named(name) == self.site.video]
+        found = wait_for(saved, "the page's one video in Fetchplay's videos folder (the window reads a handed page: "
+                                f"its side must be there); the folder has {self.run.video_files()}")
+        video = [r for r in self.site.requests_to(self.site.one_video_path(9)) if not is_browser_request(r)]
+        assert video and all(r["status"] == 200 for r in video), f"Fetchplay asked for the video as {video}"
+        # Saved whole, with its record beside it, before the next case counts the folder.
+        wait_for(lambda: any(name.endswith(".json") for name in set(self.run.video_files()) - before),
+                 f"the record of {found[0]}")
+
+    def test_page_menu_hands_over_the_page(self):
+        """"Download with Fetchplay" on the page itself (a right-click on no link) hands the page
+        over, with its cookie and as its own Referer; on a link the same item still hands the link."""
+        run, site = self.run, self.site
+        page = site.page_url(7)
+        run.open_page(7, site)
+        run.choose_from_context_menu(run.driver.find_element(By.TAG_NAME, "h1"), "d")
+        requests = wait_for(lambda: run.fetchplay_requests(site, "/page.html", "round=7"), "Fetchplay's request for the page")
+        self.expect_page_request(page, requests[0])
+        run.open_page(7, site)
+        run.choose_from_context_menu(run.driver.find_element(By.ID, "other"), "d")
+        link = wait_for(lambda: run.fetchplay_requests(site, "/media/other.mkv", ""), "Fetchplay's request for the link")
+        assert link[0]["headers"].get("Referer") == page, link[0]["headers"].get("Referer")
+        assert len(run.fetchplay_requests(site, "/page.html", "round=7")) == len(requests), "the link's item handed the page too"
+
+    def test_this_page_is_disabled_on_a_page_that_is_not_on_the_web(self):
+        """No "This page" for the browser's own pages or a file: nothing there for Fetchplay to ask for."""
+        catalogue = json.loads((self.run.extension / "_locales" / "en" / "messages.json").read_text())
+        # The tab first shows a web page whose playlist the extension notes: the popup of the
+        # page that follows it lists none of it.
+        self.run.open_page(10, self.site)
+        self.run.driver.switch_to.new_window("tab")
+        self.run.open_extension_page("options.html")
+        noted = ("chrome.tabs.query({currentWindow: true, index: 0})"
+                 ".then(t => chrome.storage.session.get('media:' + t[0].id)).then(o => Object.values(o)[0] ?? [])")
+        wait_for(lambda: any(e["url"] == self.site.base + "/stream/playlist?id=7" for e in self.run.extension_call(noted)),
+                 "the page's playlist noted by the extension")
+        self.close_popup()
+        local = self.run.root / "local.html"
+        local.write_text("<!DOCTYPE html><title>A file</title><p>A page on this computer.</p>")
+        for url in ("chrome://version/", local.as_uri()):
+            driver = self.popup(0, url=url)
+            try:
+                button = driver.find_element(By.ID, "this-page")
+                assert not button.is_enabled(), f"This page is enabled on {url}"
+                reason = button.find_element(By.CSS_SELECTOR, ".where").text
+                assert reason == catalogue["popupPageNotWeb"]["message"], reason
+                listed = [b.get_attribute("title") for b in driver.find_elements(By.CSS_SELECTOR, "#media button")]
+                assert listed == [], f"the popup of {url} lists an earlier page's media: {listed}"
+                if url.startswith("chrome:"):
+                    self.screenshot("popup-not-a-web-page")
+            finally:
+                self.close_popup()
+
     def test_popup_in_chinese(self):
         """The popup and options in the browser's language (Simplified Chinese here)."""
         catalogue = json.loads((self.run.extension / "_locales" / "zh_CN" / "messages.json").read_text())
@@ -473,6 +642,8 @@ class Cases:
             driver = self.popup(0)
             heading = driver.find_element(By.TAG_NAME, "h1").text
             assert heading == catalogue["popupHeading"]["message"], heading
+            this_page = driver.find_element(By.CSS_SELECTOR, "#this-page .name").text
+            assert this_page == catalogue["popupThisPage"]["message"], this_page
             self.screenshot("zh_CN-popup")
             self.run.remove_host()
             self.run.open_extension_page(driver.current_url.split("/")[-1])
@@ -676,6 +847,9 @@ def main():
                  "test_without_host_the_browser_keeps_the_video",
                  "test_switched_off_then_history_is_not_taken",
                  "test_popup_click_goes_to_fetchplay", "test_private_window_sends_its_own_cookies_and_keeps_nothing",
+                 "test_popup_this_page_hands_over_the_page", "test_page_menu_hands_over_the_page",
+                 "test_this_page_is_disabled_on_a_page_that_is_not_on_the_web",
+                 "test_popup_this_page_with_one_video_saves_it",
                  "test_popup_in_chinese"]
         tests.sort(key=lambda test: order.index(test.__name__))
         if arguments.only:

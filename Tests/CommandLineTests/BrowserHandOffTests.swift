@@ -115,6 +115,26 @@ struct BrowserHandOffTests {
         try expectDownloaded()
     }
 
+    /// "This page" in the popup (or the page's own menu item) hands over the page itself, as
+    /// its own referrer and with no name: the window asks for it with the browser's cookie and
+    /// User-Agent, so the page it reads for videos is the one the person saw.
+    @Test func aPageHandedOverIsAskedForWithThePagesContext() throws {
+        server.serve("/watch", body: Array("<!DOCTYPE html><title>A page</title><p>No video here.</p>".utf8),
+                     headers: [HTTPHeader("Content-Type", "text/html; charset=utf-8")])
+        let page = server.url("/watch?v=7")
+        let answers = try handOff(["url": page, "referrer": page, "fileName": NSNull()])
+        #expect(answers.count == 1 && answers.first?["ok"] as? Bool == true, "\(answers)")
+        let pid = try #require(owner(), "no window owns Fetchplay's name")
+        defer { quit(pid) }
+        #expect(waitUntil(timeout: .seconds(20), interval: .milliseconds(50)) { !server.requests(to: "/watch").isEmpty },
+                "the window never asked for the page")
+        let request = try #require(server.requests(to: "/watch").first)
+        #expect(request.target == "/watch?v=7")
+        #expect(request["cookie"] == "session=ck-S3CRET", "the page's cookie for this host only")
+        #expect(request["referer"] == page)
+        #expect(request["user-agent"] == "Mozilla/5.0 (X11; Linux x86_64) TestBrowser/1")
+    }
+
     /// The context files in the cache (none for a private download, ever).
     private func contextFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/partial")) ?? []).filter { $0.hasSuffix(".context") }

@@ -79,6 +79,21 @@ struct BrowserMessageTests {
         #expect(try context(["type": "download", "url": "https://example.org/v.mp4", "fileName": given]).suggestedName == kept)
     }
 
+    /// A page handed over whole (the popup's "This page", the page's own menu item) is a link
+    /// like any other: no name, an .html path, a query or none, and the page as its own
+    /// referrer. Nothing judges a link by its name here; its answer decides (a page is read).
+    @Test(arguments: ["https://example.org/watch?v=7&t=3", "https://example.org/", "http://127.0.0.1:8080/page.html?round=8"])
+    func aPageComesWithItsCookiesAsItsOwnReferrer(_ page: String) throws {
+        let message = try parse(["type": "download", "url": page, "referrer": page, "userAgent": "Mozilla/5.0 (X11; Linux x86_64)",
+                                 "cookies": [Self.cookie.merging(["domain": "example.org", "hostOnly": true]) { $1 }]])
+        guard case .download(let url, let context) = message else { Issue.record("not a download: \(message)"); return }
+        #expect(url == page)
+        #expect(context.referer == page)
+        #expect(context.suggestedName == nil)
+        #expect(context.cookies.map(\.name) == ["sid"])
+        #expect(try BrowserMessage.parse(message.encoded) == message)
+    }
+
     @Test(arguments: ["", "/", "..", ".", "a/..", "///"])
     func aFileNameWithNoBaseIsNoName(_ given: String) throws {
         #expect(try context(["type": "download", "url": "https://example.org/v.mp4", "fileName": given]).suggestedName == nil)
