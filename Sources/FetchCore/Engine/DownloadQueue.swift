@@ -126,6 +126,9 @@ public final class DownloadQueue: Sendable {
 
     public func entry(_ url: String) -> Entry? { state.withLock { $0.items[url]?.entry } }
 
+    /// The videos the page at `url` offered when its download found several (nil otherwise).
+    public func offeredVideos(_ url: String) -> PageFinding? { state.withLock { $0.items[url]?.worker }?.offeredVideos }
+
     /// What `url` has on disk now, to read it while it downloads (`PartialReader`).
     public func board(for url: String) -> DownloadBoard? { state.withLock { $0.items[url]?.worker.board } }
 

@@ -33,6 +33,8 @@ final class DownloadWorker: Sendable {
     /// The thread of the latest run, owned here and in the process's shutdown (`.downloads`):
     /// quitting joins it after the store stopped it; one that ended is joined by the reaper.
     private let runner = Locked<Worker?>(nil)
+    /// What its page offered when the last run ended in `.severalVideos`, for a chooser.
+    private let offered = Locked<PageFinding?>(nil)
 
     init(requestURL: String, cache: Cache, options: DownloadOptions, kind: DownloadKind? = nil,
          report: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
@@ -47,6 +49,9 @@ final class DownloadWorker: Sendable {
     /// What it saves, as far as known: a presentation once chosen, guessed from its link, or
     /// found by its answer.
     var kind: DownloadKind? { chosenKind.withLock { $0 } }
+
+    /// The videos its page offered, when its last run found several (and so saved none).
+    var offeredVideos: PageFinding? { offered.withLock { $0 } }
 
     /// Makes the next run save a presentation's `choice` (a variant a person chose).
     func choose(_ choice: PresentationChoice) { chosenKind.withLock { $0 = .presentation(choice) } }
@@ -175,7 +180,10 @@ final class DownloadWorker: Sendable {
         } else {
             guard count > 0 else { return .failure(.failed(.notAVideo(.webPage))) }
             let number = WebAddress.pageVideo(of: url)
-            if number == nil, count > 1 { return .failure(.failed(.severalVideos(count))) }
+            if number == nil, count > 1 {
+                offered.withLock { $0 = finding }
+                return .failure(.failed(.severalVideos(count)))
+            }
             let chosen = number ?? 1
             guard chosen <= count else { return .failure(.failed(.notOnPage(number: chosen, count: count))) }
             source = PageSource(finding, number: chosen)

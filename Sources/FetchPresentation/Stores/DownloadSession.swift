@@ -239,26 +239,14 @@ public final class DownloadSession {
         }
     }
 
-    /// Reads the web page at `url` again off the main thread (the download found it offers
-    /// several videos) and asks which to save; each chosen one starts as `PAGE#video-N` with
-    /// the page's context, the first selected, and the page's own entry leaves the queue.
+    /// Asks which of the videos the page at `url` offers to save (its download found several);
+    /// each chosen one starts as `PAGE#video-N` with the page's context, the first selected,
+    /// and the page's own entry leaves the queue.
     private func offerPageVideos(_ url: String) {
-        guard let choosePageVideos, choosing.insert(url).inserted else { return }
-        let stop = variantReads
-        var options = options
-        if let context = contexts[url] { options.context = context }
-        variantReaders[url] = Worker.run(name: "fetchplay page", stage: .downloads, .skippable) { [options] in
-            let finding = try? PageReader.find(at: url, options: options, stop: stop)
-            guard !stop.isRaised else { return }
-            MainContext.post { [weak self] in
-                guard let self else { return }
-                variantReaders[url] = nil
-                guard let finding: PageFinding = finding ?? nil, finding.videos.count > 1 else { return _ = choosing.remove(url) }
-                choosePageVideos(finding) { [weak self] chosen in
-                    self?.choosing.remove(url)
-                    self?.startPageVideos(chosen, of: url)
-                }
-            }
+        guard let choosePageVideos, let finding = queue.offeredVideos(url), choosing.insert(url).inserted else { return }
+        choosePageVideos(finding) { [weak self] chosen in
+            self?.choosing.remove(url)
+            self?.startPageVideos(chosen, of: url)
         }
     }
 
