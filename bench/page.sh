@@ -263,7 +263,7 @@ done; done
 # The page's cost, round by round: the page run's first media request less the media run's.
 paired() {
     awk -F'\t' -v a="$1" -v b="$2" '$1 == "first" && $2 == a { x[$3] = $11 } $1 == "first" && $2 == b { y[$3] = $11 }
-        END { for (r in x) if (r in y) print x[r] - y[r] }' "$raw" | median
+        END { for (r in x) if (r in y) print x[r] - y[r] }' "$raw" | median | awk '{ printf "%.3f", $1 }'
 }
 # The most and the least of a column, for the spread beside a median.
 spread() {
@@ -296,7 +296,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "- Servers: nginx $(nginx -v 2>&1 | sed 's|.*/||') on 127.0.0.1, files in the page cache: one without a limit"
     echo "  (first requests), one with \`limit_rate $RATE\` per connection (whole downloads)."
     echo "- Tools: fetchplay $("$FETCHPLAY" --version | cut -d' ' -f2) (its defaults), yt-dlp $("$YTDLP" --version) (its defaults; \`-N 4\`;"
-    echo "  \`--downloader aria2c\` with $(aria2c --version | head -n 1 | cut -d' ' -f3), to which yt-dlp passes \`-x16 -s16 -j16\`)."
+    echo "  \`--downloader aria2c\` with aria2 $(aria2c --version | head -n 1 | cut -d' ' -f3), to which yt-dlp passes \`-x16 -s16 -j16\`)."
     echo "- $FIRST_ROUNDS rounds of first requests, then $ROUNDS rounds of whole downloads, the order rotating; medians."
     echo "  Wall time from the shell's clock, CPU (user + sys, children included) and peak RSS from GNU time."
     echo "  Untimed between runs: output deleted, \`sync\`."
