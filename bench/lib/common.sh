@@ -9,7 +9,10 @@
 #   nginx_start ROOT            nginx on 127.0.0.1:free port serving ROOT; sets NGINX_PORT, NGINX_URL
 #                               (NGINX_LIMIT_RATE=4m: each connection limited, as many hosts do)
 #                               (NGINX_ACCESS_LOG=FILE: each request's end and duration there,
-#                               for peak_connections)
+#                               for peak_connections; NGINX_LOG_EXTRA='$status $request_uri…':
+#                               more nginx variables after those two on each line)
+#                               (NGINX_TYPES='text/html html; video/mp4 mp4;': Content-Types by
+#                               extension; otherwise every file is application/octet-stream)
 #   nginx_stop                  stops it (also done by bench_cleanup)
 #   median / machine_line       small reporting helpers
 #
@@ -119,7 +122,7 @@ pid "$NGINX_PREFIX/nginx.pid";
 error_log "$NGINX_PREFIX/error.log" warn;
 events { worker_connections 256; }
 http {
-    log_format spans '\$msec \$request_time';
+    log_format spans '\$msec \$request_time${NGINX_LOG_EXTRA:+ $NGINX_LOG_EXTRA}';
     access_log ${NGINX_ACCESS_LOG:-off}${NGINX_ACCESS_LOG:+ spans};
     client_body_temp_path "$NGINX_PREFIX/client_body_temp";
     proxy_temp_path "$NGINX_PREFIX/proxy_temp";
@@ -127,6 +130,7 @@ http {
     uwsgi_temp_path "$NGINX_PREFIX/uwsgi_temp";
     scgi_temp_path "$NGINX_PREFIX/scgi_temp";
     default_type application/octet-stream;
+    ${NGINX_TYPES:+types { $NGINX_TYPES \}}
     sendfile on;
     gzip off;
     server {
