@@ -164,7 +164,9 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
 
     private static func finished(url: String, title: String, path: String, size: Int64, duration: Double?,
                                  date: Date, now: Date) -> LibraryRowModel {
-        let parts = [StatusText.size(size), duration.map(Self.duration), Self.date(date, now: now)].compactMap { $0 }
+        // Where it came from: the host of its link, which for a video found on a web page is the page's.
+        let parts = [StatusText.size(size), duration.map(Self.duration), Self.date(date, now: now),
+                     url.isEmpty ? nil : WebAddress.host(of: url)].compactMap { $0 }
         return LibraryRowModel(url: url, title: title, detail: parts.joined(separator: " · "),
                                activity: .finished, fraction: 1, videoPath: path, hasDuration: duration != nil,
                                bytes: size)

@@ -13,11 +13,20 @@ struct LibraryRowModelTests {
                     total: total, path: "/cache/\(name)", date: now, duration: duration)
     }
 
-    @Test func finishedVideoShowsSizeDurationAndDate() {
+    @Test func finishedVideoShowsSizeDurationDateAndHost() {
         let rows = LibraryRowModel.rows(items: [item("a.webm", complete: true, bytes: 2_000_000, duration: 83)],
                                         entries: [], now: now)
-        #expect(rows.map(\.detail) == ["\(StatusText.size(2_000_000)) · 1:23 · Today"])
+        #expect(rows.map(\.detail) == ["\(StatusText.size(2_000_000)) · 1:23 · Today · example.com"])
         #expect(rows[0].activity == .finished && rows[0].videoPath == "/cache/a.webm" && rows[0].hasDuration)
+    }
+
+    /// A video found on a web page is the page's download: its row names the page's host, and
+    /// the title the page gave, never the media's.
+    @Test func aVideoFromAPageShowsThePagesHost() {
+        let page = LibraryItem(url: "https://news.example.org/2026/harbour#video-2", displayName: "Harbour at night",
+                               isComplete: true, bytesDone: 1_000, total: 1_000, path: "/cache/h.webm", date: now)
+        let row = LibraryRowModel.rows(items: [page], entries: [], now: now)[0]
+        #expect(row.title == "Harbour at night" && row.detail.hasSuffix(" · news.example.org"), "\(row.detail)")
     }
 
     @Test func partialFromDiskIsPausedWithItsAmount() {

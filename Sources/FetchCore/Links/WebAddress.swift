@@ -80,8 +80,8 @@ public enum WebAddress {
         return parts.normalized(keepingPassword: true)
     }
 
-    /// The host name of a URL that passed `validate`, for messages.
-    static func host(of url: String) -> String {
+    /// The host name of a URL that passed `validate`, for messages and the library.
+    public static func host(of url: String) -> String {
         (try? URLParts(url).host) ?? redacted(url)
     }
 
