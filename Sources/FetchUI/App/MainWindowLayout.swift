@@ -158,7 +158,17 @@ struct MainWindowLayout {
             gtk_widget_set_hexpand(library, 0)
             children += [separator, library]
         }
-        let downloadPage = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, children)
+        let columns = Widgets.box(GTK_ORIENTATION_HORIZONTAL, spacing: 0, children)
+        // The wide layout's minimum (the column and the library side by side) must not become
+        // the window's: a window manager would then never let the window be narrower (a phone,
+        // a tiled half screen), so the narrow layout would never come. Its width is only asked
+        // for, never forced; the frame drawn below the wide minimum is the last before
+        // `MainWindow.updateLayout` goes narrow.
+        let downloadPage = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(downloadPage.opaque, GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_width(downloadPage.opaque, 1)
+        gtk_scrolled_window_set_propagate_natural_height(downloadPage.opaque, 1)
+        gtk_scrolled_window_set_child(downloadPage.opaque, columns)
 
         videoPage = video
 
