@@ -39,6 +39,14 @@ public struct ControlState: Sendable, Equatable {
             canPlay = true
             ringTone = .done
             ringFraction = 1
+        case .failed(.severalVideos):
+            // No failure: a page whose videos wait for a person's choice (the chooser shows;
+            // Start asks again). The status line says so.
+            canPlay = false
+            ringTone = .paused
+            showsRetry = false
+            showsStart = !isWaiting
+            canStart = showsStart
         case .failed(let error):
             canPlay = false
             ringTone = .failed

@@ -22,6 +22,8 @@ public enum StatusText {
             return String(format: tr("Paused — %1$@"), amount)
         case .idle:
             return progress.bytesDone > 0 ? String(format: tr("%1$@ — ready to continue"), amount) : tr("Ready to start")
+        case .failed(.severalVideos(let count)):
+            return DownloadError.severalVideos(count).message
         case .failed:
             return progress.bytesDone > 0 ? String(format: tr("Stopped — %1$@ kept"), amount) : tr("Stopped")
         case .completed:

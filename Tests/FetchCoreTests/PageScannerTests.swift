@@ -64,6 +64,17 @@ struct PageScannerTests {
         #expect(found.title == "Keynote")
     }
 
+    /// Of several JSON-LD videos, each name is its own video's, not the page's.
+    @Test func severalJSONLDVideosKeepTheirNamesAndThePageKeepsItsTitle() {
+        let found = scan("""
+            <title>Knots | Sea School</title>
+            <script type="application/ld+json">[{"@type":"VideoObject","name":"Reef knot","contentUrl":"/a.mp4"},
+              {"@type":"VideoObject","name":"Bowline","contentUrl":"/b.mp4"}]</script>
+            """)
+        #expect(found.videos.map(\.title) == ["Reef knot", "Bowline"])
+        #expect(found.title == "Knots")
+    }
+
     @Test func linksWrittenInScriptsAndDataAttributesWithJSONEscapes() {
         let found = scan(#"""
             <div data-setup='{"sources":[{"src":"https:\/\/cdn.example.org\/hls\/master.m3u8?token=a\u0026b","type":"application/x-mpegURL"}]}'></div>

@@ -61,6 +61,15 @@ import Testing
         #expect(!controls.canContinue)
     }
 
+    /// A page whose videos wait for a choice is no failure: no red ring, no error box, Start asks again.
+    @Test func aPageWithSeveralVideosWaitsForAChoiceWithoutAFailure() {
+        let controls = ControlState(state: .failed(.severalVideos(3)), progress: .init(bytesDone: 0, total: nil), hasPartial: false)
+        #expect(controls.ringTone == .paused && controls.errorMessage == nil)
+        #expect(controls.showsStart && controls.canStart && !controls.showsRetry && !controls.canContinue)
+        #expect(StatusText.line(state: .failed(.severalVideos(3)), progress: .init(bytesDone: 0, total: nil))
+                == "This page offers 3 videos; choose which to save.")
+    }
+
     @Test func unknownTotalSpinsOnlyWhileDownloading() {
         let progress = DownloadProgress(bytesDone: 10, total: nil)
         #expect(ControlState(state: .downloading, progress: progress, hasPartial: true).ringFraction == nil)

@@ -16,8 +16,8 @@ import Foundation
 struct PageScanner {
     struct Scan: Equatable {
         var videos: [PageVideo] = []
-        /// What the page calls itself: JSON-LD `name`, else `og:title` or `<title>` without a
-        /// trailing site name.
+        /// What the page calls itself: the name of its one JSON-LD `VideoObject` (of several,
+        /// each is its video's own), else `og:title` or `<title>` without a trailing site name.
         var title: String?
         /// Same-site `<iframe src>`s, absolute, for a scanner to read one level deep.
         var frames: [String] = []
@@ -41,6 +41,8 @@ struct PageScanner {
     private var ogTitle: String?
     private var htmlTitle: String?
     private var jsonTitle: String?
+    /// JSON-LD `VideoObject`s read: the name of one is the page's, of several each video's own.
+    private var jsonVideos = 0
 
     /// Scans `html`, read from `page` (its address after redirects).
     static func scan(_ html: HTMLPage, page: String) -> Scan {
@@ -60,7 +62,7 @@ struct PageScanner {
             break
         }
         for element in html.elements { read(element, in: html) }
-        scan.title = PageTitle.clean(jsonTitle) ?? PageTitle.withoutSiteName(ogTitle) ?? PageTitle.withoutSiteName(htmlTitle)
+        scan.title = PageTitle.clean(jsonVideos == 1 ? jsonTitle : nil) ?? PageTitle.withoutSiteName(ogTitle) ?? PageTitle.withoutSiteName(htmlTitle)
     }
 
     private mutating func read(_ element: HTMLPage.Element, in html: HTMLPage) {
@@ -112,9 +114,10 @@ struct PageScanner {
         guard text.utf8.count <= Self.jsonLimit,
               let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else { return }
         for object in JSONLDVideos.find(in: json) {
-            if jsonTitle == nil { jsonTitle = object.name }
             let link = object.contentURL ?? object.embedURL.flatMap { Self.mediaKind(of: $0) != nil ? $0 : nil }
             guard let link else { continue }
+            if jsonTitle == nil { jsonTitle = object.name }
+            jsonVideos += 1
             add(link, type: nil, title: object.name, duration: object.duration, thumbnail: object.thumbnail)
         }
     }
