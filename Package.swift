@@ -56,7 +56,10 @@ let package = Package(
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),
         .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "HLSRemuxer", "CGLib", "GLibSupport", "Localization", "Locking"]),
         .executableTarget(name: "fetchplay", dependencies: ["FetchCommandLine", "CGLib", "GLibSupport", "Localization", "Locking"]),
-        .executableTarget(name: "fetchplay-window", dependencies: ["FetchUI", "FetchBench", "FetchCommandLine", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
+        // The window's program, shared by the one that ships and the one the benches run.
+        .target(name: "WindowMain", dependencies: ["FetchUI", "FetchCommandLine", "FetchCore", "CGtk", "CGLib", "GLibSupport", "Locking", "Localization"]),
+        .executableTarget(name: "fetchplay-window", dependencies: ["WindowMain"]),
+        .executableTarget(name: "fetchplay-bench-window", dependencies: ["WindowMain", "FetchBench"]),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),

@@ -30,6 +30,9 @@ RESULTS="$BENCH_DIR/results/library.md"
 bench_ensure xvfb-run=xvfb xauth=xauth gst-launch-1.0=gstreamer1.0-tools python3=python3
 if [[ -n ${FETCHPLAY:-} ]]; then
     FETCHPLAY=$(cd "$(dirname "$FETCHPLAY")" && pwd)/$(basename "$FETCHPLAY")
+    # Its window with the probes when it has one beside it; another build's own window else.
+    FETCHPLAY_BENCH_WINDOW="$(dirname "$FETCHPLAY")/fetchplay-bench-window"
+    [[ -x $FETCHPLAY_BENCH_WINDOW ]] || FETCHPLAY_BENCH_WINDOW=$FETCHPLAY
     bench_tmp
     trap bench_cleanup EXIT
     trap 'exit 130' INT TERM
@@ -62,7 +65,7 @@ for size in $SIZES; do
     per_video=$(python3 -c "print(f'{$list_s * 1000 / $size:.3f}')")
     log "--list of $size: median $list_s s (first $first s)"
     measured=$(GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x800x24" \
-        python3 "$BENCH_DIR/lib/watch-window.py" "$FETCHPLAY" "$cache" "$BENCH_TMP/probe-$size.txt" "$BENCH_TMP/window-$size.log")
+        python3 "$BENCH_DIR/lib/watch-window.py" "$FETCHPLAY_BENCH_WINDOW" "$cache" "$BENCH_TMP/probe-$size.txt" "$BENCH_TMP/window-$size.log")
     declare -A value=()
     while IFS='=' read -r key val; do value[$key]=$val; done <<<"$measured"
     [[ ${value[exit]} == 0 ]] || { cat "$BENCH_TMP/window-$size.log" >&2; die "the window exited with ${value[exit]}"; }

@@ -45,6 +45,8 @@ ls /usr/lib/*/gtk-4.0/4.0.0/media/libmedia-gstreamer.so >/dev/null 2>&1 \
 log "building fetchplay (release, .build-play)"
 (cd "$REPO_DIR" && swift build -c release --scratch-path .build-play >&2) || die "swift build failed"
 FETCHPLAY="$REPO_DIR/.build-play/release/fetchplay"
+# The window's program with the probes (what ships has none); it takes fetchplay's arguments.
+FETCHPLAY_BENCH_WINDOW="$REPO_DIR/.build-play/release/fetchplay-bench-window"
 bench_tmp
 trap bench_cleanup EXIT
 trap 'exit 130' INT TERM
@@ -83,7 +85,7 @@ run_one() { # NAME ROUND
             audio-sink="fakesink sync=true" >"$out" 2>&1 ;;
     fetchplay-*)
         "${xvfb[@]}" "${env[@]}" FETCHPLAY_BENCH=1 \
-            /usr/bin/time -f "%U %S %e" -o "$timing" "$FETCHPLAY" --cache-dir "$BENCH_TMP/cache-$name-$round" "$clip" \
+            /usr/bin/time -f "%U %S %e" -o "$timing" "$FETCHPLAY_BENCH_WINDOW" --cache-dir "$BENCH_TMP/cache-$name-$round" "$clip" \
             >"$out" 2>&1 ;;
     gtkvideo-*)
         "${xvfb[@]}" "${env[@]}" \

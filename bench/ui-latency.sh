@@ -43,7 +43,7 @@ for run in $(seq "$RUNS"); do
     # No session bus under xvfb-run: GLib's "Unable to acquire session bus" warning is harmless.
     if ! FETCHPLAY_LATENCY_PROBE="$probe" FETCHPLAY_LATENCY_PROBE_QUIT=1 GSK_RENDERER=cairo GDK_BACKEND=x11 \
         NO_AT_BRIDGE=1 timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
-        "$FETCHPLAY" --cache-dir "$cache" "$url" >"$BENCH_TMP/app.log" 2>&1; then
+        "$FETCHPLAY_BENCH_WINDOW" --cache-dir "$cache" "$url" >"$BENCH_TMP/app.log" 2>&1; then
         cat "$BENCH_TMP/app.log" >&2
         die "the app failed or did not quit within 300 s"
     fi

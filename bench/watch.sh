@@ -58,7 +58,7 @@ for round in $(seq "$ROUNDS"); do
     out="$BENCH_TMP/fetchplay-$round.out"
     xvfb-run -a -s "-screen 0 1280x800x24" env GSK_RENDERER=gl GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
         FETCHPLAY_WATCH_BENCH="$SEEK" timeout 120 dbus-run-session -- \
-        "$FETCHPLAY" --cache-dir "$BENCH_TMP/cache-$round" --play "$url" >"$out" 2>&1 \
+        "$FETCHPLAY_BENCH_WINDOW" --cache-dir "$BENCH_TMP/cache-$round" --play "$url" >"$out" 2>&1 \
         || die "fetchplay failed: $(tail -5 "$out")"
     line=$(grep '^fetchplay-watch ' "$out") || die "fetchplay reported nothing: $(tail -5 "$out")"
     field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }

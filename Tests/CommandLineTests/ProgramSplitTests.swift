@@ -45,4 +45,17 @@ struct ProgramSplitTests {
         let version = try Command.run(lonely, ["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("fetchplay "), "\(version.standardError)")
     }
+
+    /// The benches' probes live in `fetchplay-bench-window` alone: the window that ships knows
+    /// none of them (its symbols), the bench's does.
+    @Test func theShippedWindowCarriesNoBenchProbe() throws {
+        let folder = (FetchplayProcess.executable as NSString).deletingLastPathComponent
+        func probes(in program: String) throws -> Int {
+            let symbols = try Command.run("/usr/bin/nm", [folder + "/" + program])
+            #expect(symbols.status == 0, "\(symbols.standardError)")
+            return symbols.output.split(separator: "\n").filter { $0.contains("MainLoopLatencyProbe") }.count
+        }
+        #expect(try probes(in: "fetchplay-window") == 0)
+        #expect(try probes(in: "fetchplay-bench-window") > 0)
+    }
 }

@@ -49,12 +49,15 @@ bench_ensure() {
 # symbols at run time: that is not what a user runs).
 BENCH_BUILD_COMMAND="swift build -c release --static-swift-stdlib --scratch-path .build-bench"
 
-# Builds fetchplay in release with the bench's own scratch path; FETCHPLAY is its absolute path.
+# Builds fetchplay in release with the bench's own scratch path; FETCHPLAY is its absolute path,
+# FETCHPLAY_BENCH_WINDOW the window's program with the probes (`fetchplay-bench-window`, built
+# for the benches only: the window that ships has none), which takes the same arguments.
 bench_build() {
     log "building fetchplay (release, static Swift runtime, .build-bench)"
     (cd "$REPO_DIR" && $BENCH_BUILD_COMMAND >&2) || die "swift build failed"
     FETCHPLAY="$REPO_DIR/.build-bench/release/fetchplay"
-    [[ -x $FETCHPLAY ]] || die "no binary at .build-bench/release/fetchplay"
+    FETCHPLAY_BENCH_WINDOW="$REPO_DIR/.build-bench/release/fetchplay-bench-window"
+    [[ -x $FETCHPLAY && -x $FETCHPLAY_BENCH_WINDOW ]] || die "no binaries in .build-bench/release"
 }
 
 bench_tmp() {
