@@ -63,6 +63,9 @@ let package = Package(
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "Locking"], path: "Tests/TestSupport"),
+        // The thread kit and the GLib gate, each tested on its own.
+        .testTarget(name: "LockingTests", dependencies: ["Locking", "TestSupport"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "Locking", "TestSupport"]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "Locking"]),
         .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore"]),

@@ -86,14 +86,7 @@ enum GtkHarness {
     /// as a wake-up, and checks `condition` after every dispatch: no fixed sleeps.
     @discardableResult
     static func iterate(until condition: () -> Bool, timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        let wakeUp = g_timeout_add_full(G_PRIORITY_DEFAULT, 10, { _ in 1 }, nil, nil)
-        defer { g_source_remove(wakeUp) }
-        while true {
-            if condition() { return true }
-            if Date() >= deadline { return false }
-            g_main_context_iteration(nil, 1)
-        }
+        runMainLoop(timeout: .milliseconds(Int(timeout * 1000)), until: condition)
     }
 
     /// The accelerators the application maps to `action`.

@@ -2,6 +2,7 @@ import Foundation
 import GLibSupport
 import Locking
 import Testing
+import TestSupport
 
 /// The frames' way to the main thread: in order, at most `depth` waiting, the oldest dropped.
 @Suite @MainActor

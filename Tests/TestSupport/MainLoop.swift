@@ -1,11 +1,12 @@
 import CGLib
 
-/// Iterates the GLib main context (where the player's bus watch and frames arrive) until
-/// `condition` holds or `timeout` passes; returns whether it held.
+/// The tests' one main-loop pump. Iterates the GLib main context (where a bus watch, frames,
+/// GTK's events and the stores' updates arrive) until `condition` holds or `timeout` passes;
+/// returns whether it held.
 ///
 /// A 10 ms wake-up source keeps the blocking iteration from sleeping past the deadline.
 @MainActor
-func runMainLoop(timeout: Duration = .seconds(10), until condition: () -> Bool) -> Bool {
+public func runMainLoop(timeout: Duration = .seconds(10), until condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     let wakeUp = g_timeout_add(10, { _ in 1 }, nil)
     defer { g_source_remove(wakeUp) }
@@ -18,6 +19,6 @@ func runMainLoop(timeout: Duration = .seconds(10), until condition: () -> Bool) 
 
 /// Iterates the GLib main context for `duration`, dispatching everything that arrives.
 @MainActor
-func runMainLoop(for duration: Duration) {
+public func runMainLoop(for duration: Duration) {
     _ = runMainLoop(timeout: duration) { false }
 }
