@@ -4,7 +4,6 @@
 //   Locked<Value>    a value under a pthread mutex
 //   Worker           threads of its own with a queue of jobs, owned, stopped and joined
 //   Shutdown         the workers by stage, and the one order quitting joins them in
-//   BackgroundWork   the count of the download engine's work (FetchCore's, until it has workers)
 //
 // Swift's `Synchronization.Mutex` waits on a futex directly, which ThreadSanitizer cannot see,
 // so a TSan run reports races that are not there. A pthread mutex is what TSan (and valgrind's

@@ -13,16 +13,16 @@ import Glibc
 /// `finish` ends the work in this order, each step joined before the next begins:
 ///
 /// 1. **downloads** (`.downloads`): every download's worker and its run's parts (transfers,
-///    segment pools, remux feeds) end, then the checkpoints and disk reads they queued
-///    (`BackgroundWork`, on libdispatch queues), so every partial is durable;
-/// 2. **playback** (`.playback`): every player's state worker, its pipelines gone to NULL; a
+///    segment pools, remux feeds);
+/// 2. **checkpoints** (`.checkpoints`): the partials' syncs and records and the download
+///    store's disk reads the downloads queued as they ended, so every partial is durable;
+/// 3. **playback** (`.playback`): every player's state worker, its pipelines gone to NULL; a
 ///    pipeline may read a partial, so after the downloads;
-/// 3. **media** (`.media`): thumbnails, the decoder preload, the sound-device probe, the remux
+/// 4. **media** (`.media`): thumbnails, the decoder preload, the sound-device probe, the remux
 ///    warm-up; nothing later needs them;
-/// 4. **records** (`.records`): the library's and the playback positions' disk workers, after
+/// 5. **records** (`.records`): the library's and the playback positions' disk workers, after
 ///    every step that can still ask for a record write (a position saved as playback stops);
-/// 5. **settings**: `BackgroundWork` once more, for Preferences' writes and anything the steps
-///    before started.
+/// 6. **settings** (`.settings`): Preferences' writes, and any the steps before asked for.
 ///
 /// Then the process may exit: no thread is inside GLib, GStreamer or a write.
 public final class Shutdown: @unchecked Sendable {
@@ -30,12 +30,16 @@ public final class Shutdown: @unchecked Sendable {
     public enum Stage: Int, CaseIterable, Comparable, Sendable {
         /// Downloads: a download's run, the variants of a link being read.
         case downloads
+        /// What the downloads leave to finish: a partial's checkpoints, the store's disk reads.
+        case checkpoints
         /// Players' state changes (pipelines going down).
         case playback
         /// Thumbnails, start-up warm-ups, probes.
         case media
-        /// Record and settings writes.
+        /// Record writes (the library, playback positions).
         case records
+        /// Preferences' writes, last: the steps before may change a setting.
+        case settings
 
         public static func < (lhs: Stage, rhs: Stage) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -113,12 +117,10 @@ public final class Shutdown: @unchecked Sendable {
     @discardableResult
     public func finish(timeout: Double = 10) -> Bool {
         let deadline = Deadline(seconds: timeout)
-        var finished = join(.downloads, until: deadline)
-        finished = BackgroundWork.finish(timeout: deadline.secondsLeft) && finished
-        for stage in Stage.allCases where stage != .downloads {
+        var finished = true
+        for stage in Stage.allCases {
             finished = join(stage, until: deadline) && finished
         }
-        finished = BackgroundWork.finish(timeout: deadline.secondsLeft) && finished
         // Last, the reaper (its jobs are joins of workers that had ended); made again if needed.
         if let reaper = Self.reaper.withLock({ reaper in defer { reaper = nil }; return reaper }) {
             finished = reaper.join(timeout: deadline.secondsLeft) && finished

@@ -58,6 +58,12 @@ public final class Worker: @unchecked Sendable {
         threads.submit(kind, job)
     }
 
+    /// Queues `job`, or runs it on the caller's thread when the worker has stopped already: its
+    /// owner outlived a shutdown (a test's next window), or asks for a write while quitting.
+    public func submitOrRunHere(_ job: @escaping @Sendable () -> Void) {
+        if !submit(.needed, job) { job() }
+    }
+
     /// Takes no more jobs; drops the waiting skippable ones, runs the `whenStopping` handlers.
     /// Returns at once: the threads end after the needed jobs still waiting.
     public func stop() { threads.stop() }

@@ -39,22 +39,19 @@ struct QuitOrderTests {
         let shutdown = Shutdown()
         let journal = Journal()
         // A download's worker, busy until the quit asks; as it ends it queues its last
-        // checkpoint on a libdispatch queue, which is waited for before playback stops.
-        let checkpoints = DispatchQueue(label: "test checkpoints")
+        // checkpoint, which is written before playback stops.
+        let checkpoints = Worker(name: "test checkpoints", stage: .checkpoints, in: shutdown)
         let downloads = busyWorker(.downloads, in: shutdown, journal: journal) {
-            BackgroundWork.async(on: checkpoints) { journal.write("checkpoint written") }
+            checkpoints.submit { journal.write("checkpoint written") }
         }
         // Owners still holding their workers when the quit comes (a player that went before
         // has stopped its own already: WorkerTests).
         let playback = busyWorker(.playback, in: shutdown, journal: journal)
         let media = busyWorker(.media, in: shutdown, journal: journal)
         // The last record write asks for a settings write, which the last step waits for.
+        let settings = Worker(name: "test settings", stage: .settings, in: shutdown)
         let records = busyWorker(.records, in: shutdown, journal: journal) {
-            guard let settings = BackgroundWork.begin() else { return journal.write("settings refused") }
-            Thread {
-                journal.write("settings ended")
-                settings.end()
-            }.start()
+            guard settings.submit(.needed, { journal.write("settings ended") }) else { return journal.write("settings refused") }
         }
 
         FetchplayApplication.shutDown(shutdown)
@@ -68,7 +65,6 @@ struct QuitOrderTests {
         ])
         #expect(shutdown.runningThreads() == 0, "a worker still runs after the quit")
         #expect(downloads.runningThreads == 0 && playback.runningThreads == 0 && media.runningThreads == 0
-                && records.runningThreads == 0)
-        #expect(BackgroundWork.running == 0)
+                && records.runningThreads == 0 && checkpoints.runningThreads == 0 && settings.runningThreads == 0)
     }
 }

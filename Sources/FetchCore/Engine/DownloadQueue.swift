@@ -85,7 +85,7 @@ public final class DownloadQueue: Sendable {
     /// Broadcast after every change, for `wait(for:)`.
     private let changes = NSCondition()
     /// Reads the cache off the caller's thread, in the order asked.
-    private let disk = DispatchQueue(label: "fetchplay.queue.disk")
+    private let disk = Worker(name: "fetchplay store disk", stage: .checkpoints)
     /// The disk is read on the caller's thread instead (a `DownloadTask`).
     private let readsOnCaller: Bool
 
@@ -201,7 +201,7 @@ public final class DownloadQueue: Sendable {
             self?.apply(.videoMissing, to: url)
             self?.apply(.start, to: url)
         }
-        if readsOnCaller { checkVideo() } else { BackgroundWork.async(on: disk, .needed, checkVideo) }
+        if readsOnCaller { checkVideo() } else { disk.submitOrRunHere(checkVideo) }
     }
 
     /// Pauses `url`: a running one stops within a second (its partial kept), a waiting one
@@ -252,7 +252,7 @@ public final class DownloadQueue: Sendable {
     /// Reads what the cache holds for a new URL on the disk queue, then shows it.
     private func readCache(for url: String, worker: DownloadWorker) {
         let cache = cache
-        BackgroundWork.async(on: disk) { [weak self] in
+        disk.submitOrRunHere { [weak self] in
             let held = Self.read(cache, url, into: worker.board)
             self?.learned(held, for: url, worker: worker)
         }

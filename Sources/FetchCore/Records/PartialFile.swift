@@ -23,7 +23,9 @@ final class PartialFile: @unchecked Sendable {
     let cache: Cache
     let key: String
     private let lock: PartialLock
-    private let checkpoints = DispatchQueue(label: "fetchplay.checkpoint")
+    /// Syncs and records off the writing thread, in order; the process's shutdown joins it in its
+    /// `.checkpoints` stage, after the downloads that queue them.
+    private let checkpoints = Worker(name: "fetchplay checkpoint", stage: .checkpoints)
     /// Guards everything below that the checkpoint queue also touches.
     private let guarded: Locked<Guarded>
 
@@ -282,7 +284,7 @@ final class PartialFile: @unchecked Sendable {
         }
         guard queue else { return }
         let fd = descriptor
-        checkpoints.async { [self] in
+        checkpoints.submitOrRunHere { [self] in
             guarded.withLock { $0.writebackQueued = false }
             _ = fp_start_writeback(fd, 0, 0)
         }
@@ -296,7 +298,7 @@ final class PartialFile: @unchecked Sendable {
         }
         guard start else { return }
         let fd = descriptor, snapshot = written, name = writingName
-        BackgroundWork.async(on: checkpoints) { [self] in
+        checkpoints.submitOrRunHere { [self] in
             do {
                 try checkpoint(fd: fd, ranges: snapshot, name: name)
             } catch {
@@ -345,7 +347,7 @@ final class PartialFile: @unchecked Sendable {
     /// download again) so that everything before them can still be vouched for. A checkpoint's
     /// earlier error is thrown after that.
     func flush() throws(DownloadError) {
-        checkpoints.sync {}
+        checkpoints.flush()
         guard descriptor >= 0 else { return }
         let earlier = guarded.withLock { state -> DownloadError? in
             defer { state.checkpointError = nil }
@@ -382,7 +384,7 @@ final class PartialFile: @unchecked Sendable {
             // Completed without a body (a 416, or all bytes already durable).
             try openForAppend()
         }
-        checkpoints.sync {}
+        checkpoints.flush()
         let pending = guarded.withLock { $0.pendingRecord }
         var final = pending ?? record
         let count = final.total ?? written.upperBound
@@ -423,7 +425,7 @@ final class PartialFile: @unchecked Sendable {
 
     private func closeDescriptor() {
         if descriptor >= 0 {
-            checkpoints.sync {}
+            checkpoints.flush()
             FileIO.close(descriptor)
             descriptor = -1
         }

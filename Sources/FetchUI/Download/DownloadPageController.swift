@@ -31,6 +31,9 @@ final class DownloadPageController {
     var watch: (@MainActor (_ board: DownloadBoard, _ title: String) -> Void)?
     /// The link to play as soon as Play is offered for it (`--play URL`).
     private var pendingPlay: String?
+    /// Reads the cache for a link typed in the entry, off the main thread; the latest look is
+    /// held (a new one replaces it, the one before finishing on its own).
+    private var cacheLook: Worker?
     /// Brings the window's actions in line (called while refreshing, before buttons change).
     var updateActions: (@MainActor () -> Void)?
     /// Whether the download page shows now.
@@ -215,7 +218,7 @@ final class DownloadPageController {
         guard let session, let url = try? WebAddress.identity(entryText), url != session.url else { return }
         if session.entries[url] != nil { return session.select(url: url) }
         let cache = session.cache
-        BackgroundWork.async(on: .global(qos: .userInitiated), .skippable) {
+        cacheLook = Worker.run(name: "fetchplay cache look", stage: .media, .skippable) {
             guard cache.entry(for: url) != nil else { return }
             MainContext.post { [weak self] in
                 guard let self, let session = self.session, session.url == nil,

@@ -20,7 +20,8 @@ public final class Preferences {
     public private(set) var saveError: String?
 
     private let observers = Observers<AppSettings>()
-    private let disk = DispatchQueue(label: "fetchplay.settings")
+    /// Writes `settings.ini`; the process's shutdown joins it last (`.settings`).
+    private let disk = Worker(name: "fetchplay settings", stage: .settings)
     /// The newest settings not yet written; the disk queue takes them.
     private let unsaved = Locked<AppSettings?>(nil)
 
@@ -56,13 +57,13 @@ public final class Preferences {
     }
 
     /// Waits until every change so far is on disk (tests, and the app before it exits).
-    public func flush() { disk.sync {} }
+    public func flush() { disk.flush() }
 
     private func save(_ settings: AppSettings) {
         guard let store else { return }
         unsaved.withLock { $0 = settings }
         let unsaved = unsaved
-        BackgroundWork.async(on: disk) {
+        disk.submitOrRunHere {
             let newest: AppSettings? = unsaved.withLock { pending in
                 let newest = pending
                 pending = nil
