@@ -49,7 +49,8 @@ public final class Remuxer: @unchecked Sendable {
     private let sources: [UnsafeMutablePointer<GstAppSrc>]
     private let linker: StreamLinker
     private let outcome = Locked<Outcome>(Outcome())
-    private let done = DispatchSemaphore(value: 0)
+    /// The watcher has stopped the pipeline: the output is as far as it will get.
+    private let done = Locked(false)
     /// Waits on the bus for the end; joined by the deinit (which wakes it first).
     private var watcher: Worker?
 
@@ -200,11 +201,10 @@ public final class Remuxer: @unchecked Sendable {
     ///   `.timedOut` after `timeLimit` seconds, `.other` after `cancel`.
     public func finish() throws(PlayerError) {
         for index in sources.indices { end(index) }
-        guard done.wait(timeout: .now() + .seconds(Self.timeLimit)) == .success else {
+        guard done.wait(until: { $0 }, timeout: Double(Self.timeLimit)) else {
             cancel()
             throw .timedOut
         }
-        done.signal()
         let outcome = outcome.withLock { $0 }
         if let error = outcome.error { throw error }
         guard outcome.written else { throw .other("the remux was cancelled") }
@@ -238,8 +238,8 @@ public final class Remuxer: @unchecked Sendable {
     /// Waits on the bus for the end, the first error or a cancel's wake; whichever comes, it stops
     /// the pipeline, which releases every `append` that waits.
     private static func watch(_ pipeline: UnsafeMutablePointer<GstElement>, outcome: Locked<Outcome>,
-                              done: DispatchSemaphore) {
-        defer { done.signal() }
+                              done: Locked<Bool>) {
+        defer { done.withLockAndNotify { $0 = true } }
         // However it leaves (the end, an error, a wake), the pipeline stops before `done`.
         defer { gst_element_set_state(pipeline, GST_STATE_NULL) }
         guard let bus = gst_element_get_bus(pipeline) else { return }

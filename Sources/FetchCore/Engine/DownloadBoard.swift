@@ -22,7 +22,6 @@ public final class DownloadBoard: Sendable {
     }
 
     private let snapshot = Locked(Snapshot())
-    private let changed = NSCondition()
     /// Where a reader wants bytes first (a seek ahead); the worker takes it.
     private let wanted = Locked<Int64?>(nil)
 
@@ -57,10 +56,7 @@ public final class DownloadBoard: Sendable {
     }
 
     private func update(_ change: (inout Snapshot) -> Void) {
-        snapshot.withLock(change)
-        changed.lock()
-        changed.broadcast()
-        changed.unlock()
+        snapshot.withLockAndNotify(change)
     }
 
     /// The offset a reader asked for first since the last call, if any.
@@ -76,14 +72,9 @@ public final class DownloadBoard: Sendable {
 
     /// Waits up to `timeout` seconds for the byte at `offset`, and returns the snapshot then.
     func wait(for offset: Int64, timeout: Double) -> Snapshot {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        changed.lock()
-        defer { changed.unlock() }
-        while true {
-            let now = current
-            if now.ranges.contains(offset) || !now.isRunning || now.total.map({ offset >= $0 }) == true { return now }
-            if !changed.wait(until: deadline) { return current }
-        }
+        snapshot.wait(until: { now in
+            now.ranges.contains(offset) || !now.isRunning || now.total.map { offset >= $0 } == true
+        }, timeout: timeout) { $0 }
     }
 }
 

@@ -82,8 +82,6 @@ public final class DownloadQueue: Sendable {
     /// Every worker event, for a single download's observer (`DownloadTask`).
     private let onEvent: @Sendable (String, DownloadEvent) -> Void
     private let state: Locked<State>
-    /// Broadcast after every change, for `wait(for:)`.
-    private let changes = NSCondition()
     /// Reads the cache off the caller's thread, in the order asked.
     private let disk = Worker(name: "fetchplay store disk", stage: .checkpoints)
     /// The disk is read on the caller's thread instead (a `DownloadTask`).
@@ -238,13 +236,10 @@ public final class DownloadQueue: Sendable {
     /// Blocks until `url` rests (no slot, not waiting), and returns its phase. Never on the
     /// main thread.
     func wait(for url: String) -> DownloadPhase? {
-        changes.lock()
-        defer { changes.unlock() }
-        while true {
-            guard let phase = entry(url)?.phase else { return nil }
-            if !phase.holdsSlot, !phase.isWaiting { return phase }
-            changes.wait()
-        }
+        state.wait(until: { state in
+            guard let phase = state.items[url]?.entry.phase else { return true }
+            return !phase.holdsSlot && !phase.isWaiting
+        }) { $0.items[url]?.entry.phase }
     }
 
     // MARK: The store
@@ -362,9 +357,8 @@ public final class DownloadQueue: Sendable {
         actions.start.forEach { $0.start() }
         var seen = Set<String>()
         for url in actions.changed where seen.insert(url).inserted { onChange(url) }
-        changes.lock()
-        changes.broadcast()
-        changes.unlock()
+        // `wait(for:)` looks again.
+        state.withLockAndNotify { _ in }
         actions.idle.forEach { $0() }
     }
 }

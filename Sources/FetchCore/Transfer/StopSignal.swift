@@ -5,8 +5,9 @@ import Synchronization
 /// A request to stop, readable from libcurl's callbacks without locking and able to wake a
 /// worker that waits between retries.
 public final class StopSignal: Sendable {
+    /// Read without a lock (libcurl's callbacks); `waiting` is the same flag for `wait`.
     private let raised = Atomic<Bool>(false)
-    private let condition = NSCondition()
+    private let waiting = Locked(false)
     /// Signals raised with this one (a run's parts), held weakly: each lives as long as its part.
     private let children = Locked<[WeakSignal]>([])
 
@@ -15,10 +16,10 @@ public final class StopSignal: Sendable {
     public var isRaised: Bool { raised.load(ordering: .acquiring) }
 
     public func raise() {
-        condition.lock()
-        raised.store(true, ordering: .releasing)
-        condition.broadcast()
-        condition.unlock()
+        waiting.withLockAndNotify { raised in
+            raised = true
+            self.raised.store(true, ordering: .releasing)
+        }
         children.withLock { $0.compactMap(\.signal) }.forEach { $0.raise() }
     }
 
@@ -39,16 +40,15 @@ public final class StopSignal: Sendable {
         weak var signal: StopSignal?
     }
 
-    func lower() { raised.store(false, ordering: .releasing) }
+    func lower() {
+        waiting.withLock { raised in
+            raised = false
+            self.raised.store(false, ordering: .releasing)
+        }
+    }
 
     /// Waits up to `seconds`; returns true when raised meanwhile.
     func wait(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !isRaised {
-            if !condition.wait(until: deadline) { break }
-        }
-        return isRaised
+        waiting.wait(until: { $0 }, timeout: seconds)
     }
 }
