@@ -126,4 +126,44 @@ struct PageLinkCommandTests {
         #expect((path as NSString).lastPathComponent == "Week 3: Tides.mp4")
         #expect(FileManager.default.fileExists(atPath: path))
     }
+
+    /// A stream whose every link carries the token (playlist and segments): after a stop and
+    /// the token's end, the page gives a fresh playlist link, whose playlist is read again, and
+    /// the video is whole.
+    @Test func aStreamsTokenThatExpiresWhileStoppedIsFoundAgainOnThePage() throws {
+        let clip = try Clips.hls()
+        let segments = clip.segments(of: "v360")
+        func serve(_ token: String, faults: [Fault] = []) {
+            for (path, body) in clip.files where path.hasPrefix("v360/") {
+                server.serve("/\(token)/\(path)", body: body, etag: "\"\(path)\"", faults: faults)
+            }
+        }
+        func page(_ token: String) -> [UInt8] {
+            Array("<title>Harbour live | TV</title><video src='/\(token)/v360/index.m3u8' type='application/x-mpegURL'></video>".utf8)
+        }
+        server.serve("/stream", body: page("s1"), headers: [HTTPHeader("Content-Type", "text/html")])
+        serve("s1")
+        // The first two segments finish; the rest stop half-way until the process is gone.
+        for segment in segments.dropFirst(2) { server.hold("/s1/" + segment, offsets: clip.files[segment]!.count / 2..<clip.files[segment]!.count) }
+        let link = server.url("/stream")
+        let first = try FetchplayProcess(["--download", link, "--cache-dir", fixture.cacheDir], folder: fixture.folder, name: "first")
+        #expect(waitUntil(timeout: .seconds(20)) { segments.prefix(2).allSatisfy { server.bytesSent(of: "/s1/" + $0) >= clip.files[$0]!.count } })
+        #expect(waitUntil(timeout: .seconds(20)) { server.requests(to: "/s1/" + segments[2]).count >= 1 })
+        first.send(SIGINT)
+        #expect(first.waitForExit(timeout: .seconds(5)))
+        #expect(first.status == 128 + SIGINT, "stderr: \(first.standardError)")
+        for segment in segments.dropFirst(2) { server.release("/s1/" + segment) }
+
+        serve("s1", faults: [.status(403)])
+        serve("s2")
+        server.serve("/stream", body: page("s2"), headers: [HTTPHeader("Content-Type", "text/html")])
+        let second = try fixture.download(link, name: "second")
+        #expect(second.status == 0, "stderr: \(second.standardError)")
+        let path = try #require(second.lastLine)
+        #expect((path as NSString).lastPathComponent == "Harbour live.mp4")
+        let media = try DiscoveredMedia.probe(path)
+        #expect(abs(media.duration - clip.seconds) < 0.25, "duration \(media.duration)")
+        #expect(server.requests(to: "/s2/v360/index.m3u8").count == 1, "the fresh link's playlist, read once")
+        #expect(second.standardError.contains("its page gave a fresh one"))
+    }
 }
