@@ -28,4 +28,18 @@ struct CommandFixture {
     }
 
     var partialDurableBytes: Int64? { (partialRecord()?["durableBytes"] as? NSNumber)?.int64Value }
+
+    /// The folders of presentations (HLS, DASH) still in the cache.
+    func presentationFolders() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/hls")) ?? []
+    }
+
+    /// The resources (segments, init sections) finished so far in the presentations' own
+    /// folders; `keep` chooses among their files (default: all but the records).
+    func finishedSegments(_ keep: (String) -> Bool = { !$0.hasSuffix(".json") }) -> [String] {
+        presentationFolders().flatMap { key in
+            ((try? FileManager.default.contentsOfDirectory(atPath: "\(cacheDir)/hls/\(key)/segments/videos")) ?? [])
+                .filter(keep)
+        }
+    }
 }

@@ -10,20 +10,20 @@ import TestSupport
 /// ends the run with one sentence, and the next run continues without fetching again what was
 /// finished.
 struct DASHCommandTests {
-    let server: FaultServer
-    let folder: TemporaryDirectory
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+    var folder: TemporaryDirectory { fixture.folder }
     let clip: DASHClip
-    var cacheDir: String { folder.file("cache") }
+    var cacheDir: String { fixture.cacheDir }
 
     init() throws {
-        server = try FaultServer()
-        folder = try TemporaryDirectory(prefix: "fetchplay-cli-dash")
+        fixture = try CommandFixture(prefix: "fetchplay-cli-dash")
         clip = try Clips.dash()
         clip.serve(on: server)
     }
 
     private func download(_ path: String, _ extra: [String] = [], name: String = "run") throws -> FetchplayProcess {
-        try FetchplayProcess.run(["--download", server.url(path), "--cache-dir", cacheDir] + extra, folder: folder, name: name)
+        try fixture.download(server.url(path), name: name, extra)
     }
 
     /// The saved MP4: the clip's length, one video stream of `height` lines (none when
@@ -40,28 +40,16 @@ struct DASHCommandTests {
         let packets = try FFprobe.packets(path)
         if height != nil { #expect(packets.first { $0.kind == "video" }?.count == Int(clip.seconds) * 30, "\(packets)") }
         #expect(try FFprobe.decodeErrors(path) == "")
-        #expect(!FileManager.default.fileExists(atPath: cacheDir + "/hls") || presentationFolders().isEmpty,
+        #expect(!FileManager.default.fileExists(atPath: cacheDir + "/hls") || fixture.presentationFolders().isEmpty,
                 "the presentation's folder is gone once the video is whole")
         return path
-    }
-
-    private func presentationFolders() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/hls")) ?? []
-    }
-
-    /// Segment files finished so far in the presentation's folder.
-    private func finishedResources() -> [String] {
-        presentationFolders().flatMap { key in
-            ((try? FileManager.default.contentsOfDirectory(atPath: "\(cacheDir)/hls/\(key)/segments/videos")) ?? [])
-                .filter { !$0.hasSuffix(".json") }
-        }
     }
 
     /// Nothing kept: no video, no presentation.
     private func expectNothingSaved() {
         let videos = (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/videos")) ?? []
         #expect(videos.filter { !$0.hasPrefix(".") }.isEmpty, "\(videos)")
-        #expect(presentationFolders().isEmpty)
+        #expect(fixture.presentationFolders().isEmpty)
     }
 
     @Test func aSegmentTimeline() throws {
@@ -195,7 +183,7 @@ struct DASHCommandTests {
         // One sentence (besides the warnings of the segment's retries).
         #expect(first.standardError.split(separator: "\n").filter { $0.hasPrefix("fetchplay:") && !$0.hasPrefix("fetchplay: warning:") }
                     .count == 1, "\(first.standardError)")
-        let kept = finishedResources()
+        let kept = fixture.finishedSegments()
         #expect(kept.count >= 2, "the finished segments are kept: \(kept)")
 
         server.serve(missing, body: body, etag: "\"fixed\"")

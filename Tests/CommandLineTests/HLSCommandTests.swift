@@ -7,30 +7,20 @@ import TestSupport
 /// one MP4 that GStreamer's discoverer reads with the right duration and size; faults, signals
 /// and refusals end as the engine's do.
 struct HLSCommandTests {
-    let server: FaultServer
-    let folder: TemporaryDirectory
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+    var folder: TemporaryDirectory { fixture.folder }
     let clip: HLSClip
-    var cacheDir: String { folder.file("cache") }
+    var cacheDir: String { fixture.cacheDir }
 
     init() throws {
-        server = try FaultServer()
-        folder = try TemporaryDirectory(prefix: "fetchplay-cli-hls")
+        fixture = try CommandFixture(prefix: "fetchplay-cli-hls")
         clip = try Clips.hls()
         clip.serve(on: server)
     }
 
     private func download(_ url: String, _ extra: [String] = [], name: String = "run") throws -> FetchplayProcess {
-        try FetchplayProcess.run(["--download", url, "--cache-dir", cacheDir] + extra, folder: folder, name: name)
-    }
-
-    /// Segment files finished so far in the presentation's own folder.
-    private func finishedSegments() -> [String] {
-        let root = cacheDir + "/hls"
-        let keys = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return keys.flatMap { key in
-            ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(key)/segments/videos")) ?? [])
-                .filter { $0.hasSuffix(".ts") }
-        }
+        try fixture.download(url, name: name, extra)
     }
 
     /// An MP4 under the link's name in the videos folder, as a player sees it.
@@ -49,7 +39,7 @@ struct HLSCommandTests {
         defer { nginx.stop() }
         let run = try download(nginx.url("/master.m3u8"))
         try expectVideo(run, height: 720, name: "master.mp4")
-        #expect(finishedSegments().isEmpty, "the presentation's folder is gone once the video is whole")
+        #expect(fixture.finishedSegments { $0.hasSuffix(".ts") }.isEmpty, "the presentation's folder is gone once the video is whole")
     }
 
     @Test func anAudioRenditionOfItsOwnIsMuxedWithTheVideo() throws {
@@ -103,7 +93,7 @@ struct HLSCommandTests {
         #expect(first.standardError.contains("404"))
         #expect(first.standardOutput.isEmpty)
         #expect(server.requests(to: missing).count == 3)
-        #expect(finishedSegments().count == clip.segments(of: "v360").count - 1)
+        #expect(fixture.finishedSegments { $0.hasSuffix(".ts") }.count == clip.segments(of: "v360").count - 1)
         // Listed as a partial: the finished segments' bytes, no total yet, the presentation's folder.
         let list = try FetchplayProcess.run(["--list", "--cache-dir", cacheDir], folder: folder, name: "list")
         #expect(list.status == 0)
@@ -135,12 +125,12 @@ struct HLSCommandTests {
         }
         let url = server.url("/v360/index.m3u8")
         let run = try FetchplayProcess(["--download", url, "--cache-dir", cacheDir], folder: folder, name: "first")
-        #expect(waitUntil(timeout: .seconds(20)) { finishedSegments().count >= 2 })
+        #expect(waitUntil(timeout: .seconds(20)) { fixture.finishedSegments { $0.hasSuffix(".ts") }.count >= 2 })
         run.send(SIGINT)
         #expect(run.waitForExit(timeout: .seconds(5)))
         #expect(run.status == 128 + SIGINT, "stderr: \(run.standardError)")
         for segment in segments.dropFirst(2) { server.release("/" + segment) }
-        let done = finishedSegments().count
+        let done = fixture.finishedSegments { $0.hasSuffix(".ts") }.count
         #expect(done == 2)
         let before = segments.map { server.requests(to: "/" + $0).count }
 

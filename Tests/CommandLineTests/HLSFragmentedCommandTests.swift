@@ -10,20 +10,20 @@ import TestSupport
 /// (GStreamer's discoverer and ffmpeg both read it); bad init sections and fragments end with
 /// one sentence, the segments kept.
 struct HLSFragmentedCommandTests {
-    let server: FaultServer
-    let folder: TemporaryDirectory
+    let fixture: CommandFixture
+    var server: FaultServer { fixture.server }
+    var folder: TemporaryDirectory { fixture.folder }
     let clip: HLSFragmentedClip
-    var cacheDir: String { folder.file("cache") }
+    var cacheDir: String { fixture.cacheDir }
 
     init() throws {
-        server = try FaultServer()
-        folder = try TemporaryDirectory(prefix: "fetchplay-cli-fmp4")
+        fixture = try CommandFixture(prefix: "fetchplay-cli-fmp4")
         clip = try Clips.fragmentedHLS()
         clip.serve(on: server)
     }
 
     private func download(_ path: String, name: String = "run") throws -> FetchplayProcess {
-        try FetchplayProcess.run(["--download", server.url(path), "--cache-dir", cacheDir], folder: folder, name: name)
+        try fixture.download(server.url(path), name: name)
     }
 
     /// The saved MP4: the clip's length, a video and an audio stream, `codec` video of 360
@@ -54,19 +54,9 @@ struct HLSFragmentedCommandTests {
         return path
     }
 
-    /// Resource downloads finished so far in the presentation's folder.
-    private func finishedResources() -> [String] {
-        let root = cacheDir + "/hls"
-        let keys = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return keys.flatMap { key in
-            ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(key)/segments/videos")) ?? [])
-                .filter { !$0.hasSuffix(".json") }
-        }
-    }
-
     @Test func anInitSectionAndSeparateFragmentsWithVideoAndAudioInOneStream() throws {
         try expectVideo(try download("/sep/index.m3u8"), source: "sep/index.m3u8")
-        #expect(finishedResources().isEmpty, "the presentation's folder is gone once the video is whole")
+        #expect(fixture.finishedSegments().isEmpty, "the presentation's folder is gone once the video is whole")
     }
 
     @Test func oneFileByByteRangeIsFetchedOnceAndCut() throws {
@@ -177,7 +167,7 @@ struct HLSFragmentedCommandTests {
         #expect(run.standardError.contains("404"), "\(run.standardError)")
         #expect(server.requests(to: "/sep/init.mp4").count == 3)
         // The fragments fetched before it failed stay for a later continue.
-        #expect(!finishedResources().isEmpty)
+        #expect(!fixture.finishedSegments().isEmpty)
         #expect(sentences(run).count == 1, "\(run.standardError)")
     }
 
@@ -196,14 +186,14 @@ struct HLSFragmentedCommandTests {
         let first = try FetchplayProcess(["--download", server.url("/sep/index.m3u8"), "--cache-dir", cacheDir],
                                          folder: folder, name: "first")
         let others = clip.media(of: "sep").count - 1
-        #expect(waitUntil(timeout: .seconds(20)) { finishedResources().count >= others })
+        #expect(waitUntil(timeout: .seconds(20)) { fixture.finishedSegments().count >= others })
         server.release("/" + bad)
         #expect(first.waitForExit(timeout: .seconds(20)))
         #expect(first.status == 1, "stderr: \(first.standardError)")
         let lines = sentences(first)
         #expect(lines.count == 1 && lines.first?.contains(words) == true, "\(first.standardError)")
         #expect(first.standardOutput.isEmpty)
-        #expect(finishedResources().count == others, "the segments fetched are kept")
+        #expect(fixture.finishedSegments().count == others, "the segments fetched are kept")
 
         clip.serve(on: server)
         let media = clip.media(of: "sep")
