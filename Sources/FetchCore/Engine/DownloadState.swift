@@ -1,17 +1,3 @@
-// FetchCore: getting a video from a URL onto the disk, whole and exact.
-//
-//   DownloadTask        one URL's download: start, pause, continue, cancel; emits DownloadEvent
-//   ├─ Transfer         one HTTP attempt on a worker thread (libcurl easy interface)
-//   ├─ ResumePlan       what a server's answer to `Range`/`If-Range` means (the resume table)
-//   ├─ PartialFile      the partial bytes, their durable count, checkpoints and the lock
-//   └─ SpeedMeter       bytes per second averaged over a few seconds
-//   Cache               folders, names from a hash of the URL, metadata, listing
-//   DownloadQueue       several DownloadTasks: at most N running, the rest waiting in order
-//   Library             the cache as people see it: items, delete with undo, size cap (CacheEviction)
-//   CurlError           the one place a CURLcode becomes a DownloadError
-//
-// No GTK and no GStreamer here: the window and the command line drive the same engine.
-
 /// Where one download stands.
 public enum DownloadState: Sendable, Equatable {
     /// Nothing is running; nothing or a partial may be on disk.

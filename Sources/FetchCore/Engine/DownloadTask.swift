@@ -9,6 +9,8 @@
 //   │  │  └─ SpeedLimit the download's own and the global limit, a token bucket all connections share
 //   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
 //   │  └─ DownloadBoard what is on disk now, for a player reading it (PartialReader)
+//   ├─ PageReader       a link that is a web page: its videos (PageScanner, no script run);
+//   │                   the worker saves one under the page's link and refreshes its media link
 //   └─ DownloadTask     one download on a store of its own, for the command line and tests
 //   Cache               folders, names from a hash of the URL, records, listing
 //   Library             the cache as people see it: items, delete with undo, size cap
