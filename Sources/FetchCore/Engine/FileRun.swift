@@ -59,7 +59,7 @@ struct FileRun {
     private func attempts(_ partial: PartialFile, options: DownloadOptions) -> End {
         var meter = SpeedMeter()
         var failures = 0
-        var backoff = options.initialBackoff
+        var backoff = Backoff(options)
         var forceFromZero = false
         var serverWasReached = false
         /// The most durable bytes seen: retries are counted only while this does not grow.
@@ -107,7 +107,7 @@ struct FileRun {
                 if partial.durableBytes > furthest {
                     furthest = partial.durableBytes
                     failures = 0
-                    backoff = options.initialBackoff
+                    backoff.reset()
                 } else {
                     failures += 1
                 }
@@ -126,9 +126,8 @@ struct FileRun {
                       failures <= options.maxRetries else {
                     return .state(.failed(error))
                 }
-                Log.warning("\(url): \(error.message) Retrying in \(backoff) s.")
-                if stop.wait(seconds: backoff) { return .state(keep(partial, .paused)) }
-                backoff = min(backoff * 2, options.maxBackoff)
+                Log.warning("\(url): \(error.message) Retrying in \(backoff.seconds) s.")
+                if backoff.wait(on: stop) { return .state(keep(partial, .paused)) }
                 forceFromZero = false
             }
         }

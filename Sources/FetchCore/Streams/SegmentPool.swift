@@ -20,7 +20,9 @@ struct SegmentPool {
     /// after it).
     private let tally = Locked(Tally())
 
-    /// Attempts per segment before the presentation fails (each one with the engine's retries).
+    /// Attempts per segment before the presentation fails, for the failures the engine's own
+    /// retries leave alone (a status, an unusable answer, a refused connection); a dropped or
+    /// stalled connection is the engine's to retry, and is not tried again on top.
     static let segmentAttempts = 3
 
     private struct Tally {
@@ -92,7 +94,7 @@ struct SegmentPool {
     /// One resource through the engine, with a few attempts of its own: a segment that fails
     /// now (a 404 while a server updates) may be there a moment later.
     private func fetch(_ resource: String) -> DownloadState {
-        var backoff = options.initialBackoff
+        var backoff = Backoff(options)
         var end = DownloadState.idle
         let url: String
         do { url = try WebAddress.identity(WebAddress.validate(resource)) } catch { return .failed(error) }
@@ -111,16 +113,15 @@ struct SegmentPool {
                 return .failed(.badResponse("\(HLSAddress.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
             }
             guard case .failed(let error) = end, Self.worthAnotherAttempt(error), attempt < Self.segmentAttempts else { return end }
-            Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff) s.")
-            if stop.wait(seconds: backoff) { return .paused }
-            backoff = min(backoff * 2, options.maxBackoff)
+            Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff.seconds) s.")
+            if backoff.wait(on: stop) { return .paused }
         }
         return end
     }
 
     private static func worthAnotherAttempt(_ error: DownloadError) -> Bool {
         switch error {
-        case .httpStatus, .connectionLost, .stalled, .connectionRefused, .badResponse: true
+        case .httpStatus, .connectionRefused, .badResponse: true
         default: false
         }
     }

@@ -40,7 +40,7 @@ final class RangeDownload {
     var meter = SpeedMeter()
     /// When the next extra connection may open, after one failed (monotonic seconds).
     private var nextSliceAt = 0.0
-    private var sliceBackoff: Double
+    private var sliceBackoff: Backoff
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
     var partitioned = false
@@ -79,7 +79,7 @@ final class RangeDownload {
         self.onBytes = onBytes
         maxConnections = max(1, connections)
         host = WebAddress.host(of: url)
-        sliceBackoff = options.initialBackoff
+        sliceBackoff = Backoff(options)
         if options.growConnections, maxConnections > 1 { growth = ConnectionGrowth(ceiling: maxConnections) }
     }
 
@@ -205,8 +205,7 @@ final class RangeDownload {
                 return nil
             }
             Log.warning("\(WebAddress.redacted(url)): one connection failed (\(error.message)); retrying its range")
-            nextSliceAt = monotonicSeconds() + sliceBackoff
-            sliceBackoff = min(sliceBackoff * 2, options.maxBackoff)
+            nextSliceAt = monotonicSeconds() + sliceBackoff.take()
             giveBack(transfer, to: primary)
             return nil
         }

@@ -33,7 +33,7 @@ struct HLSFetch {
     /// Fetches `url` (only `range` of it, when given: a DASH `sidx`); throws the last error
     /// once the retries ran out, `.badResponse` past `limit`, and `.stopped` when stopped.
     func get(_ url: String, range: DASHRange? = nil) throws(RunHalt) -> Answer {
-        var backoff = options.initialBackoff
+        var backoff = Backoff(options)
         var attempt = 0
         while true {
             let result = once(url, range: range)
@@ -45,8 +45,7 @@ struct HLSFetch {
             case .failure(.failed(let error)):
                 attempt += 1
                 guard CurlError.isTransient(error, serverWasReached: true), attempt <= options.maxRetries else { throw .failed(error) }
-                if stop.wait(seconds: backoff) { throw .stopped }
-                backoff = min(backoff * 2, options.maxBackoff)
+                if backoff.wait(on: stop) { throw .stopped }
             }
         }
     }
