@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "Locking", "TestSupport"]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "Locking"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "Locking"]),
-        .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore"]),
+        .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore", "Locking"]),
         .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "FetchPresentation", "TestSupport", "CGtk", "CAdwaita",
                                                   "Locking"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),

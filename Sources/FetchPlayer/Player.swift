@@ -139,10 +139,8 @@ public final class Player {
     var missingPlugin: String?
     /// How deep `changing` runs: observers hear of changes once the outermost is done.
     private var changeDepth = 0
-    private var observers: [Int: @MainActor (Change) -> Void] = [:]
-    /// In the order they were added; a list, not a dictionary, on the frame path.
-    private var frameObservers: [(id: Int, body: @MainActor (VideoFrame) -> Void)] = []
-    private var nextObserverID = 0
+    private let changes = Observers<Change>()
+    private let frames = Observers<VideoFrame>()
     /// The one thread that changes this player's pipelines' states, in the order asked. When the
     /// player goes, it takes the last pipeline down and ends; `shutdown` joins it.
     private let states: Worker
@@ -163,32 +161,20 @@ public final class Player {
 
     // MARK: Observing
 
-    /// Calls `body` on every real change of state, duration or volume, until removed.
-    @discardableResult
-    public func observe(_ body: @escaping @MainActor (Change) -> Void) -> Observation {
-        nextObserverID += 1
-        observers[nextObserverID] = body
-        return Observation(id: nextObserverID)
-    }
+    /// Calls `body` on every real change of state, duration or volume, for the player's life.
+    public func observe(_ body: @escaping @MainActor (Change) -> Void) { changes.add(body) }
+
+    /// Calls `body` on every real change until the returned token is dropped.
+    public func observation(_ body: @escaping @MainActor (Change) -> Void) -> ObserverToken { changes.observe(body) }
 
     /// Calls `body` with every new frame, on the main thread (frames nobody saw in time are
-    /// dropped), until removed. Every observer added is called: none replaces another.
-    @discardableResult
-    public func observeFrames(_ body: @escaping @MainActor (VideoFrame) -> Void) -> Observation {
-        nextObserverID += 1
-        frameObservers.append((nextObserverID, body))
-        return Observation(id: nextObserverID)
-    }
+    /// dropped), for the player's life. Every observer added is called: none replaces another.
+    public func observeFrames(_ body: @escaping @MainActor (VideoFrame) -> Void) { frames.add(body) }
 
-    /// Ends an observation made by `observe(_:)` or `observeFrames(_:)`.
-    public func removeObservation(_ observation: Observation) {
-        observers[observation.id] = nil
-        frameObservers.removeAll { $0.id == observation.id }
-    }
+    /// Calls `body` with every new frame until the returned token is dropped.
+    public func frameObservation(_ body: @escaping @MainActor (VideoFrame) -> Void) -> ObserverToken { frames.observe(body) }
 
-    private func notify(_ change: Change) {
-        for id in observers.keys.sorted() { observers[id]?(change) }
-    }
+    private func notify(_ change: Change) { changes.notify(change) }
 
     /// Runs `body`, then tells observers what changed in the phase. Nested (an effect that sends
     /// an event), only the outermost tells, so nobody hears a value that is already old.
@@ -340,7 +326,7 @@ public final class Player {
         currentFrame = frame
         framesDelivered += 1
         framesDeliveredForFile += 1
-        for (_, body) in frameObservers { body(frame) }
+        frames.notify(frame)
     }
 
     /// Stops and forgets the pipeline and what it said; the phase forgets it with the next event.

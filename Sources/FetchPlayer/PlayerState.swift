@@ -39,9 +39,4 @@ extension Player {
         /// off, or a subtitle file could not be shown (`subtitleProblem`).
         case subtitles
     }
-
-    /// Identifies an observer added with `observe(_:)`.
-    public struct Observation: Hashable, Sendable {
-        let id: Int
-    }
 }

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import CGStreamer
+import Locking
 @testable import FetchPlayer
 
 /// Player against short clips made with gst-launch; the tests drive the GLib main context.
@@ -62,11 +63,12 @@ struct PlayerTests {
     @Test func everyFrameObserverHearsFramesUntilRemoved() throws {
         let player = opened(try Clips.webm())
         var first = 0, second = 0
-        let firstObservation = player.observeFrames { _ in first += 1 }
+        var firstObservation: ObserverToken? = player.frameObservation { _ in first += 1 }
         player.observeFrames { _ in second += 1 }
         player.play()
         #expect(runMainLoop { first >= 3 && second >= 3 })
-        player.removeObservation(firstObservation)
+        withExtendedLifetime(firstObservation) {}
+        firstObservation = nil
         let firstWhenRemoved = first, secondWhenRemoved = second
         #expect(runMainLoop { second >= secondWhenRemoved + 3 })
         #expect(first == firstWhenRemoved, "a removed observer hears no more frames")
@@ -191,7 +193,7 @@ struct PlayerTests {
     @Test func observersHearOnlyRealChanges() throws {
         let player = Player(audio: .none)
         var changes: [Player.Change] = []
-        let observation = player.observe { changes.append($0) }
+        var observation: ObserverToken? = player.observation { changes.append($0) }
         player.open(path: try Clips.webm(seconds: 1))
         player.play()
         #expect(runMainLoop(timeout: .seconds(6)) { player.state == .ended })
@@ -208,7 +210,8 @@ struct PlayerTests {
         player.isMuted = true
         #expect(changes == [.volume(0.5, muted: false), .volume(1, muted: false), .volume(1, muted: true)])
 
-        player.removeObservation(observation)
+        withExtendedLifetime(observation) {}
+        observation = nil
         player.close()
         #expect(player.state == .idle)
         #expect(changes.count == 3)

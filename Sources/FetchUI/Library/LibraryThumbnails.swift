@@ -4,6 +4,7 @@ import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport
+import Locking
 
 /// Thumbnails (and durations) of finished videos, made lazily for the rows on screen.
 ///
