@@ -5,7 +5,7 @@ import HLSRemuxer
 import Foundation
 import Glibc
 import Localization
-import Locking
+import ThreadKit
 import Synchronization
 
 /// The command line without a window: `--download URL`, `--list` and `--list-videos PAGE`.

@@ -1,7 +1,7 @@
 import FetchCore
 import Foundation
 import Localization
-import Locking
+import ThreadKit
 
 /// Download progress on stderr: a bar redrawn in place on a terminal, a plain line every few
 /// seconds when stderr is a file or a pipe.

@@ -2,7 +2,7 @@ import CGLib
 import Foundation
 import CGStreamer
 import GLibSupport
-import Locking
+import ThreadKit
 
 /// Where the player sends sound.
 public enum AudioOutput: Sendable {

@@ -1,5 +1,5 @@
 import CGStreamer
-import Locking
+import ThreadKit
 
 /// Loads the plug-ins of the usual demuxers and decoders on a worker thread at start-up.
 ///

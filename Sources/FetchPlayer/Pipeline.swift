@@ -1,7 +1,7 @@
 import CGLib
 import CGStreamer
 import GLibSupport
-import Locking
+import ThreadKit
 
 /// One `playbin` for one opened file, with its sinks and its bus watch; stopped and freed when
 /// released (by `Player.close()` or when the player goes away).

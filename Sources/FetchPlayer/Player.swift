@@ -39,7 +39,7 @@ import CGLib
 import CGStreamer
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// Plays one video file at a time.
 ///

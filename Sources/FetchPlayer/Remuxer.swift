@@ -1,7 +1,7 @@
 import CGLib
 import CGStreamer
 import Foundation
-import Locking
+import ThreadKit
 
 /// Rewrites media streams into one MP4 without re-encoding, as their bytes arrive.
 ///

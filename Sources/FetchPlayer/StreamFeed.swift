@@ -1,6 +1,6 @@
 import CGLib
 import CGStreamer
-import Locking
+import ThreadKit
 
 /// Feeds playbin's `appsrc` (uri `appsrc://`) from a `ByteSource` in random-access mode, so the
 /// demuxer can seek anywhere in a file that is still arriving.

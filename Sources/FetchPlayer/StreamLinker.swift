@@ -1,6 +1,6 @@
 import CGLib
 import CGStreamer
-import Locking
+import ThreadKit
 
 /// Links each stream parsebin finds: video and audio into the muxer as its input allows,
 /// anything else into a fakesink. Runs on GStreamer's streaming threads.

@@ -2,7 +2,7 @@ import CGLib
 import CGStreamer
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// One frame or the duration of a video file, without playing it (for the library view).
 ///

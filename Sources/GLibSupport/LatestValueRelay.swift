@@ -1,4 +1,4 @@
-import Locking
+import ThreadKit
 
 /// Hands values from a worker thread to the main thread, keeping only the newest one.
 ///

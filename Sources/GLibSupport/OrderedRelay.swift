@@ -1,4 +1,4 @@
-import Locking
+import ThreadKit
 
 /// Hands values from a worker thread to the main thread in order, keeping at most `depth`
 /// undelivered ones (past that, the oldest is dropped).

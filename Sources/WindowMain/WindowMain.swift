@@ -16,7 +16,7 @@ import FetchUI
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 public enum WindowMain {
     /// Runs the window's program to its end and exits; `attach` sees the application before it

@@ -15,7 +15,7 @@ import FetchCommandLine
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 // First, before any thread: the user's locale and Fetchplay's catalogues.
 Localization.setUp()

@@ -1,6 +1,7 @@
 import CCurl
 @testable import FetchCore
 import Foundation
+import ThreadKit
 import Testing
 import TestSupport
 

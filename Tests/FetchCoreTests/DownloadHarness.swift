@@ -1,6 +1,6 @@
 @testable import FetchCore
 import Foundation
-import Locking
+import ThreadKit
 import TestSupport
 
 /// A temporary cache, a task on it with short timeouts, and every event the task sent.

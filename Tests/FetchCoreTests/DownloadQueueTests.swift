@@ -1,6 +1,6 @@
 @testable import FetchCore
 import Foundation
-import Locking
+import ThreadKit
 import Testing
 import TestSupport
 

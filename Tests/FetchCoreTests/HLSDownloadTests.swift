@@ -1,6 +1,6 @@
 @testable import FetchCore
 import Foundation
-import Locking
+import ThreadKit
 import Synchronization
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import CGLib
 import CGStreamer
-import Locking
+import ThreadKit
 @testable import FetchPlayer
 
 /// Listens to the sound a player's silent audio sink receives and tells the pitch a person

@@ -1,5 +1,5 @@
 import CGStreamer
-import Locking
+import ThreadKit
 import Testing
 @testable import FetchPlayer
 

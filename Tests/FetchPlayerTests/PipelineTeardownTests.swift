@@ -1,5 +1,5 @@
 import Dispatch
-import Locking
+import ThreadKit
 import Testing
 import TestSupport
 @testable import FetchPlayer

@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 import CGStreamer
-import Locking
+import ThreadKit
 @testable import FetchPlayer
 
 /// Player against short clips made with gst-launch; the tests drive the GLib main context.

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import Locking
+import ThreadKit
 import Testing
 import TestSupport
 @testable import FetchPlayer

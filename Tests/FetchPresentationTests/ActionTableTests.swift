@@ -1,4 +1,4 @@
-import Locking
+import ThreadKit
 import Testing
 @testable import FetchPresentation
 

@@ -1,7 +1,7 @@
 import FetchCore
 import FetchPresentation
 import Foundation
-import Locking
+import ThreadKit
 import Testing
 import TestSupport
 @testable import FetchUI

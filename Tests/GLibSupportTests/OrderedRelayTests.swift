@@ -1,6 +1,6 @@
 import Foundation
 import GLibSupport
-import Locking
+import ThreadKit
 import Testing
 import TestSupport
 

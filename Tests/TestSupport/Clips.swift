@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ThreadKit
 
 /// Short videos generated with `gst-launch-1.0` at test time, each made once per process.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import Locking
+import ThreadKit
 
 extension FaultServer {
     /// The listening socket, the shared state and the threads. Threads retain the core, never

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Locking
+import ThreadKit
 
 /// A real proxy on a free port of 127.0.0.1, started by a test: Debian's `tinyproxy` (http, and
 /// https through CONNECT) or `microsocks` (socks5, with a user and password if given).

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Locking
+import ThreadKit
 
 /// A real nginx serving a folder on 127.0.0.1, for integration tests and benchmarks.
 ///

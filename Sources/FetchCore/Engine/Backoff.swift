@@ -1,3 +1,4 @@
+import ThreadKit
 /// The pause before the next try after a failure: `initialBackoff` first, doubled at each
 /// failure up to `maxBackoff` (`DownloadOptions`), back to the first after progress. Every retry
 /// of the engine waits by it: a file's attempts, a connection's range, a segment, a playlist.

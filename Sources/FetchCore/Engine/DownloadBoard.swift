@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Locking
+import ThreadKit
 
 /// What a download has on disk at this moment, for readers on other threads: a player that plays
 /// the video while it downloads reads through a `PartialReader` on this board.

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ThreadKit
 
 /// The store of downloads: every URL's phase, changed only by `DownloadLife.reduce`, and the one
 /// rule it adds: at most `maxRunning` workers hold a slot, the others wait in line, first come

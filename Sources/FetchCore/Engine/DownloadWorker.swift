@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ThreadKit
 
 /// The thread that downloads one URL, of any kind, until it completes, fails or is stopped.
 ///

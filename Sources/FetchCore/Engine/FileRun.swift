@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import ThreadKit
 
 /// One run of a file's download on the caller's thread, from its partial's lock to a stopping
 /// state: attempts, retries with backoff, completion.

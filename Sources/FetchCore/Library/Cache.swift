@@ -1,7 +1,7 @@
 import CGLib
 import Foundation
 import Localization
-import Locking
+import ThreadKit
 
 /// The folders where partial and finished videos live, and what is in them.
 ///

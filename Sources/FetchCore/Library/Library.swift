@@ -1,6 +1,6 @@
 import Foundation
 import Localization
-import Locking
+import ThreadKit
 
 /// Every finished and partial video in the cache folder, and what people do to them: delete
 /// with undo, remember when they were played, keep the folder under a size cap.

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadKit
 
 /// What a web page offers, read with the context a download carries: its videos, its title,
 /// and the context its media must be fetched with.

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Localization
 import Glibc
-import Locking
+import ThreadKit
 
 /// One URL's partial download on disk: the lock, the data file, and the record that vouches for
 /// byte ranges of it.

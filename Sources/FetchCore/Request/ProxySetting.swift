@@ -2,7 +2,7 @@ import CGLib
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// Which proxy a download's requests go through.
 public enum ProxySetting: Codable, Sendable, Equatable {

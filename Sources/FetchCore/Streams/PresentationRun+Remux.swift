@@ -1,6 +1,6 @@
 import CLinux
 import Foundation
-import Locking
+import ThreadKit
 
 extension PresentationRun {
     /// Downloads every resource not yet whole while one feed per playlist hands the whole ones

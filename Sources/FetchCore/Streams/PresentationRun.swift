@@ -1,5 +1,6 @@
 import Foundation
 import Localization
+import ThreadKit
 
 /// One run of an HLS or DASH presentation's download on its worker's thread, saved as one video.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ThreadKit
 
 /// A presentation's segments fetched on the download's pool of connections: `connections`
 /// threads, each taking the next pending resource and fetching it through the file engine

@@ -1,3 +1,4 @@
+import ThreadKit
 /// What a link to a presentation offers before it is downloaded: its variants, and whether its
 /// name says it is one.
 public enum StreamLink {

@@ -1,4 +1,4 @@
-import Locking
+import ThreadKit
 
 /// Connections open per host across every download of this process, so several downloads from
 /// one server never open more than a download may alone.

@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 import Localization
-import Locking
+import ThreadKit
 
 /// One attempt at a download, with one connection or several, on the calling (worker) thread.
 ///

@@ -1,4 +1,4 @@
-import Locking
+import ThreadKit
 
 /// A cap in bytes per second shared by every connection that draws on it: the connections of one
 /// download (its own limit), or of every download at once (the global one, one object for the

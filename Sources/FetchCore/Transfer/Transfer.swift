@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Localization
+import ThreadKit
 
 /// How one connection's request ended.
 enum TransferOutcome: Sendable, Equatable {

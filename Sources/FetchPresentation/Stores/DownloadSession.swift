@@ -1,7 +1,7 @@
 import FetchCore
 import Foundation
 import GLibSupport
-import Locking
+import ThreadKit
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.
 ///

@@ -1,7 +1,7 @@
 import FetchCore
 import Foundation
 import GLibSupport
-import Locking
+import ThreadKit
 
 /// The library on the main thread: the items as last read, and the commands that change them.
 ///

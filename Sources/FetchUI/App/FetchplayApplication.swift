@@ -39,7 +39,7 @@ import FetchPlayer
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// The `GtkApplication`: one window, command-line URLs and files arrive through `open`.
 @MainActor

@@ -4,7 +4,7 @@ import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// The window: a download page and a video page, each with its controller
 /// (`DownloadPageController`, `PlaybackController`), the library beside them, one action table.

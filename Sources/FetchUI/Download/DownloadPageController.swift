@@ -4,7 +4,7 @@ import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// The download page's controller: the entry, the ring, the title and status line, the error,
 /// and the buttons, for the one current download.

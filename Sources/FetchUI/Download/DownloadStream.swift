@@ -1,6 +1,6 @@
 import FetchCore
 import FetchPlayer
-import Locking
+import ThreadKit
 
 /// A download as the player's byte source: the player reads the partial through the engine's
 /// `PartialReader` (on GStreamer's streaming thread) while the bytes arrive.

@@ -4,7 +4,7 @@ import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// Wires the library to the window: the store (disk), the view (rows), and the download session
 /// (the queue and the selected item).

@@ -4,7 +4,7 @@ import FetchPresentation
 import FetchPlayer
 import Foundation
 import GLibSupport
-import Locking
+import ThreadKit
 
 /// Thumbnails (and durations) of finished videos, made lazily for the rows on screen.
 ///

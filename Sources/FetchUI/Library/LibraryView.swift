@@ -4,7 +4,7 @@ import FetchCore
 import FetchPresentation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// The library pane: a header with the counts, the sort and Open Folder, a search field, the
 /// list of videos and partials, and a toast with Undo after a deletion.

@@ -5,7 +5,7 @@ import FetchPresentation
 import Foundation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// Plays videos in the window: the `Player` (made on first use) wired to the `VideoView`, the
 /// playback actions, and where each video was left.

@@ -1,7 +1,7 @@
 import FetchCore
 import FetchPresentation
 import Foundation
-import Locking
+import ThreadKit
 
 /// Where each video was left, so the next play can offer to resume. A video of the library
 /// keeps its position in its own record (through `library`); a local file opened from elsewhere

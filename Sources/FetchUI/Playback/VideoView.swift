@@ -3,7 +3,7 @@ import FetchPlayer
 import FetchPresentation
 import GLibSupport
 import Localization
-import Locking
+import ThreadKit
 
 /// The video page: frames drawn on black, with the controls over them.
 ///

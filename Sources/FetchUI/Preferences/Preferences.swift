@@ -2,7 +2,7 @@ import FetchCore
 import FetchPresentation
 import Foundation
 import GLibSupport
-import Locking
+import ThreadKit
 
 /// The settings a person chooses, as the window uses them: read once, changed by the
 /// Preferences window, heard by whatever applies them, and written to `settings.ini`.

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ThreadKit
 
 /// The resources of a presentation that are whole on disk, which the feeds wait for in playing
 /// order while the segment downloads finish them in any order.

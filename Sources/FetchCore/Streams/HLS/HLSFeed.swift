@@ -1,5 +1,5 @@
 import Glibc
-import Locking
+import ThreadKit
 
 /// One input of a presentation handed to the remux in playing order, in the clear: each
 /// resource as soon as it is whole, byte ranges cut out of it, AES-128 undone, each init

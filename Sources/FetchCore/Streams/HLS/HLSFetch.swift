@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import ThreadKit
 
 /// A small body (a playlist, a key) fetched into memory with the engine's rules: http and https
 /// only, also for redirects and never down from https, TLS verified, no compressed encoding,

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ThreadKit
 
 /// One HLS link's own folder in the cache while it downloads, and what it vouches for.
 ///

@@ -1,5 +1,5 @@
 import Glibc
-import Locking
+import ThreadKit
 
 /// What a remux of one presentation writes, and what it reads.
 public struct HLSRemuxPlan: Sendable, Equatable {

@@ -1,5 +1,4 @@
-import Foundation
-import Locking
+import ThreadKit
 import Synchronization
 
 /// A request to stop, readable from libcurl's callbacks without locking and able to wake a
@@ -26,7 +25,7 @@ public final class StopSignal: Sendable {
     /// A signal raised when this one is (at once if it already is), and that can be raised on
     /// its own without raising this one: what stops a presentation's segments and feeds together,
     /// at a pause or at the first failure of either.
-    func child() -> StopSignal {
+    public func child() -> StopSignal {
         let child = StopSignal()
         children.withLock { children in
             children.removeAll { $0.signal == nil }
@@ -40,7 +39,7 @@ public final class StopSignal: Sendable {
         weak var signal: StopSignal?
     }
 
-    func lower() {
+    public func lower() {
         waiting.withLock { raised in
             raised = false
             self.raised.store(false, ordering: .releasing)
@@ -48,7 +47,7 @@ public final class StopSignal: Sendable {
     }
 
     /// Waits up to `seconds`; returns true when raised meanwhile.
-    func wait(seconds: Double) -> Bool {
+    public func wait(seconds: Double) -> Bool {
         waiting.wait(until: { $0 }, timeout: seconds)
     }
 }

@@ -1,10 +1,12 @@
-// Locking: one lock type for every module, built on a pthread mutex; the threads of the process
-// and their end.
+// ThreadKit: the one kit for threads. One lock type for every module, built on a pthread mutex;
+// the threads of the process and their end; stopping and observing.
 //
 //   Locked<Value>    a value under a pthread mutex, and the wait for it to change (the only
 //                    condition variable outside the workers' own)
 //   Worker           threads of its own with a queue of jobs, owned, stopped and joined
 //   Shutdown         the workers by stage, and the one order quitting joins them in
+//   StopSignal       a request to stop, read without a lock, waited on between retries
+//   Observers        every observer of a value heard, on the main thread
 //
 // Swift's `Synchronization.Mutex` waits on a futex directly, which ThreadSanitizer cannot see,
 // so a TSan run reports races that are not there. A pthread mutex is what TSan (and valgrind's
