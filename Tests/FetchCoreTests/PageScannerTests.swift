@@ -75,6 +75,16 @@ struct PageScannerTests {
         #expect(found.title == "Knots")
     }
 
+    @Test func oneJSONLDVideoBesideAnotherVideoNamesOnlyItself() {
+        let found = scan("""
+            <title>Knots | Sea School</title>
+            <script type="application/ld+json">{"@type":"VideoObject","name":"Reef knot","contentUrl":"/a.mp4"}</script>
+            <video src="/b.mp4" title="Bowline"></video>
+            """)
+        #expect(found.videos.map(\.title) == ["Reef knot", "Bowline"])
+        #expect(found.title == "Knots")
+    }
+
     @Test func linksWrittenInScriptsAndDataAttributesWithJSONEscapes() {
         let found = scan(#"""
             <div data-setup='{"sources":[{"src":"https:\/\/cdn.example.org\/hls\/master.m3u8?token=a\u0026b","type":"application/x-mpegURL"}]}'></div>

@@ -16,8 +16,9 @@ import Foundation
 struct PageScanner {
     struct Scan: Equatable {
         var videos: [PageVideo] = []
-        /// What the page calls itself: the name of its one JSON-LD `VideoObject` (of several,
-        /// each is its video's own), else `og:title` or `<title>` without a trailing site name.
+        /// What the page calls itself: the JSON-LD name of its one video, else `og:title` or
+        /// `<title>` without a trailing site name (with several videos, a JSON-LD name is its
+        /// video's own).
         var title: String?
         /// Same-site `<iframe src>`s, absolute, for a scanner to read one level deep.
         var frames: [String] = []
@@ -62,7 +63,8 @@ struct PageScanner {
             break
         }
         for element in html.elements { read(element, in: html) }
-        scan.title = PageTitle.clean(jsonVideos == 1 ? jsonTitle : nil) ?? PageTitle.withoutSiteName(ogTitle) ?? PageTitle.withoutSiteName(htmlTitle)
+        // A JSON-LD video's name is the page's only when it is the page's one video.
+        scan.title = PageTitle.clean(jsonVideos == 1 && scan.videos.count == 1 ? jsonTitle : nil) ?? PageTitle.withoutSiteName(ogTitle) ?? PageTitle.withoutSiteName(htmlTitle)
     }
 
     private mutating func read(_ element: HTMLPage.Element, in html: HTMLPage) {
