@@ -47,9 +47,9 @@ let package = Package(
         // Where the engine and the player meet: GStreamer's remux for HLS downloads.
         .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
         // What each view shows (text, state, enablement), computed from the stores without GTK.
-        .target(name: "FetchPresentation", dependencies: ["CGLib", "CLinux", "FetchCore", "GLibSupport", "Localization", "ThreadKit"],
+        .target(name: "FetchViewModel", dependencies: ["CGLib", "CLinux", "FetchCore", "GLibSupport", "Localization", "ThreadKit"],
                 exclude: ["README.md"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchPresentation", "HLSRemuxer", "Localization", "ThreadKit"],
+        .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchViewModel", "HLSRemuxer", "Localization", "ThreadKit"],
                 exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
@@ -68,8 +68,8 @@ let package = Package(
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "ThreadKit", "TestSupport"]),
         .testTarget(name: "FetchCoreTests", dependencies: ["FetchCore", "TestSupport", "ThreadKit"]),
         .testTarget(name: "FetchPlayerTests", dependencies: ["FetchPlayer", "TestSupport", "GLibSupport", "ThreadKit"]),
-        .testTarget(name: "FetchPresentationTests", dependencies: ["FetchPresentation", "FetchCore", "ThreadKit"]),
-        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "FetchPresentation", "TestSupport", "CGtk", "CAdwaita",
+        .testTarget(name: "FetchViewModelTests", dependencies: ["FetchViewModel", "FetchCore", "ThreadKit"]),
+        .testTarget(name: "FetchUITests", dependencies: ["FetchUI", "FetchCore", "FetchPlayer", "FetchViewModel", "TestSupport", "CGtk", "CAdwaita",
                                                   "ThreadKit"]),
         .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TranslationTests", dependencies: ["FetchCore", "FetchPlayer", "TestSupport"]),

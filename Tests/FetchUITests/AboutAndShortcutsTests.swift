@@ -1,7 +1,7 @@
 import CAdwaita
 import CGtk
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import Foundation
 import GLibSupport
 import TestSupport

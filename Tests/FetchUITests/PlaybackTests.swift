@@ -1,6 +1,6 @@
 import CGtk
 import FetchPlayer
-import FetchPresentation
+import FetchViewModel
 import Foundation
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import CGLib
 import CGtk
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import Foundation
 import GLibSupport
 import Localization

@@ -1,5 +1,5 @@
 import CGLib
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 extension FetchplayAction {

@@ -34,7 +34,7 @@
 import CAdwaita
 import CGtk
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import FetchPlayer
 import Foundation
 import GLibSupport

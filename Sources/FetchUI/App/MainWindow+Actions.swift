@@ -1,6 +1,6 @@
 import CGtk
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 /// The window's actions: installed from `FetchplayAction`'s table, enabled from one predicate,

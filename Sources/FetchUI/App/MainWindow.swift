@@ -1,6 +1,6 @@
 import CGtk
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import Foundation
 import GLibSupport
 import Localization

@@ -1,6 +1,6 @@
 import CAdwaita
 import CGtk
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 import Localization
 

@@ -1,5 +1,5 @@
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 
 /// A web page with several videos: the window asks which of them to save.
 extension MainWindow {

@@ -1,5 +1,5 @@
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 
 /// An HLS link with several variants: the window asks which one to save before it starts.
 extension MainWindow {

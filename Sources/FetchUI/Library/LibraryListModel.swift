@@ -1,5 +1,5 @@
 import CGtk
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 /// The library's rows as a chain of `GListModel`s, for a `GtkListView` that makes widgets only

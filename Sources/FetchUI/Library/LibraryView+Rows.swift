@@ -1,5 +1,5 @@
 import CGtk
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 /// The rows: made, bound and recycled by the list view's factory; their thumbnails asked for

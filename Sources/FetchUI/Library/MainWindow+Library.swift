@@ -1,6 +1,6 @@
 import CGtk
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 /// The window's side of the library: the pane beside the ring, its actions, and what the

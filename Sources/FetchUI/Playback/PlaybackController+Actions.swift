@@ -1,7 +1,7 @@
 import CGtk
 import FetchCore
 import FetchPlayer
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 import Localization
 

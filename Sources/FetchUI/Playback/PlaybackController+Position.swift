@@ -1,6 +1,6 @@
 import CGtk
 import FetchPlayer
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 /// The position: polled while the view is mapped, shown on the seek bar, remembered per video.

@@ -1,5 +1,5 @@
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import Foundation
 import GLibSupport
 import ThreadKit

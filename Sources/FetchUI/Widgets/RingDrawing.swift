@@ -1,5 +1,5 @@
 import CGtk
-import FetchPresentation
+import FetchViewModel
 import Foundation
 
 /// Draws one `RingFrame` with cairo: the track, the arc, the percentage, the checkmark.

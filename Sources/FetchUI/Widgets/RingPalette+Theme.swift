@@ -1,5 +1,5 @@
 import CGtk
-import FetchPresentation
+import FetchViewModel
 
 extension RingPalette {
     /// The palette of `widget`'s current theme: accent, success and error named colours and the

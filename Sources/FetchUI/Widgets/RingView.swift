@@ -1,5 +1,5 @@
 import CGtk
-import FetchPresentation
+import FetchViewModel
 import Foundation
 import GLibSupport
 import Localization

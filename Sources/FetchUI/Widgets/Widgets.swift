@@ -1,5 +1,5 @@
 import CGtk
-import FetchPresentation
+import FetchViewModel
 import GLibSupport
 
 /// Small builders for the plain GTK widgets the window is made of.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FetchPresentation
+@testable import FetchViewModel
 
 struct PlaybackFormattingTests {
     @Test(arguments: [(0.0, "0:00"), (5.9, "0:05"), (83, "1:23"), (600, "10:00"), (3723, "1:02:03"), (-1, "0:00"),

@@ -1,7 +1,7 @@
 @testable import FetchCore
 import Foundation
 import Testing
-@testable import FetchPresentation
+@testable import FetchViewModel
 
 /// What a library row says, from the cache's item and the queue's entry: no GTK.
 struct LibraryRowModelTests {

@@ -1,6 +1,6 @@
 import FetchCore
 import Testing
-@testable import FetchPresentation
+@testable import FetchViewModel
 
 @Suite struct ControlStateTests {
     struct Case: Sendable, CustomStringConvertible {

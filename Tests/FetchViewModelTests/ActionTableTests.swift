@@ -1,6 +1,6 @@
 import ThreadKit
 import Testing
-@testable import FetchPresentation
+@testable import FetchViewModel
 
 /// The one table of actions: the menus are made from it, and a library row's menu and button
 /// name its row actions, which take the row's link as their parameter.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FetchPresentation
+@testable import FetchViewModel
 
 @Suite struct RingGeometryTests {
     @Test func fitsTheSmallerSideCentred() {

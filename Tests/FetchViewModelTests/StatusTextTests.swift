@@ -1,7 +1,7 @@
 import FetchCore
 import Foundation
 import Testing
-@testable import FetchPresentation
+@testable import FetchViewModel
 
 @Suite struct StatusTextTests {
     /// The status line with GLib's no-break spaces ("1.5\u{a0}MB") as plain ones.

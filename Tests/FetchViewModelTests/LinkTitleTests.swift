@@ -1,5 +1,5 @@
 import FetchCore
-import FetchPresentation
+import FetchViewModel
 import Testing
 
 /// The title a link has before its answer names it is the name its record will have, so the
