@@ -93,7 +93,7 @@ struct HLSPlaylistParserTests {
         Resolution(reference: "ftp://files.example.org/x.ts", expected: nil),
     ])
     func linksResolveAgainstThePlaylist(_ row: Resolution) {
-        #expect(HLSAddress.resolve(row.reference, against: Self.base) == row.expected)
+        #expect(RelativeLink.resolve(row.reference, against: Self.base) == row.expected)
     }
 
     @Test func mediaPlaylistReadsSegmentsKeysAndSequence() throws {
@@ -142,7 +142,7 @@ struct HLSPlaylistParserTests {
         #expect(playlist.segments.allSatisfy {
             $0.map == HLSMap(url: "https://cdn.example.org/show/v1/init.mp4", byteRange: HLSByteRange(offset: 0, length: 720))
         })
-        #expect(HLSPresentation.resources(of: [playlist]) == ["https://cdn.example.org/show/v1/init.mp4",
+        #expect(PresentationFolder.resources(of: [playlist]) == ["https://cdn.example.org/show/v1/init.mp4",
                                                               "https://cdn.example.org/show/v1/all.mp4"])
     }
 

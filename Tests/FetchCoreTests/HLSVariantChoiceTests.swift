@@ -7,7 +7,7 @@ import Testing
 struct HLSVariantChoiceTests {
     static let base = "https://media.example.org/adv/master.m3u8"
 
-    private func variants(_ text: String) throws -> [HLSVariant] {
+    private func variants(_ text: String) throws -> [StreamVariant] {
         guard case .master(let variants) = try HLSPlaylistParser.parse(text, base: Self.base) else {
             Issue.record("not a master playlist")
             return []
@@ -83,7 +83,7 @@ struct HLSVariantChoiceTests {
         (["avc1.64002a", "fLaC"], false),
     ])
     func formatsAnMP4Takes(_ codecs: [String], _ savable: Bool) {
-        #expect(HLSVariant(url: "https://x.example/v.m3u8", bandwidth: 1, codecs: codecs).isSavable == savable)
+        #expect(StreamVariant(url: "https://x.example/v.m3u8", bandwidth: 1, codecs: codecs).isSavable == savable)
     }
 
     @Test func onlyUnsavableVariantsStillChooseOne() throws {

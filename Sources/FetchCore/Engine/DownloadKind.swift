@@ -24,9 +24,9 @@ public struct PresentationChoice: Sendable, Equatable {
     public var quality: String?
     /// The variant a person chose from `StreamLink.variants(at:)`: its playlist is read directly
     /// (the master is not read again; its links may carry one-time tokens).
-    public var variant: HLSVariant?
+    public var variant: StreamVariant?
 
-    public init(quality: String? = nil, variant: HLSVariant? = nil) {
+    public init(quality: String? = nil, variant: StreamVariant? = nil) {
         self.quality = quality
         self.variant = variant
     }
@@ -36,14 +36,14 @@ public struct PresentationChoice: Sendable, Equatable {
 public struct PresentationSaving: Sendable {
     /// The segments → one playable file (GStreamer's, handed in by a module that may import
     /// it); nil keeps the segments joined as they are (the engine's own tests).
-    public var remux: HLSRemux?
+    public var remux: PresentationRemux?
     /// Called when a presentation starts, so the remux's plug-ins load while the first segments
     /// arrive rather than after them.
     public var prepare: @Sendable () -> Void
     /// The quality saved when a download does not choose one ("720p"); nil: the best.
     public var quality: String?
 
-    public init(remux: HLSRemux? = nil, quality: String? = nil, prepare: @escaping @Sendable () -> Void = {}) {
+    public init(remux: PresentationRemux? = nil, quality: String? = nil, prepare: @escaping @Sendable () -> Void = {}) {
         self.remux = remux
         self.quality = quality
         self.prepare = prepare

@@ -50,7 +50,7 @@ public enum PageReader {
         var options = options
         options.context = context
         options.origin = options.origin ?? url
-        let fetch = HLSFetch(options: options, stop: stop, cutAt: byteLimit)
+        let fetch = ResourceFetch(options: options, stop: stop, cutAt: byteLimit)
         let answer = try fetch.get(url)
         var cookies = answer.cookies
         // A link that is itself the media (or a playlist) is the one video it offers; a PDF, a
@@ -103,7 +103,7 @@ public enum PageReader {
         }
     }
 
-    private static func scan(_ answer: HLSFetch.Answer) -> PageScanner.Scan {
+    private static func scan(_ answer: ResourceFetch.Answer) -> PageScanner.Scan {
         PageScanner.scan(HTMLPage(answer.body, charset: charset(of: answer.contentType)), page: answer.finalURL)
     }
 

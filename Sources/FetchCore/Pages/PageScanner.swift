@@ -59,7 +59,7 @@ struct PageScanner {
 
     private mutating func read(_ html: HTMLPage) {
         for element in html.elements where element.name == "base" {
-            if let href = element["href"], let resolved = HLSAddress.resolve(href, against: page) { base = resolved }
+            if let href = element["href"], let resolved = RelativeLink.resolve(href, against: page) { base = resolved }
             break
         }
         for element in html.elements { read(element, in: html) }
@@ -92,7 +92,7 @@ struct PageScanner {
                 ogTitle = content
             }
         case "iframe":
-            if let src = element["src"], let frame = HLSAddress.resolve(src, against: base), isSameSite(frame),
+            if let src = element["src"], let frame = RelativeLink.resolve(src, against: base), isSameSite(frame),
                frame != page, !scan.frames.contains(frame), scan.frames.count < Self.frameLimit {
                 scan.frames.append(frame)
             }
@@ -127,10 +127,10 @@ struct PageScanner {
     /// Adds the media at `link`, or tells what it knows to the same media found before.
     private mutating func add(_ link: String, type: String?, title: String?, duration: Double? = nil, thumbnail: String? = nil) {
         let trimmed = link.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, let resolved = HLSAddress.resolve(trimmed, against: base),
+        guard !trimmed.isEmpty, let resolved = RelativeLink.resolve(trimmed, against: base),
               let url = try? WebAddress.validate(resolved) else { return }
         let title = PageTitle.clean(title)
-        let picture = thumbnail.flatMap { HLSAddress.resolve($0, against: base) }
+        let picture = thumbnail.flatMap { RelativeLink.resolve($0, against: base) }
         if let index = indexByURL[url] {
             scan.videos[index].title = scan.videos[index].title ?? title
             scan.videos[index].duration = scan.videos[index].duration ?? duration

@@ -8,16 +8,16 @@ extension PresentationRun {
     /// A pause or a failure stops both, keeping every segment and dropping the half-written video.
     ///
     /// - Parameter playlists: the variant's, then its audio rendition's if it has its own.
-    func save(_ playlists: [HLSMediaPlaylist], part: PresentationPart, presentation: HLSPresentation,
+    func save(_ playlists: [HLSMediaPlaylist], part: PresentationPart, presentation: PresentationFolder,
               key: String, options: DownloadOptions) throws(RunHalt) -> String {
-        let resources = HLSPresentation.resources(of: playlists)
+        let resources = PresentationFolder.resources(of: playlists)
         let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
-        let arrivals = HLSArrivals(done: Set(resources).subtracting(pending))
+        let arrivals = SegmentArrivals(done: Set(resources).subtracting(pending))
         let fragmented = playlists[0].segments.contains { $0.map != nil }
         let remux = options.presentations.remux
         let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
-        let inputs: [HLSRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
-        let plan = HLSRemuxPlan(output: output, inputs: inputs)
+        let inputs: [PresentationRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
+        let plan = PresentationRemuxPlan(output: output, inputs: inputs)
         // This run's segments and feeds stop together: at a pause (the download's stop) or at
         // the first failure of either side.
         let halt = stop.child()
@@ -26,7 +26,7 @@ extension PresentationRun {
 
         // The remux opens on a thread of its own while the first segments download (GStreamer
         // may still be loading its plug-ins), then one feed per playlist fills it. Joined below.
-        let opened = Locked<(any HLSRemuxStream)?>(nil)
+        let opened = Locked<(any PresentationRemuxStream)?>(nil)
         let feedFailure = Locked<DownloadError?>(nil)
         let feeds = Worker.run(name: "fetchplay remux feeds", stage: .downloads, in: nil) { [self] in
             do throws(DownloadError) {
@@ -75,15 +75,15 @@ extension PresentationRun {
     /// other in the remux, which interleaves them); the first error stops the others. A feed
     /// that stops (a pause, the arrivals closed) cancels the remux, so the other one never
     /// waits in it for streams that will not come.
-    private func feed(_ playlists: [HLSMediaPlaylist], into stream: any HLSRemuxStream, output: String,
-                      presentation: HLSPresentation, arrivals: HLSArrivals, options: DownloadOptions,
+    private func feed(_ playlists: [HLSMediaPlaylist], into stream: any PresentationRemuxStream, output: String,
+                      presentation: PresentationFolder, arrivals: SegmentArrivals, options: DownloadOptions,
                       stop halt: StopSignal) throws(DownloadError) {
         // The video's pages go to disk while it is written, so the sync at the end waits for
         // the last ones only. The remux writes through a descriptor of its own; this one only
         // starts the writeback (which any descriptor of the file can).
         let writeback = try? FileIO.open(output, O_RDONLY)
         defer { writeback.map(FileIO.close) }
-        let keys = HLSKeyring(fetch: HLSFetch(options: options, stop: halt))
+        let keys = HLSKeyring(fetch: ResourceFetch(options: options, stop: halt))
         let failure = Locked<DownloadError?>(nil)
         let threads = playlists.enumerated().map { index, playlist in
             let feed = HLSFeed(index: index, playlist: playlist)
@@ -104,7 +104,7 @@ extension PresentationRun {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    private static func openStream(_ plan: HLSRemuxPlan, remux: HLSRemux?) throws(DownloadError) -> any HLSRemuxStream {
+    private static func openStream(_ plan: PresentationRemuxPlan, remux: PresentationRemux?) throws(DownloadError) -> any PresentationRemuxStream {
         guard let remux else { return try HLSJoinedFile(plan) }
         FileIO.remove(plan.output)
         do { return try remux(plan) } catch { throw .remuxFailed("\(error)") }
@@ -114,7 +114,7 @@ extension PresentationRun {
 
     /// Syncs the remuxed video, and moves it into the videos folder with its record; the
     /// presentation's folder goes last.
-    private func place(_ output: String, duration: Double, part: PresentationPart, presentation: HLSPresentation,
+    private func place(_ output: String, duration: Double, part: PresentationPart, presentation: PresentationFolder,
                        key: String, segments: SegmentProgress?) throws(DownloadError) -> String {
         let fd = try FileIO.open(output, O_RDONLY)
         defer { FileIO.close(fd) }

@@ -47,8 +47,8 @@ struct PresentationRun {
             // host-bound parts of the context stay with the link's host all the same.
             options.origin = options.origin ?? requestURL
             if let given { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(given, for: url) } as Void }
-            let presentation = try RunHalt.failing { () throws(DownloadError) in try HLSPresentation(cache: cache, key: key) }
-            var record: HLSPresentation.Record
+            let presentation = try RunHalt.failing { () throws(DownloadError) in try PresentationFolder(cache: cache, key: key) }
+            var record: PresentationFolder.Record
             if !rereadsPlaylist, let kept = presentation.load(url: url) {
                 record = kept
             } else {
@@ -88,8 +88,8 @@ struct PresentationRun {
 
     /// Reads the link (and a master's chosen variant) and keeps the media playlist. A refused
     /// presentation leaves nothing behind.
-    private func choosePlaylist(into presentation: HLSPresentation, options: DownloadOptions) throws(RunHalt) -> HLSPresentation.Record {
-        let fetch = HLSFetch(options: options, stop: stop)
+    private func choosePlaylist(into presentation: PresentationFolder, options: DownloadOptions) throws(RunHalt) -> PresentationFolder.Record {
+        let fetch = ResourceFetch(options: options, stop: stop)
         do throws(RunHalt) {
             // A variant chosen from the master before: its playlist straight away.
             var answer = try fetch.get(choice.variant?.url ?? requestURL)
@@ -119,7 +119,7 @@ struct PresentationRun {
                 part.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
                 part.audioName = audio.name
             }
-            let record = HLSPresentation.record(url: url, part)
+            let record = PresentationFolder.record(url: url, part)
             try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
             return record
         } catch {
@@ -130,12 +130,12 @@ struct PresentationRun {
 
     // MARK: Playlists
 
-    static func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSPlaylist {
+    static func parse(_ answer: ResourceFetch.Answer) throws(DownloadError) -> HLSPlaylist {
         try parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
     }
 
     /// The segments of a variant's (or rendition's) playlist; a master there is refused.
-    private static func mediaPlaylist(_ answer: HLSFetch.Answer) throws(DownloadError) -> HLSMediaPlaylist {
+    private static func mediaPlaylist(_ answer: ResourceFetch.Answer) throws(DownloadError) -> HLSMediaPlaylist {
         try mediaPlaylist(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
     }
 

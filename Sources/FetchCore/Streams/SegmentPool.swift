@@ -6,7 +6,7 @@ import ThreadKit
 /// (`FileRun`) on its own thread, with the download's context, speed limits and stop. No thread
 /// per segment; the pool is joined before `fetch` returns.
 struct SegmentPool {
-    let presentation: HLSPresentation
+    let presentation: PresentationFolder
     let playlists: [HLSMediaPlaylist]
     let options: DownloadOptions
     let limits: SpeedLimits
@@ -34,7 +34,7 @@ struct SegmentPool {
         var progress: SegmentProgress?
     }
 
-    init(presentation: HLSPresentation, playlists: [HLSMediaPlaylist], options: DownloadOptions, limits: SpeedLimits,
+    init(presentation: PresentationFolder, playlists: [HLSMediaPlaylist], options: DownloadOptions, limits: SpeedLimits,
          connections: Int, stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
         self.presentation = presentation
         self.playlists = playlists
@@ -51,7 +51,7 @@ struct SegmentPool {
     /// Downloads every resource in `pending`, telling `arrivals` of each one whole. Returns
     /// when all are there or the pool was stopped (the caller tells which from `stop`); throws
     /// the first segment's failure (the others are stopped, every byte kept).
-    func fetch(_ resources: [String], pending: [String], arrivals: HLSArrivals) throws(DownloadError) {
+    func fetch(_ resources: [String], pending: [String], arrivals: SegmentArrivals) throws(DownloadError) {
         let done = Set(resources).subtracting(pending)
         var bytes: Int64 = 0
         for url in done { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
@@ -107,10 +107,10 @@ struct SegmentPool {
             case .presentation(let kind):
                 // The engine's sentence speaks of the link a person entered; this is a file the
                 // playlist names.
-                return .failed(.badResponse("\(HLSAddress.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
+                return .failed(.badResponse("\(RelativeLink.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
             }
             if case .failed(.notAVideo(let kind)) = end {
-                return .failed(.badResponse("\(HLSAddress.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
+                return .failed(.badResponse("\(RelativeLink.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
             }
             guard case .failed(let error) = end, Self.worthAnotherAttempt(error), attempt < Self.segmentAttempts else { return end }
             Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff.seconds) s.")
@@ -133,7 +133,7 @@ struct SegmentPool {
         tally.withLock { tally in
             guard tally.done.count > tally.reported else { return }
             tally.reported = tally.done.count
-            let segments = HLSPresentation.progress(of: playlists, done: tally.done)
+            let segments = PresentationFolder.progress(of: playlists, done: tally.done)
             tally.progress = segments
             report(.progress(DownloadProgress(bytesDone: tally.bytes, total: nil, segments: segments)))
         }

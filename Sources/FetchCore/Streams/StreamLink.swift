@@ -10,11 +10,11 @@ public enum StreamLink {
     /// - Throws: the link's or the network's error, `.refusedStream` for a playlist that is not valid.
     /// - Parameter stop: raised, ends the read (and its retries).
     public static func variants(at text: String, options: DownloadOptions = .init(),
-                                stop: StopSignal = StopSignal()) throws(DownloadError) -> [HLSVariant] {
+                                stop: StopSignal = StopSignal()) throws(DownloadError) -> [StreamVariant] {
         let url = try WebAddress.validate(text)
-        let answer: HLSFetch.Answer
+        let answer: ResourceFetch.Answer
         do throws(RunHalt) {
-            answer = try HLSFetch(options: options, stop: stop).get(url)
+            answer = try ResourceFetch(options: options, stop: stop).get(url)
         } catch .failed(let error) {
             throw error
         } catch {

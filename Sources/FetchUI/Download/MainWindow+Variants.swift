@@ -10,7 +10,7 @@ extension MainWindow {
         }
     }
 
-    private func chooseVariant(url: String, variants: [HLSVariant], done: @escaping @MainActor (HLSVariant?) -> Void) {
+    private func chooseVariant(url: String, variants: [StreamVariant], done: @escaping @MainActor (StreamVariant?) -> Void) {
         let chooser = VariantChooser(over: widget, title: LinkTitle.of(url), variants: variants) { [weak self] chosen in
             self?.variantChooser = nil
             done(chosen)

@@ -22,14 +22,14 @@ final class VariantChooser {
     let choices: [UnsafeMutablePointer<GtkWidget>]
     /// The dialog's responses.
     static let download = ChoiceDialog.download, cancel = ChoiceDialog.cancel
-    private let variants: [HLSVariant]
-    private var done: (@MainActor (HLSVariant?) -> Void)?
+    private let variants: [StreamVariant]
+    private var done: (@MainActor (StreamVariant?) -> Void)?
 
     /// - Parameters:
     ///   - variants: best first; the first is chosen to begin with.
     ///   - title: the video's name, for people.
-    init(over parent: UnsafeMutablePointer<GtkWidget>, title: String, variants: [HLSVariant],
-         done: @escaping @MainActor (HLSVariant?) -> Void) {
+    init(over parent: UnsafeMutablePointer<GtkWidget>, title: String, variants: [StreamVariant],
+         done: @escaping @MainActor (StreamVariant?) -> Void) {
         self.variants = variants
         self.done = done
         var choices: [UnsafeMutablePointer<GtkWidget>] = []
@@ -68,13 +68,13 @@ final class VariantChooser {
     }
 
     /// The variant whose button is on.
-    var chosen: HLSVariant? {
+    var chosen: StreamVariant? {
         choices.firstIndex { gtk_check_button_get_active($0.as(GtkCheckButton.self)) != 0 }.map { variants[$0] }
     }
 
     var isShown: Bool { done != nil && gtk_widget_get_visible(window) != 0 }
 
-    private func finish(_ variant: HLSVariant?, close: Bool = true) {
+    private func finish(_ variant: StreamVariant?, close: Bool = true) {
         guard let done else { return }
         self.done = nil
         if close { gtk_window_destroy(window.as(GtkWindow.self)) }
@@ -82,7 +82,7 @@ final class VariantChooser {
     }
 
     /// "1080p · 5.5 Mbit/s"; a variant without a resolution by its rate alone.
-    static func label(of variant: HLSVariant) -> String {
+    static func label(of variant: StreamVariant) -> String {
         let rate = variant.bandwidth >= 1_000_000
             ? String(format: tr("%1$.1f Mbit/s"), Double(variant.bandwidth) / 1_000_000)
             : String(format: tr("%1$d kbit/s"), variant.bandwidth / 1000)

@@ -47,8 +47,8 @@ public final class DownloadSession {
 
     /// Asks a person which variant of a new HLS link to save (the window's chooser), calling
     /// `done` with it, or with nil to start nothing. Unset: the best variant, unasked.
-    public var chooseVariant: (@MainActor (_ url: String, _ variants: [HLSVariant],
-                                           _ done: @escaping @MainActor (HLSVariant?) -> Void) -> Void)?
+    public var chooseVariant: (@MainActor (_ url: String, _ variants: [StreamVariant],
+                                           _ done: @escaping @MainActor (StreamVariant?) -> Void) -> Void)?
 
     /// Asks a person which of the videos a web page offers to save (the window's chooser),
     /// calling `done` with their numbers (from 1), or with none to start nothing. Unset: the
@@ -199,7 +199,7 @@ public final class DownloadSession {
 
     /// Starts a presentation once its variant is settled: `variant`, or nil for the one its
     /// link gives (a media playlist, a presentation begun before, one that could not be read).
-    private func startPresentation(_ url: String, variant: HLSVariant?) {
+    private func startPresentation(_ url: String, variant: StreamVariant?) {
         settled.insert(url)
         _ = try? queue.add(url, choice: variant.map { PresentationChoice(variant: $0) }, start: false)
         start(url: url)
@@ -227,7 +227,7 @@ public final class DownloadSession {
         }
     }
 
-    private func variantsRead(_ variants: [HLSVariant], url: String) {
+    private func variantsRead(_ variants: [StreamVariant], url: String) {
         guard variants.count > 1, let chooseVariant else {
             choosing.remove(url)
             return startPresentation(url, variant: variants.first)

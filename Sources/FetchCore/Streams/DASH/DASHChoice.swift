@@ -64,7 +64,7 @@ public struct DASHChoice: Sendable, Equatable {
 
     /// The video Representations a person may choose from, as variants of `url` (the
     /// manifest), best first; each carries the audio `choose` would save with it.
-    public static func variants(_ manifest: DASHManifest, url: String, languages: [String] = desktopLanguages()) -> [HLSVariant] {
+    public static func variants(_ manifest: DASHManifest, url: String, languages: [String] = desktopLanguages()) -> [StreamVariant] {
         guard let period = manifest.periods.first,
               let videos = try? candidates(period, kind: "video"), !videos.isEmpty else { return [] }
         let audio = (try? candidates(period, kind: "audio", languages: languages))?.first
@@ -95,8 +95,8 @@ public struct DASHChoice: Sendable, Equatable {
 
     // MARK: Choosing
 
-    private static func variant(of representation: DASHRepresentation) -> HLSVariant {
-        HLSVariant(url: representation.baseURL, bandwidth: representation.bandwidth, width: representation.width,
+    private static func variant(of representation: DASHRepresentation) -> StreamVariant {
+        StreamVariant(url: representation.baseURL, bandwidth: representation.bandwidth, width: representation.width,
                    height: representation.height, codecs: representation.codecs, representation: representation.id)
     }
 
@@ -130,7 +130,7 @@ public struct DASHChoice: Sendable, Equatable {
         let ordered = clear.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         return ordered.flatMap { set in
             set.representations.sorted { a, b in
-                let savable = { (r: DASHRepresentation) in HLSVariant(url: "", bandwidth: 0, codecs: r.codecs).isSavable }
+                let savable = { (r: DASHRepresentation) in StreamVariant(url: "", bandwidth: 0, codecs: r.codecs).isSavable }
                 return (savable(a) ? 1 : 0, a.bandwidth) > (savable(b) ? 1 : 0, b.bandwidth)
             }
         }

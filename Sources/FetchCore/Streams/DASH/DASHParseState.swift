@@ -202,7 +202,7 @@ struct DASHParseState {
         let inherited = { (name: String) in attributes[name] ?? adaptationAttributes[name] }
         var url = base
         for link in [mpdBaseURL, periodBaseURL, adaptationBaseURL, representationBaseURL].compactMap({ $0 }) {
-            guard let resolved = HLSAddress.resolve(link, against: url) else { throw .unsafeLink(link) }
+            guard let resolved = RelativeLink.resolve(link, against: url) else { throw .unsafeLink(link) }
             url = resolved
         }
         let id = attributes["id"] ?? ""

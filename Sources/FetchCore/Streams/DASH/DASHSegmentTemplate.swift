@@ -204,13 +204,13 @@ public enum DASHSegmentTemplate {
         let segments = references.map { DASHSegment(url: url, range: $0.range, duration: $0.duration) }
         // No Initialization: the bytes before the index (ftyp and moov).
         let initialization = base.initialization.map { part in
-            DASHURLRange(url: part.url.flatMap { HLSAddress.resolve($0, against: url) } ?? url, range: part.range)
+            DASHURLRange(url: part.url.flatMap { RelativeLink.resolve($0, against: url) } ?? url, range: part.range)
         } ?? (indexRange.first > 0 ? DASHURLRange(url: url, range: DASHRange(first: 0, last: indexRange.first - 1)) : nil)
         return DASHTrack(initialization: initialization, segments: segments)
     }
 
     private static func resolve(_ link: String, _ representation: DASHRepresentation) throws(DASHRefusal) -> String {
-        guard let url = HLSAddress.resolve(link, against: representation.baseURL) else { throw .unsafeLink(link) }
+        guard let url = RelativeLink.resolve(link, against: representation.baseURL) else { throw .unsafeLink(link) }
         return url
     }
 }

@@ -5,7 +5,7 @@ enum DASHSource {
     /// Whether an answer to a presentation's link is a DASH manifest: by its first bytes (an
     /// `MPD` root), its type, or, for a body that is no HLS playlist, a link ending in `.mpd`
     /// (so a broken manifest is refused as one).
-    static func isManifest(_ answer: HLSFetch.Answer, link: String) -> Bool {
+    static func isManifest(_ answer: ResourceFetch.Answer, link: String) -> Bool {
         let head = answer.body.prefix(MediaSniffer.enough)
         let sniffed = Array(head).withUnsafeBytes { MediaSniffer.document(contentType: answer.contentType, firstBytes: $0) }
         if sniffed == .manifest { return true }
@@ -18,7 +18,7 @@ enum DASHSource {
         WebAddress.lastPathSegment(of: url)?.lowercased().hasSuffix(".mpd") == true
     }
 
-    static func parse(_ answer: HLSFetch.Answer) throws(DownloadError) -> DASHManifest {
+    static func parse(_ answer: ResourceFetch.Answer) throws(DownloadError) -> DASHManifest {
         // A `.mpd` link that answers with a sign-in page (or a program, an archive…) says so,
         // not that its XML is bad.
         let sniffed = Array(answer.body.prefix(MediaSniffer.enough)).withUnsafeBytes {
@@ -37,8 +37,8 @@ enum DASHSource {
     /// The record of `url`'s presentation from its manifest's `answer`: the chosen video (or
     /// audio) Representation as the media playlist, the chosen audio as the rendition's. A
     /// SegmentBase Representation's `sidx` is read here (`fetch`), once.
-    static func record(url: String, answer: HLSFetch.Answer, fetch: HLSFetch, quality: String?,
-                       representation: String?) throws(RunHalt) -> HLSPresentation.Record {
+    static func record(url: String, answer: ResourceFetch.Answer, fetch: ResourceFetch, quality: String?,
+                       representation: String?) throws(RunHalt) -> PresentationFolder.Record {
         let manifest = try RunHalt.failing { () throws(DownloadError) in try parse(answer) }
         let choice: DASHChoice
         do throws(DASHRefusal) {
@@ -66,10 +66,10 @@ enum DASHSource {
             part.audioPlaylist = DASHPlaylist.text(audio, starts: audioStarts)
             part.audioName = choice.audioName
         }
-        return HLSPresentation.record(url: url, part)
+        return PresentationFolder.record(url: url, part)
     }
 
-    private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: HLSFetch) throws(RunHalt) -> DASHTrack {
+    private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: ResourceFetch) throws(RunHalt) -> DASHTrack {
         do throws(DASHRefusal) {
             if let track = try DASHSegmentTemplate.track(of: representation, periodDuration: period.duration) { return track }
         } catch {
@@ -78,7 +78,7 @@ enum DASHSource {
         guard case .base(let base) = representation.segments, let indexRange = base.indexRange else {
             throw .failed(.refusedManifest(.invalid("the SegmentBase of “\(representation.id)” has no indexRange")))
         }
-        guard indexRange.length <= Int64(HLSFetch.limit) else { throw .failed(.refusedManifest(.tooLarge("an indexRange of more than 16 MiB"))) }
+        guard indexRange.length <= Int64(ResourceFetch.limit) else { throw .failed(.refusedManifest(.tooLarge("an indexRange of more than 16 MiB"))) }
         let index = try fetch.get(representation.baseURL, range: indexRange)
         do throws(DASHRefusal) {
             return try DASHSegmentTemplate.track(of: representation, index: index.body)

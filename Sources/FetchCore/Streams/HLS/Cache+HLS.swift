@@ -24,7 +24,7 @@ extension Cache {
     func presentationEntry(key: String) -> LibraryItem? {
         let folder = presentationFolder(key: key)
         guard FileIO.size(of: folder + "/presentation.json") != nil,
-              let presentation = try? HLSPresentation(cache: self, key: key),
+              let presentation = try? PresentationFolder(cache: self, key: key),
               let record = presentation.loadTrusted(key: key) else { return nil }
         var playlists: [HLSMediaPlaylist] = []
         for (text, base) in record.presentation?.playlists ?? [] {
@@ -33,7 +33,7 @@ extension Cache {
         }
         var done = Set<String>()
         var bytes: Int64 = 0
-        for url in HLSPresentation.resources(of: playlists) {
+        for url in PresentationFolder.resources(of: playlists) {
             guard let path = presentation.finishedPath(of: url) else { continue }
             done.insert(url)
             bytes += FileIO.size(of: path) ?? 0
@@ -46,7 +46,7 @@ extension Cache {
                                                                             contentType: record.presentation?.contentType, sniffed: nil),
                                isComplete: false, bytesDone: bytes, total: nil, path: folder, date: changed,
                                failure: record.failure)
-        item.segments = playlists.isEmpty ? nil : HLSPresentation.progress(of: playlists, done: done)
+        item.segments = playlists.isEmpty ? nil : PresentationFolder.progress(of: playlists, done: done)
         return item
     }
 }

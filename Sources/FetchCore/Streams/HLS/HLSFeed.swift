@@ -52,11 +52,11 @@ struct HLSFeed {
     /// closed or `stopped` said so first (a pause, a failure elsewhere).
     ///
     /// - Parameters:
-    ///   - path: the whole file of a resource (`HLSPresentation.finishedPath`).
+    ///   - path: the whole file of a resource (`PresentationFolder.finishedPath`).
     ///   - appended: called after each piece went in.
     ///   - rejected: called with a resource whose bytes are not what the playlist says they
     ///     are (`check`), before the error is thrown: it should be fetched again.
-    func run(arrivals: HLSArrivals, path: (String) -> String?, keys: HLSKeyring, into stream: any HLSRemuxStream,
+    func run(arrivals: SegmentArrivals, path: (String) -> String?, keys: HLSKeyring, into stream: any PresentationRemuxStream,
              stopped: () -> Bool, appended: () -> Void = {}, rejected: (String) -> Void = { _ in }) throws(DownloadError) -> Bool {
         /// What the last init section was, for the fragments after it.
         var section: FragmentedMP4.Section?
@@ -140,7 +140,7 @@ struct HLSFeed {
     /// - Returns: what the last init section is after this piece.
     static func check(_ piece: Piece, _ bytes: UnsafeRawBufferPointer,
                       after section: FragmentedMP4.Section?) throws(DownloadError) -> FragmentedMP4.Section? {
-        let name = HLSAddress.quotedName(of: piece.url)
+        let name = RelativeLink.quotedName(of: piece.url)
         switch piece.kind {
         case .segment:
             return section
@@ -218,10 +218,10 @@ struct HLSFeed {
 
 /// The AES-128 keys of a presentation, each fetched once when a feed first needs it.
 final class HLSKeyring: Sendable {
-    private let fetch: HLSFetch
+    private let fetch: ResourceFetch
     private let keys = Locked<[String: [UInt8]]>([:])
 
-    init(fetch: HLSFetch) { self.fetch = fetch }
+    init(fetch: ResourceFetch) { self.fetch = fetch }
 
     /// The 16 bytes at `url`. Feeds that need the same key wait for one fetch.
     func key(at url: String) throws(RunHalt) -> [UInt8] {

@@ -2,32 +2,32 @@
 //
 //   HLSPlaylist          what a playlist says (master: variants; media: segments), parsed by
 //   HLSPlaylistParser    the pure parser (RFC 8216 tags Fetchplay needs), table-tested
-//   HLSAddress           relative segment and key links resolved against the playlist (RFC 3986)
-//   HLSFetch             a playlist or key body into memory (libcurl), http(s) only
+//   RelativeLink           relative segment and key links resolved against the playlist (RFC 3986)
+//   ResourceFetch             a playlist or key body into memory (libcurl), http(s) only
 //   PresentationRun      one presentation's run in its download's worker: variant, segments
 //                        on the download's pool (SegmentPool, FileRun each) into the remux
-//   HLSPresentation      the presentation's own folder in the cache and its record
+//   PresentationFolder      the presentation's own folder in the cache and its record
 //   HLSFeed              one playlist into the remux in order as its segments arrive: byte
 //                        ranges cut, AES-128 undone (HLSKeyring), init sections once
-//   HLSArrivals          the resources whole on disk, which the feeds wait for
-//   HLSRemux             the remux a caller hands in (GStreamer's), or the joined segments
+//   SegmentArrivals          the resources whole on disk, which the feeds wait for
+//   PresentationRemux             the remux a caller hands in (GStreamer's), or the joined segments
 //   SegmentCipher        AES-128-CBC through OpenSSL's libcrypto (the one gate to it)
 //
 // Each segment is its own download in a cache of the presentation's own, so it resumes, retries
 // and stays whole under the engine's rules; the finished segments are what survives a pause,
 // a quit or a SIGKILL. The remux into MP4 needs GStreamer, which FetchCore never imports: the
-// caller hands it in as `HLSRemux`.
+// caller hands it in as `PresentationRemux`.
 
 import Foundation
 
 /// A playlist: either a list of variants of one presentation, or the segments of one of them.
 public enum HLSPlaylist: Sendable, Equatable {
-    case master([HLSVariant])
+    case master([StreamVariant])
     case media(HLSMediaPlaylist)
 }
 
 /// One variant of a master playlist (`EXT-X-STREAM-INF`).
-public struct HLSVariant: Sendable, Equatable {
+public struct StreamVariant: Sendable, Equatable {
     /// The variant's media playlist, resolved against the master's address.
     public var url: String
     /// Bits per second (`BANDWIDTH`).
@@ -171,18 +171,18 @@ public struct HLSMap: Sendable, Equatable {
     public var key: HLSKey?
 }
 
-extension [HLSVariant] {
+extension [StreamVariant] {
     /// The variant to save: the highest `BANDWIDTH`; with `quality` ("720p", "720"), the
     /// tallest no taller than that (the shortest if all are taller). Only among the variants
     /// whose formats an MP4 takes, when there are any. Where the playlist lists the same video
     /// once per audio group (Apple's examples: AAC, AC-3, E-AC-3), the AAC one: the others'
     /// extra BANDWIDTH is surround sound, not picture, and AAC plays everywhere.
-    public func choose(quality: String? = nil) -> HLSVariant? {
+    public func choose(quality: String? = nil) -> StreamVariant? {
         let savable = filter(\.isSavable)
         let candidates = savable.isEmpty ? self : savable
-        let chosen: HLSVariant?
+        let chosen: StreamVariant?
         if let quality, let wanted = Int(quality.lowercased().trimmingCharacters(in: ["p"])) {
-            let best = { (a: HLSVariant, b: HLSVariant) in (a.height ?? 0, a.bandwidth) < (b.height ?? 0, b.bandwidth) }
+            let best = { (a: StreamVariant, b: StreamVariant) in (a.height ?? 0, a.bandwidth) < (b.height ?? 0, b.bandwidth) }
             chosen = candidates.filter { ($0.height ?? 0) <= wanted }.max(by: best) ?? candidates.min(by: best)
         } else {
             chosen = candidates.max { $0.bandwidth < $1.bandwidth }
@@ -193,7 +193,7 @@ extension [HLSVariant] {
 
     /// The variants worth offering a person: those an MP4 takes (all when none does), each
     /// video once, with the audio `choose` would pick for it.
-    public var offered: [HLSVariant] {
+    public var offered: [StreamVariant] {
         let savable = filter(\.isSavable)
         let candidates = savable.isEmpty ? self : savable
         var seen = Set<String>()

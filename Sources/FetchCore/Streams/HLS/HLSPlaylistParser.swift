@@ -25,8 +25,8 @@ public enum HLSPlaylistParser {
 
     // MARK: Master playlists
 
-    private static func variants(_ lines: ArraySlice<String>, base: String) throws(HLSRefusal) -> [HLSVariant] {
-        var result: [HLSVariant] = []
+    private static func variants(_ lines: ArraySlice<String>, base: String) throws(HLSRefusal) -> [StreamVariant] {
+        var result: [StreamVariant] = []
         /// Each variant's `AUDIO` group, by index.
         var groups: [String?] = []
         var renditions: [HLSRendition] = []
@@ -38,13 +38,13 @@ public enum HLSPlaylistParser {
                 pending = attributes(value)
             } else if !line.hasPrefix("#"), let attributes = pending {
                 pending = nil
-                guard let url = HLSAddress.resolve(line, against: base) else {
+                guard let url = RelativeLink.resolve(line, against: base) else {
                     throw .invalid("the variant link “\(line)” is not an http(s) address")
                 }
                 guard let bandwidth = attributes["BANDWIDTH"].flatMap({ Int($0) }), bandwidth > 0 else {
                     throw .invalid("a variant has no BANDWIDTH")
                 }
-                var variant = HLSVariant(url: url, bandwidth: bandwidth)
+                var variant = StreamVariant(url: url, bandwidth: bandwidth)
                 variant.codecs = (attributes["CODECS"] ?? "").split(separator: ",")
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 if let resolution = attributes["RESOLUTION"] {
@@ -78,7 +78,7 @@ public enum HLSPlaylistParser {
         var rendition = HLSRendition(group: group, name: name, language: attributes["LANGUAGE"],
                                      isDefault: attributes["DEFAULT"] == "YES", autoselect: attributes["AUTOSELECT"] == "YES")
         if let uri = attributes["URI"] {
-            guard let url = HLSAddress.resolve(uri, against: base) else {
+            guard let url = RelativeLink.resolve(uri, against: base) else {
                 throw .invalid("the audio rendition link “\(uri)” is not an http(s) address")
             }
             rendition.url = url
@@ -118,7 +118,7 @@ public enum HLSPlaylistParser {
                 key = try self.key(attributes(value), base: base)
             } else if let value = tagValue(line, "#EXT-X-MAP") {
                 let attributes = attributes(value)
-                guard let uri = attributes["URI"], let url = HLSAddress.resolve(uri, against: base) else {
+                guard let uri = attributes["URI"], let url = RelativeLink.resolve(uri, against: base) else {
                     throw .invalid("EXT-X-MAP has no usable URI")
                 }
                 var section = HLSMap(url: url)
@@ -138,7 +138,7 @@ public enum HLSPlaylistParser {
                 complete = true
             } else if !line.hasPrefix("#") {
                 guard let seconds = duration else { throw .invalid("the segment “\(line)” has no EXTINF") }
-                guard let url = HLSAddress.resolve(line, against: base) else {
+                guard let url = RelativeLink.resolve(line, against: base) else {
                     throw .invalid("the segment link “\(line)” is not an http(s) address")
                 }
                 let number = sequence + segments.count
@@ -180,7 +180,7 @@ public enum HLSPlaylistParser {
         if method == "NONE" { return nil }
         if let format = attributes["KEYFORMAT"], format != "identity" { throw .protected(format) }
         guard method == "AES-128" else { throw .protected(method) }
-        guard let uri = attributes["URI"], let url = HLSAddress.resolve(uri, against: base) else {
+        guard let uri = attributes["URI"], let url = RelativeLink.resolve(uri, against: base) else {
             throw .invalid("EXT-X-KEY has no usable URI")
         }
         guard let text = attributes["IV"] else { return (url, nil) }

@@ -5,7 +5,7 @@ import ThreadKit
 /// A small body (a playlist, a key) fetched into memory with the engine's rules: http and https
 /// only, also for redirects and never down from https, TLS verified, no compressed encoding,
 /// a size limit, transient failures retried with backoff.
-struct HLSFetch {
+struct ResourceFetch {
     struct Answer {
         var body: [UInt8]
         /// Where the redirects ended, without the link's user and password: relative links in

@@ -2,7 +2,7 @@ import CCurl
 
 /// Links inside a playlist, resolved against the playlist's own address per RFC 3986 §5 by
 /// libcurl's URL parser (the same one `WebAddress` uses).
-enum HLSAddress {
+enum RelativeLink {
     /// `reference` (relative or absolute) against `base`; nil when the result is no http(s) URL.
     static func resolve(_ reference: String, against base: String) -> String? {
         guard let handle = curl_url() else { return nil }

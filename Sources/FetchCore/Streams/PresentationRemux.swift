@@ -2,7 +2,7 @@ import Glibc
 import ThreadKit
 
 /// What a remux of one presentation writes, and what it reads.
-public struct HLSRemuxPlan: Sendable, Equatable {
+public struct PresentationRemuxPlan: Sendable, Equatable {
     /// Which streams of an input go into the file.
     public enum Input: Sendable, Equatable {
         /// Its video and its audio (a variant that carries both).
@@ -24,7 +24,7 @@ public struct HLSRemuxPlan: Sendable, Equatable {
 ///
 /// `append` and `end` are called from one thread per input, `finish` and `cancel` from the
 /// download's own thread once every input ended or the download stops.
-public protocol HLSRemuxStream: AnyObject, Sendable {
+public protocol PresentationRemuxStream: AnyObject, Sendable {
     /// The next `count` bytes of input `index`, which `fill` writes into the remux's own
     /// memory (so they are copied once); may wait while the remux is behind.
     func append(count: Int, to index: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws
@@ -36,7 +36,7 @@ public protocol HLSRemuxStream: AnyObject, Sendable {
     func cancel()
 }
 
-extension HLSRemuxStream {
+extension PresentationRemuxStream {
     /// Appends bytes already in memory (decrypted ones).
     func append(_ bytes: [UInt8], to index: Int) throws {
         try append(count: bytes.count, to: index) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count)) }
@@ -45,16 +45,16 @@ extension HLSRemuxStream {
 
 /// Starts a remux for a plan: GStreamer's in the app, nil in FetchCore's own tests, which then
 /// get the segments joined as they are.
-public typealias HLSRemux = @Sendable (HLSRemuxPlan) throws -> any HLSRemuxStream
+public typealias PresentationRemux = @Sendable (PresentationRemuxPlan) throws -> any PresentationRemuxStream
 
 /// The stream when there is no remux: each input's segments joined into a file of its own,
 /// the first one (`plan.output`) being the video. MPEG-TS joins this way by design; fragmented
 /// MP4 becomes one fragmented file.
-final class HLSJoinedFile: HLSRemuxStream {
+final class HLSJoinedFile: PresentationRemuxStream {
     private let files: Locked<[(path: String, fd: Int32)]>
 
     /// Input 0 goes to `output`, input N to `output.N`.
-    init(_ plan: HLSRemuxPlan) throws(DownloadError) {
+    init(_ plan: PresentationRemuxPlan) throws(DownloadError) {
         var files: [(path: String, fd: Int32)] = []
         for index in plan.inputs.indices {
             let path = index == 0 ? plan.output : plan.output + ".\(index)"

@@ -3,7 +3,7 @@ import ThreadKit
 
 /// The resources of a presentation that are whole on disk, which the feeds wait for in playing
 /// order while the segment downloads finish them in any order.
-final class HLSArrivals: Sendable {
+final class SegmentArrivals: Sendable {
     private let state: Locked<(done: Set<String>, closed: Bool)>
 
     /// - Parameter done: the resources already whole when the download starts.

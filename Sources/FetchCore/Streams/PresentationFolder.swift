@@ -16,7 +16,7 @@ import ThreadKit
 /// The media playlist is kept as it was first read, so a resume works through the same segment
 /// list even if the server's changes. The segments' own records (finished or partial, in
 /// `segments/`) are the list of segments done.
-struct HLSPresentation {
+struct PresentationFolder {
     /// The record of a presentation being downloaded: a `DownloadRecord` like a file's, whose
     /// `presentation` part holds its playlists.
     typealias Record = DownloadRecord
