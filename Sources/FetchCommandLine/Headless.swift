@@ -69,7 +69,7 @@ enum Headless {
             switch event {
             case .progress(let progress): printer.show(progress)
             case .linkRefreshed: printer.note(tr("The video’s link had expired; its page gave a fresh one."))
-            case .state: break
+            case .state, .named: break
             }
         }
         // A file, an HLS playlist or a DASH manifest, by its name, the cache (a presentation

@@ -100,6 +100,8 @@ struct PageVideoChoiceTests {
         let path = try #require(window.session?.state.completedPath)
         #expect((path as NSString).lastPathComponent == "Reef knot in slow motion.webm")
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.bodies[0]))
+        let title = String(cString: gtk_label_get_text(window.ui.titleLabel.opaque))
+        #expect(title == "Reef knot in slow motion.webm", "the title line names the page's video, not the page's link")
     }
 
     @Test func aTokenThatExpiresDuringAPauseIsRefreshedAndSaidSoNeverAsAFailure() throws {

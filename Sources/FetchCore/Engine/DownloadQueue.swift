@@ -26,6 +26,8 @@ public final class DownloadQueue: Sendable {
         public var runs: Int
         /// How many times its media link was found again on its page (`DownloadEvent.linkRefreshed`).
         public var refreshes = 0
+        /// Its name from its web page (`DownloadEvent.named`); nil for a link that is the media.
+        public var name: String?
 
         /// What people see: `.downloading` from the moment it takes a slot until its worker ends.
         public var state: DownloadState { phase.state }
@@ -293,6 +295,10 @@ public final class DownloadQueue: Sendable {
             onEvent(url, event)
         case .linkRefreshed:
             state.withLock { $0.items[url]?.entry.refreshes += 1 }
+            onEvent(url, event)
+            perform(Actions(changed: [url]))
+        case .named(let name):
+            state.withLock { $0.items[url]?.entry.name = name }
             onEvent(url, event)
             perform(Actions(changed: [url]))
         case .state(let end):

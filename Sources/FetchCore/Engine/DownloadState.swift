@@ -79,4 +79,6 @@ public enum DownloadEvent: Sendable, Equatable {
     /// The media link of a download found on a web page stopped working (401, 403, 404 or 410:
     /// an expired token), and the page, read again, gave a fresh one, with which it goes on.
     case linkRefreshed
+    /// What the download is called now that its web page said (the page's or the video's title).
+    case named(String)
 }

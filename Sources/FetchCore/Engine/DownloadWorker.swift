@@ -140,6 +140,7 @@ final class DownloadWorker: Sendable {
             case .success(let found): context = found
             case .failure(let halt): return halt.state
             }
+            if let name = context.suggestedName { report(.named(name)) }
         }
         var refreshes = 0
         var reread = false

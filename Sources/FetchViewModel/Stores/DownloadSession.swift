@@ -169,9 +169,10 @@ public final class DownloadSession {
         start(url: entry.url)
     }
 
-    /// The name people see for `url`: the one the browser suggested, else the link's own.
+    /// The name people see for `url`: its web page's, else the one the browser suggested, else
+    /// the link's own.
     public func title(for url: String) -> String {
-        contexts[url]?.suggestedName ?? LinkTitle.of(url)
+        entries[url]?.name ?? contexts[url]?.suggestedName ?? LinkTitle.of(url)
     }
 
     /// What the selected download was given to send, as the window may say it (no value).
