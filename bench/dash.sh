@@ -46,17 +46,8 @@ TOOLS=(fetchplay yt-dlp-N4 ffmpeg ffmpeg+sync)
 
 bench_ensure nginx=nginx ffmpeg=ffmpeg /usr/bin/time=time gst-discoverer-1.0=gstreamer1.0-plugins-base-apps python3=python3
 "$REPO_DIR/scripts/install-deps"
-VENV="$REPO_DIR/.build-bench/venv"
-if [[ ! -x $VENV/bin/yt-dlp ]]; then
-    log "installing yt-dlp into .build-bench/venv"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q yt-dlp
-fi
-YTDLP="$VENV/bin/yt-dlp"
-bench_build
-bench_tmp
-trap bench_cleanup EXIT
-trap 'exit 130' INT TERM
+bench_ytdlp
+bench_begin
 
 site="$BENCH_TMP/site"
 bench_site "$site"

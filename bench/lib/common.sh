@@ -77,6 +77,18 @@ bench_tmp() {
     done
 }
 
+# yt-dlp, a bench tool and not a dependency, from PyPI into .build-bench/venv (once); YTDLP is
+# its path.
+bench_ytdlp() {
+    local venv="$REPO_DIR/.build-bench/venv"
+    if [[ ! -x $venv/bin/yt-dlp ]]; then
+        log "installing yt-dlp into .build-bench/venv"
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install -q yt-dlp
+    fi
+    YTDLP="$venv/bin/yt-dlp"
+}
+
 bench_begin() {
     bench_build
     bench_tmp
