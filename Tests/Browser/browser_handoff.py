@@ -156,9 +156,11 @@ class Site:
         pairs = [c.strip() for c in cookies.split(";")]
         has_cookie = f"fpsession={self.cookie}" in pairs or f"fpsession={self.private_cookie}" in pairs
         headers = {}
-        if url.path == "/page.html":
+        pages = {"/page.html": self.page, "/one-video.html": self.one_video_page}
+        if url.path in pages:
+            # A page sets the session cookie its media asks for (HttpOnly, as sites do).
             round_number = urllib.parse.parse_qs(url.query).get("round", ["0"])[0]
-            status, body, headers = 200, self.page(round_number), {
+            status, body, headers = 200, pages[url.path](round_number), {
                 "Content-Type": "text/html; charset=utf-8",
                 "Set-Cookie": f"fpsession={self.cookie}; Path=/; HttpOnly; SameSite=Lax",
             }
@@ -170,12 +172,6 @@ class Site:
             else:
                 status, body = 403, b"Only for the page's visitors.\n"
                 headers = {"Content-Type": "text/plain"}
-        elif url.path == "/one-video.html":
-            round_number = urllib.parse.parse_qs(url.query).get("round", ["0"])[0]
-            status, body, headers = 200, self.one_video_page(round_number), {
-                "Content-Type": "text/html; charset=utf-8",
-                "Set-Cookie": f"fpsession={self.cookie}; Path=/; HttpOnly; SameSite=Lax",
-            }
         elif url.path.startswith("/media/only-") and url.path.endswith(".webm"):
             # Only with the page's cookie: a video Fetchplay gets proves the page's context went along.
             if has_cookie:

@@ -140,8 +140,9 @@ final class DownloadWorker: Sendable {
             case .success(let found): context = found
             case .failure(let halt): return halt.state
             }
-            if let name = context.suggestedName { report(.named(name)) }
         }
+        // Its name from the page, also after a restart (the kept context has it).
+        if let name = context.suggestedName { report(.named(name)) }
         var refreshes = 0
         var reread = false
         while true {
