@@ -31,8 +31,8 @@ struct DASHDownloadTests {
         guard case .completed(let path) = end else { Issue.record("ended \(end)"); return }
         let id = try #require(small.representation)
         let segments = clip.files.keys.filter { $0.hasPrefix("multi/chunk-stream\(id)-") }.sorted()
-        // The feed ends fragmented MP4 with an empty `free` box (HLSFeed.trailingBox).
-        let expected = (["multi/init-stream\(id).m4s"] + segments).flatMap { clip.files[$0]! } + HLSFeed.trailingBox
+        // The feed ends fragmented MP4 with an empty `free` box (SegmentFeed.trailingBox).
+        let expected = (["multi/init-stream\(id).m4s"] + segments).flatMap { clip.files[$0]! } + SegmentFeed.trailingBox
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected), "\(segments)")
         #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/multi/chunk-stream0-") }, "the other video is not fetched")
     }

@@ -26,7 +26,7 @@ struct DASHManifestParserTests {
         """
     }
 
-    private func track(_ manifest: DASHManifest, period: Int = 0, set: Int = 0, representation: Int = 0) throws -> DASHTrack {
+    private func track(_ manifest: DASHManifest, period: Int = 0, set: Int = 0, representation: Int = 0) throws -> StreamTrack {
         let p = manifest.periods[period]
         return try #require(try DASHSegmentTemplate.track(of: p.adaptationSets[set].representations[representation],
                                                           periodDuration: p.duration))
@@ -46,7 +46,7 @@ struct DASHManifestParserTests {
             "https://cdn.example.org/show/v1/\($0).m4s"
         })
         #expect(track.segments.map(\.duration) == [2, 2, 1, 1, 1, 1])
-        #expect(track.initialization?.url == "https://cdn.example.org/show/init-v1.mp4")
+        #expect(track.sections.first?.url == "https://cdn.example.org/show/init-v1.mp4")
         #expect(manifest.periods[0].duration == 8)
     }
 
@@ -92,9 +92,10 @@ struct DASHManifestParserTests {
             """))
         let track = try track(manifest)
         let file = "https://cdn.example.org/show/media/video.mp4"
-        #expect(track.initialization == DASHURLRange(url: file, range: DASHRange(first: 0, last: 808)))
+        #expect(track.sections == [InitSection(url: file, range: ByteSpan(offset: 0, length: 809))])
+        #expect(track.segments.allSatisfy { $0.section == 0 })
         #expect(track.segments.map(\.url) == [file, file, "https://cdn.example.org/show/media/tail.m4s"])
-        #expect(track.segments.map(\.range) == [DASHRange(first: 809, last: 240_798), DASHRange(first: 240_799, last: 482_753), nil])
+        #expect(track.segments.map(\.range) == [ByteSpan(offset: 809, length: 239_990), ByteSpan(offset: 240_799, length: 241_955), nil])
         #expect(track.segments.map(\.duration) == [1, 1, 1])
     }
 
@@ -115,9 +116,9 @@ struct DASHManifestParserTests {
         let box = be32(UInt32(8 + sidx.count)) + Array("sidx".utf8) + sidx
         let track = try DASHSegmentTemplate.track(of: representation, index: box)
         let anchor = Int64(773 + box.count) + 10
-        #expect(track.segments.map(\.range) == [DASHRange(first: anchor, last: anchor + 99), DASHRange(first: anchor + 100, last: anchor + 299)])
+        #expect(track.segments.map(\.range) == [ByteSpan(offset: anchor, length: 100), ByteSpan(offset: anchor + 100, length: 200)])
         #expect(track.segments.map(\.duration) == [2, 1.5])
-        #expect(track.initialization == DASHURLRange(url: "https://cdn.example.org/show/video.mp4", range: DASHRange(first: 0, last: 772)))
+        #expect(track.sections == [InitSection(url: "https://cdn.example.org/show/video.mp4", range: ByteSpan(offset: 0, length: 773))])
         // A hierarchy, or bytes that are no sidx, are refused.
         var nested = box
         nested[8 + 24] |= 0x80
@@ -176,15 +177,14 @@ struct DASHManifestParserTests {
         let choice = try DASHChoice.choose(manifest, quality: "480p", languages: [])
         #expect(choice.video.map { $0?.id } == ["lo", "lo"])
         #expect(choice.label == "360p")
-        let tracks = try zip(manifest.periods, choice.video).compactMap { period, video in
-            try video.flatMap { try DASHSegmentTemplate.track(of: $0, periodDuration: period.duration) }
-        }
-        #expect(tracks.count == 2)
-        let playlist = DASHPlaylist.text(tracks)
-        guard case .media(let media) = try HLSPlaylistParser.parse(playlist, base: Self.base) else {
-            Issue.record("not a media playlist"); return
+        // The Periods joined into one track, each segment marked with its Period's start.
+        var media = StreamTrack(segments: [])
+        for (period, video) in zip(manifest.periods, choice.video) {
+            let track = try #require(try video.flatMap { try DASHSegmentTemplate.track(of: $0, periodDuration: period.duration) })
+            media.join(track, start: period.start, periods: manifest.periods.count)
         }
         #expect(media.segments.map(\.url) == ["one/lo-1", "one/lo-2", "two/lo-1", "two/lo-2"].map { "https://cdn.example.org/show/\($0).m4s" })
+        #expect(media.segments.map(\.periodStart) == [0, 0, 2, 2])
         #expect(media.duration == 6)
     }
 
@@ -359,16 +359,17 @@ struct DASHManifestParserTests {
         #expect(Self.peakBytes() - before < 300 << 20, "peak \(Self.peakBytes() >> 20) MiB, before \(before >> 20) MiB")
     }
 
-    @Test func theLongestManifestAllowedBecomesAPlaylistWithLittleMemory() throws {
+    @Test func theLongestManifestAllowedIsKeptAndReadBackWithLittleMemory() throws {
         let manifest = longManifest(lines: 99_000)
         let before = Self.residentBytes()
         let parsed = try DASHManifestParser.parse(manifest, base: Self.base)
         let track = try track(parsed)
-        let text = DASHPlaylist.text([track])
-        guard case .media(let media) = try HLSPlaylistParser.parse(text, base: Self.base) else {
-            Issue.record("not a media playlist"); return
-        }
-        #expect(media.segments.count == 99_000)
+        // As the record keeps it, and reads it back.
+        let part = PresentationPart(mediaURL: Self.base, tracks: [track])
+        let data = try JSONEncoder().encode(part)
+        #expect(data.count < PresentationFolder.recordLimit)
+        let read = try JSONDecoder().decode(PresentationPart.self, from: data)
+        #expect(read.tracks[0].segments.count == 99_000)
         #expect(Self.peakBytes() - before < 300 << 20, "peak \(Self.peakBytes() >> 20) MiB, before \(before >> 20) MiB")
     }
 }

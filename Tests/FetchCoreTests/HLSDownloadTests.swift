@@ -195,9 +195,9 @@ struct HLSDownloadTests {
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
     }
 
-    /// One record format: a presentation's record is a `DownloadRecord` with its playlists in a
-    /// part of its own; one written by an earlier version (the playlists at its top level) still
-    /// continues, fetching no finished segment again.
+    /// One record format: a presentation's record is a `DownloadRecord` with its tracks in a
+    /// part of its own; one written by an earlier version (HLS text at its top level) still
+    /// continues, reading the link again and fetching no finished segment again.
     @Test func aPresentationRecordIsADownloadRecordAndAnEarlierOneContinues() throws {
         throttleSegments(bytesPerSecond: 150_000)
         let states = States()
@@ -208,7 +208,8 @@ struct HLSDownloadTests {
         let part = try #require(record.presentation, "not a presentation's record")
         #expect(record.url == url && record.contentType == "video/mp4" && part.variant == nil)
         // As versions before the one format wrote it.
-        let earlier: [String: String] = ["url": url, "mediaURL": part.mediaURL, "mediaPlaylist": part.mediaPlaylist]
+        #expect(part.tracks.count == 1 && part.tracks[0].segments.count == clip.segments(of: "v360").count)
+        let earlier: [String: String] = ["url": url, "mediaURL": part.mediaURL, "mediaPlaylist": "#EXTM3U\n"]
         try JSONSerialization.data(withJSONObject: earlier).write(to: URL(fileURLWithPath: path))
         let finished = finishedSegments(of: url)
         #expect(!finished.isEmpty)
@@ -217,6 +218,6 @@ struct HLSDownloadTests {
         guard case .completed(let video) = queue.wait(for: url)?.state else { Issue.record("\(queue.entries)"); return }
         #expect(try sha256Hex(ofFile: video) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
         #expect(finished.map { server.requests(to: "/" + $0).count } == before, "a finished segment was fetched again")
-        #expect(server.requests(to: "/v360/index.m3u8").count == 1, "the playlist was read again instead of the record's")
+        #expect(server.requests(to: "/v360/index.m3u8").count == 2, "the earlier record's link was not read again")
     }
 }

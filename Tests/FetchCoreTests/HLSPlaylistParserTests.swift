@@ -5,7 +5,7 @@ import Testing
 struct HLSPlaylistParserTests {
     static let base = "https://cdn.example.org/show/v1/index.m3u8?token=abc"
 
-    private func media(_ text: String) throws -> HLSMediaPlaylist {
+    private func media(_ text: String) throws -> StreamTrack {
         guard case .media(let playlist) = try HLSPlaylistParser.parse(text, base: Self.base) else {
             Issue.record("not a media playlist")
             throw HLSRefusal.invalid("test")
@@ -115,14 +115,13 @@ struct HLSPlaylistParserTests {
             s10.ts
             #EXT-X-ENDLIST
             """)
-        #expect(playlist.segments.map(\.sequence) == [7, 8, 9, 10])
         #expect(playlist.duration == 10.75)
         #expect(playlist.segments[0].key == nil)
-        #expect(playlist.segments[1].key == HLSKey(url: "https://cdn.example.org/show/keys/k1.bin",
+        // No IV: the segment's sequence number (7 + 1).
+        #expect(playlist.segments[1].key == SegmentKey(url: "https://cdn.example.org/show/keys/k1.bin",
                                                    iv: Array(repeating: 0, count: 15) + [8]))
         #expect(playlist.segments[2].key?.iv == Array(repeating: 0, count: 13) + [0xAB, 0xCD, 0xEF])
         #expect(playlist.segments[3].key == nil)
-        #expect(playlist.isComplete)
     }
 
     @Test func byteRangesContinueAndMapsComeFirst() throws {
@@ -137,11 +136,9 @@ struct HLSPlaylistParserTests {
             all.mp4
             #EXT-X-ENDLIST
             """)
-        #expect(playlist.segments.map(\.byteRange) == [HLSByteRange(offset: 720, length: 1000),
-                                                      HLSByteRange(offset: 1720, length: 500)])
-        #expect(playlist.segments.allSatisfy {
-            $0.map == HLSMap(url: "https://cdn.example.org/show/v1/init.mp4", byteRange: HLSByteRange(offset: 0, length: 720))
-        })
+        #expect(playlist.segments.map(\.range) == [ByteSpan(offset: 720, length: 1000), ByteSpan(offset: 1720, length: 500)])
+        #expect(playlist.sections == [InitSection(url: "https://cdn.example.org/show/v1/init.mp4", range: ByteSpan(offset: 0, length: 720))])
+        #expect(playlist.segments.allSatisfy { $0.section == 0 })
         #expect(PresentationFolder.resources(of: [playlist]) == ["https://cdn.example.org/show/v1/init.mp4",
                                                               "https://cdn.example.org/show/v1/all.mp4"])
     }

@@ -115,11 +115,11 @@ struct HLSVariantChoiceTests {
             main.mp4
             #EXT-X-ENDLIST
             """, base: Self.base) else { Issue.record("not a media playlist"); return }
-        #expect(playlist.segments.map { $0.map?.url.split(separator: "/").last } == ["init.mp4", "main.mp4", "main.mp4"])
-        #expect(playlist.segments[1].map?.byteRange == HLSByteRange(offset: 0, length: 700))
-        #expect(playlist.segments[2].byteRange == HLSByteRange(offset: 1700, length: 900))
+        #expect(playlist.segments.map { playlist.section(of: $0)?.url.split(separator: "/").last } == ["init.mp4", "main.mp4", "main.mp4"])
+        #expect(playlist.section(of: playlist.segments[1])?.range == ByteSpan(offset: 0, length: 700))
+        #expect(playlist.segments[2].range == ByteSpan(offset: 1700, length: 900))
         // The feed gives each init section once, before the first segment that needs it.
-        let kinds = HLSFeed.pieces(of: playlist).map(\.kind)
+        let kinds = SegmentFeed.pieces(of: playlist).map(\.kind)
         #expect(kinds == [.initSection, .fragment, .initSection, .fragment, .fragment])
     }
 }

@@ -5,15 +5,14 @@ import ThreadKit
 ///
 /// ```
 /// ROOT/hls/KEY/presentation.json   its record, a `DownloadRecord` like a file's: the link, and
-///                                  in its `presentation` part the chosen variant and its media
-///                                  playlist's text
+///                                  in its `presentation` part the chosen variant and its tracks
 /// ROOT/hls/KEY/segments/           a cache of its own: one engine download per resource
 /// ROOT/hls/KEY/video.mp4           GStreamer's remux as the segments arrive (written anew at
 ///                                  every start), moved into the videos folder when whole
 /// ROOT/hls/KEY/joined.ts|.mp4      instead, with no remux (FetchCore's tests): the segments
 ///                                  joined in order, in the clear
 /// ```
-/// The media playlist is kept as it was first read, so a resume works through the same segment
+/// The tracks are kept as they were first read, so a resume works through the same segment
 /// list even if the server's changes. The segments' own records (finished or partial, in
 /// `segments/`) are the list of segments done.
 struct PresentationFolder {
@@ -39,7 +38,7 @@ struct PresentationFolder {
         }
     }
 
-    /// A new presentation's record: its link, and the playlists it will download.
+    /// A new presentation's record: its link, and the tracks it will download.
     static func record(url: String, _ part: PresentationPart) -> Record {
         var record = DownloadRecord(url: url, displayName: StreamLink.title(of: url))
         record.contentType = part.contentType
@@ -69,9 +68,9 @@ struct PresentationFolder {
 
     var recordPath: String { folder + "/presentation.json" }
 
-    /// Bytes a record may have: its playlists' text, which for a long DASH presentation (up to
+    /// Bytes a record may have: its tracks, which for a long DASH presentation (up to
     /// `DASHSegmentTemplate.segmentLimit` absolute links for the video and as many for the
-    /// audio) is larger than any playlist fetched.
+    /// audio) are larger than any playlist fetched.
     static let recordLimit = 64 << 20
 
     /// The record, trusted only when its link hashes to this folder's name.
@@ -94,14 +93,14 @@ struct PresentationFolder {
     }
 
     /// The resources to download, each once and in playing order: init sections and segments
-    /// (byte ranges of one file share it). Several playlists (a variant and its audio) are
+    /// (byte ranges of one file share it). Several tracks (a video and its audio) are
     /// interleaved by time, so each feed of the remux gets its next segment early.
-    static func resources(of playlists: [HLSMediaPlaylist]) -> [String] {
+    static func resources(of tracks: [StreamTrack]) -> [String] {
         var timed: [(start: Double, playlist: Int, url: String)] = []
-        for (index, playlist) in playlists.enumerated() {
+        for (index, track) in tracks.enumerated() {
             var start = 0.0
-            for segment in playlist.segments {
-                for url in [segment.map?.url, segment.url].compactMap({ $0 }) { timed.append((start, index, url)) }
+            for segment in track.segments {
+                for url in [track.section(of: segment)?.url, segment.url].compactMap({ $0 }) { timed.append((start, index, url)) }
                 start += segment.duration
             }
         }
@@ -113,22 +112,22 @@ struct PresentationFolder {
         return ordered.map(\.element.url).filter { seen.insert($0).inserted }
     }
 
-    /// How far the segments are: counted over every playlist, the seconds those of the
-    /// variant and its renditions share (their mean).
-    static func progress(of playlists: [HLSMediaPlaylist], done: Set<String>) -> SegmentProgress {
+    /// How far the segments are: counted over every track, the seconds those of the video
+    /// and its audio share (their mean).
+    static func progress(of tracks: [StreamTrack], done: Set<String>) -> SegmentProgress {
         var count = 0, finished = 0
         var seconds = 0.0
-        for playlist in playlists {
-            for segment in playlist.segments {
+        for track in tracks {
+            for segment in track.segments {
                 count += 1
-                if done.contains(segment.url), segment.map.map({ done.contains($0.url) }) ?? true {
+                if done.contains(segment.url), track.section(of: segment).map({ done.contains($0.url) }) ?? true {
                     finished += 1
                     seconds += segment.duration
                 }
             }
         }
-        let total = playlists.first?.duration ?? 0
-        return SegmentProgress(done: finished, count: count, secondsDone: min(total, seconds / Double(max(1, playlists.count))),
+        let total = tracks.first?.duration ?? 0
+        return SegmentProgress(done: finished, count: count, secondsDone: min(total, seconds / Double(max(1, tracks.count))),
                                secondsTotal: total)
     }
 

@@ -3,25 +3,25 @@ import Foundation
 import ThreadKit
 
 extension PresentationRun {
-    /// Downloads every resource not yet whole while one feed per playlist hands the whole ones
+    /// Downloads every resource not yet whole while one feed per track hands the whole ones
     /// to the remux in playing order; then the video goes into place, and its path is returned.
     /// A pause or a failure stops both, keeping every segment and dropping the half-written video.
     ///
-    /// - Parameter playlists: the variant's, then its audio rendition's if it has its own.
-    func save(_ playlists: [HLSMediaPlaylist], part: PresentationPart, presentation: PresentationFolder,
+    /// - Parameter tracks: the video's, then its audio's if that comes apart.
+    func save(_ tracks: [StreamTrack], part: PresentationPart, presentation: PresentationFolder,
               key: String, options: DownloadOptions) throws(RunHalt) -> String {
-        let resources = PresentationFolder.resources(of: playlists)
+        let resources = PresentationFolder.resources(of: tracks)
         let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
         let arrivals = SegmentArrivals(done: Set(resources).subtracting(pending))
-        let fragmented = playlists[0].segments.contains { $0.map != nil }
+        let fragmented = !tracks[0].sections.isEmpty
         let remux = options.presentations.remux
         let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
-        let inputs: [PresentationRemuxPlan.Input] = playlists.count == 1 ? [.videoAndAudio] : [.video] + playlists.dropFirst().map { _ in .audio }
+        let inputs: [PresentationRemuxPlan.Input] = tracks.count == 1 ? [.videoAndAudio] : [.video] + tracks.dropFirst().map { _ in .audio }
         let plan = PresentationRemuxPlan(output: output, inputs: inputs)
         // This run's segments and feeds stop together: at a pause (the download's stop) or at
         // the first failure of either side.
         let halt = stop.child()
-        let pool = SegmentPool(presentation: presentation, playlists: playlists, options: options, limits: limits,
+        let pool = SegmentPool(presentation: presentation, tracks: tracks, options: options, limits: limits,
                                connections: connections, stop: halt, report: report)
 
         // The remux opens on a thread of its own while the first segments download (GStreamer
@@ -32,7 +32,7 @@ extension PresentationRun {
             do throws(DownloadError) {
                 let stream = try Self.openStream(plan, remux: remux)
                 opened.withLock { $0 = stream }
-                try feed(playlists, into: stream, output: output, presentation: presentation, arrivals: arrivals,
+                try feed(tracks, into: stream, output: output, presentation: presentation, arrivals: arrivals,
                          options: options, stop: halt)
             } catch {
                 // A pause cancels the remux under the feeds: what they then hit is no failure.
@@ -66,16 +66,16 @@ extension PresentationRun {
             throw error
         }
         return try RunHalt.failing { () throws(DownloadError) in
-            try place(output, duration: playlists[0].duration, part: part, presentation: presentation, key: key,
+            try place(output, duration: tracks[0].duration, part: part, presentation: presentation, key: key,
                       segments: pool.progress)
         }
     }
 
-    /// One feed per playlist into `stream`, each on a thread of its own (they wait on each
+    /// One feed per track into `stream`, each on a thread of its own (they wait on each
     /// other in the remux, which interleaves them); the first error stops the others. A feed
     /// that stops (a pause, the arrivals closed) cancels the remux, so the other one never
     /// waits in it for streams that will not come.
-    private func feed(_ playlists: [HLSMediaPlaylist], into stream: any PresentationRemuxStream, output: String,
+    private func feed(_ tracks: [StreamTrack], into stream: any PresentationRemuxStream, output: String,
                       presentation: PresentationFolder, arrivals: SegmentArrivals, options: DownloadOptions,
                       stop halt: StopSignal) throws(DownloadError) {
         // The video's pages go to disk while it is written, so the sync at the end waits for
@@ -83,10 +83,10 @@ extension PresentationRun {
         // starts the writeback (which any descriptor of the file can).
         let writeback = try? FileIO.open(output, O_RDONLY)
         defer { writeback.map(FileIO.close) }
-        let keys = HLSKeyring(fetch: ResourceFetch(options: options, stop: halt))
+        let keys = SegmentKeyring(fetch: ResourceFetch(options: options, stop: halt))
         let failure = Locked<DownloadError?>(nil)
-        let threads = playlists.enumerated().map { index, playlist in
-            let feed = HLSFeed(index: index, playlist: playlist)
+        let threads = tracks.enumerated().map { index, track in
+            let feed = SegmentFeed(index: index, track: track)
             return Worker.run(name: "fetchplay feed \(index)", stage: .downloads, in: nil) {
                 do throws(DownloadError) {
                     let whole = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,

@@ -4,9 +4,9 @@ import ThreadKit
 
 /// One run of an HLS or DASH presentation's download on its worker's thread, saved as one video.
 ///
-/// The playlist (a master's best or chosen variant, and its audio rendition when that has a
-/// playlist of its own; a DASH manifest's chosen Representations made into such playlists) is
-/// read once and kept with the presentation. Its segments are then fetched on the download's pool
+/// The tracks (a master's best or chosen variant, and its audio rendition when that has a
+/// playlist of its own; a DASH manifest's chosen Representations) are read once and kept with
+/// the presentation (`StreamTrack`). Its segments are then fetched on the download's pool
 /// of connections (`SegmentPool`), each by the file engine's own rules (`FileRun`), so every
 /// segment resumes, retries and is never corrupt, and one finished before a pause, a quit or a
 /// SIGKILL is never fetched again. While they download, the segments already whole go in playing
@@ -49,10 +49,12 @@ struct PresentationRun {
             if let given { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(given, for: url) } as Void }
             let presentation = try RunHalt.failing { () throws(DownloadError) in try PresentationFolder(cache: cache, key: key) }
             var record: PresentationFolder.Record
-            if !rereadsPlaylist, let kept = presentation.load(url: url) {
+            // A record of an older version holds no tracks: the link is read again.
+            let kept = presentation.load(url: url)
+            if !rereadsPlaylist, let kept, kept.presentation?.tracks.isEmpty == false {
                 record = kept
             } else {
-                record = try choosePlaylist(into: presentation, options: options)
+                record = try choosePlaylist(into: presentation, options: options, keepsSegments: kept != nil)
                 // Found on a web page: named after it, as a file from a page is.
                 if options.context.page != nil, let name = options.context.suggestedName, name != record.displayName {
                     record.displayName = name
@@ -65,13 +67,9 @@ struct PresentationRun {
                 try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
             }
             do throws(RunHalt) {
-                let part = record.presentation
-                let playlists = try RunHalt.failing { () throws(DownloadError) in
-                    try (part?.playlists ?? []).map { playlist throws(DownloadError) in try Self.mediaPlaylist(playlist.text, base: playlist.base) }
-                }
-                guard let part, !playlists.isEmpty else { throw .failed(.fileSystem(tr("its record lists no playlist"))) }
+                guard let part = record.presentation, !part.tracks.isEmpty else { throw .failed(.fileSystem(tr("its record lists no playlist"))) }
                 options.presentations.prepare()
-                let path = try save(playlists, part: part, presentation: presentation, key: key, options: options)
+                let path = try save(part.tracks, part: part, presentation: presentation, key: key, options: options)
                 // What the page knew is needed no longer.
                 cache.forgetContext(for: url)
                 return .completed(path: path)
@@ -86,9 +84,10 @@ struct PresentationRun {
         }
     }
 
-    /// Reads the link (and a master's chosen variant) and keeps the media playlist. A refused
-    /// presentation leaves nothing behind.
-    private func choosePlaylist(into presentation: PresentationFolder, options: DownloadOptions) throws(RunHalt) -> PresentationFolder.Record {
+    /// Reads the link (and a master's chosen variant) and keeps its tracks. A refused new
+    /// presentation leaves nothing behind; one read again keeps its segments.
+    private func choosePlaylist(into presentation: PresentationFolder, options: DownloadOptions,
+                                keepsSegments: Bool) throws(RunHalt) -> PresentationFolder.Record {
         let fetch = ResourceFetch(options: options, stop: stop)
         do throws(RunHalt) {
             // A variant chosen from the master before: its playlist straight away.
@@ -96,11 +95,7 @@ struct PresentationRun {
             if DASHSource.isManifest(answer, link: requestURL) {
                 let record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
                                                    representation: choice.variant?.representation)
-                // The playlists made from it read as the saver's own, or nothing is kept.
-                try RunHalt.failing { () throws(DownloadError) in
-                    for playlist in record.presentation?.playlists ?? [] { _ = try Self.mediaPlaylist(playlist.text, base: playlist.base) }
-                    try presentation.save(record)
-                }
+                try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
                 return record
             }
             var chosen = choice.variant
@@ -109,21 +104,18 @@ struct PresentationRun {
                 chosen = best
                 answer = try fetch.get(best.url)
             }
-            try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(answer) }
-            var part = PresentationPart(mediaURL: answer.finalURL, mediaPlaylist: String(decoding: answer.body, as: UTF8.self),
+            var part = PresentationPart(mediaURL: answer.finalURL, tracks: [try RunHalt.failing { () throws(DownloadError) in try Self.track(answer) }],
                                         variant: chosen?.label)
             if let audio = chosen?.audioToFetch, let audioURL = audio.url {
                 let audioAnswer = try fetch.get(audioURL)
-                try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(audioAnswer) }
-                part.audioURL = audioAnswer.finalURL
-                part.audioPlaylist = String(decoding: audioAnswer.body, as: UTF8.self)
+                part.tracks.append(try RunHalt.failing { () throws(DownloadError) in try Self.track(audioAnswer) })
                 part.audioName = audio.name
             }
             let record = PresentationFolder.record(url: url, part)
             try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
             return record
         } catch {
-            presentation.remove()
+            if !keepsSegments { presentation.remove() }
             throw error
         }
     }
@@ -134,16 +126,12 @@ struct PresentationRun {
         try parse(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
     }
 
-    /// The segments of a variant's (or rendition's) playlist; a master there is refused.
-    private static func mediaPlaylist(_ answer: ResourceFetch.Answer) throws(DownloadError) -> HLSMediaPlaylist {
-        try mediaPlaylist(String(decoding: answer.body, as: UTF8.self), base: answer.finalURL)
-    }
-
-    private static func mediaPlaylist(_ text: String, base: String) throws(DownloadError) -> HLSMediaPlaylist {
-        guard case .media(let playlist) = try parse(text, base: base) else {
+    /// The track of a variant's (or rendition's) playlist; a master there is refused.
+    private static func track(_ answer: ResourceFetch.Answer) throws(DownloadError) -> StreamTrack {
+        guard case .media(let track) = try parse(answer) else {
             throw .refusedStream(.invalid("the variant is itself a master playlist"))
         }
-        return playlist
+        return track
     }
 
     static func parse(_ text: String, base: String) throws(DownloadError) -> HLSPlaylist {

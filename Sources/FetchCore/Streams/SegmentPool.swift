@@ -7,7 +7,7 @@ import ThreadKit
 /// per segment; the pool is joined before `fetch` returns.
 struct SegmentPool {
     let presentation: PresentationFolder
-    let playlists: [HLSMediaPlaylist]
+    let tracks: [StreamTrack]
     let options: DownloadOptions
     let limits: SpeedLimits
     let connections: Int
@@ -34,10 +34,10 @@ struct SegmentPool {
         var progress: SegmentProgress?
     }
 
-    init(presentation: PresentationFolder, playlists: [HLSMediaPlaylist], options: DownloadOptions, limits: SpeedLimits,
+    init(presentation: PresentationFolder, tracks: [StreamTrack], options: DownloadOptions, limits: SpeedLimits,
          connections: Int, stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
         self.presentation = presentation
-        self.playlists = playlists
+        self.tracks = tracks
         self.options = options
         self.limits = limits
         self.connections = connections
@@ -133,7 +133,7 @@ struct SegmentPool {
         tally.withLock { tally in
             guard tally.done.count > tally.reported else { return }
             tally.reported = tally.done.count
-            let segments = PresentationFolder.progress(of: playlists, done: tally.done)
+            let segments = PresentationFolder.progress(of: tracks, done: tally.done)
             tally.progress = segments
             report(.progress(DownloadProgress(bytesDone: tally.bytes, total: nil, segments: segments)))
         }

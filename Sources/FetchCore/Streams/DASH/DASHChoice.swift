@@ -73,7 +73,7 @@ public struct DASHChoice: Sendable, Equatable {
             variant.url = url
             if let audio {
                 variant.codecs += audio.codecs
-                variant.audio = [HLSRendition(group: "audio", name: audio.id, url: url, isDefault: true)]
+                variant.audio = [AudioRendition(group: "audio", name: audio.id, url: url, isDefault: true)]
             }
             return variant
         }

@@ -1,4 +1,4 @@
-// DASH: a static `.mpd` presentation saved as one video, through the HLS saver.
+// DASH: a static `.mpd` presentation read into the stream model (`StreamTrack`).
 //
 //   DASHManifest          what a manifest says: Periods, AdaptationSets, Representations and
 //                         how each one's segments are addressed (plain values)
@@ -9,14 +9,14 @@
 //   DASHSegmentIndex      a `sidx` box (SegmentBase `indexRange`) → byte ranges of segments
 //   DASHChoice            the Representations to save: best (or `--quality`) video, and audio
 //                         by the desktop's language, else main, else the first
-//   DASHPlaylist          a Representation's segments as an HLS media playlist (EXT-X-MAP and
-//                         BYTERANGE): the HLS saver fetches, resumes and remuxes it as its own
+//   DASHSource            a manifest's answer → the chosen Representations' tracks, Periods
+//                         joined (each segment marked with its Period's start)
 //   DASHRefusal           why a manifest is not saved, in one sentence
 //
 // A Representation is, for the saver, an init section and media segments (a URL and maybe a
-// byte range): exactly a fragmented-MP4 HLS media playlist. So the manifest is read once, the
-// chosen Representations become such playlists, kept in the presentation's record, and
-// everything after that (segments as engine downloads, resume, the remux into one MP4) is HLS's.
+// byte range): one `StreamTrack`, as an HLS media playlist is. So the manifest is read once, the
+// chosen Representations become tracks kept in the presentation's record, and everything after
+// that (segments, resume, the remux into one MP4) is the same path as HLS's.
 
 /// A DASH presentation (ISO/IEC 23009-1), as much of it as saving it needs.
 public struct DASHManifest: Sendable, Equatable {
@@ -115,6 +115,8 @@ public struct DASHRange: Sendable, Equatable {
     public var first: Int64
     public var last: Int64
     public var length: Int64 { last - first + 1 }
+    /// The same bytes as a segment's range.
+    public var span: ByteSpan { ByteSpan(offset: first, length: length) }
 }
 
 /// `Initialization` or `RepresentationIndex`: a link (empty: the Representation's BaseURL)

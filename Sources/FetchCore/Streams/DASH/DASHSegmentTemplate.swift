@@ -1,18 +1,3 @@
-/// One segment to fetch: a resource, maybe a byte range of it, and how long it plays.
-public struct DASHSegment: Sendable, Equatable {
-    public var url: String
-    public var range: DASHRange?
-    /// Seconds.
-    public var duration: Double
-}
-
-/// A Representation's part of one Period as the saver takes it: its init section (none for
-/// self-initialising segments) and its media segments in order.
-public struct DASHTrack: Sendable, Equatable {
-    public var initialization: DASHURLRange?
-    public var segments: [DASHSegment]
-}
-
 /// Turns a Representation's segment addressing into its list of segments: SegmentTemplate
 /// (`$Number$`, `$Time$`, `$RepresentationID$`, `$Bandwidth$`, widths as `%05d`; a
 /// SegmentTimeline or a fixed duration), SegmentList (links or `mediaRange`s), and SegmentBase
@@ -26,7 +11,7 @@ public enum DASHSegmentTemplate {
 
     /// The segments of `representation` in a Period of `periodDuration` seconds; for
     /// SegmentBase, nil (they are in its `sidx`, which must be fetched first).
-    public static func track(of representation: DASHRepresentation, periodDuration: Double?) throws(DASHRefusal) -> DASHTrack? {
+    public static func track(of representation: DASHRepresentation, periodDuration: Double?) throws(DASHRefusal) -> StreamTrack? {
         switch representation.segments {
         case .template(let template):
             return try track(template, representation, periodDuration: periodDuration)
@@ -40,17 +25,17 @@ public enum DASHSegmentTemplate {
     // MARK: SegmentTemplate
 
     private static func track(_ template: DASHTemplate, _ representation: DASHRepresentation,
-                              periodDuration: Double?) throws(DASHRefusal) -> DASHTrack {
+                              periodDuration: Double?) throws(DASHRefusal) -> StreamTrack {
         guard let media = template.media else { throw .invalid("a SegmentTemplate has no media") }
         let timescale = Double(template.timescale)
-        var segments: [DASHSegment] = []
+        var segments: [StreamSegment] = []
         if let timeline = template.timeline {
             let end = periodDuration.map { Int64(min($0 * timescale, 9e15)) + template.presentationTimeOffset }
             let times = try Self.times(timeline, end: end)
             segments.reserveCapacity(times.count)
             for (index, entry) in times.enumerated() {
                 let link = try fill(media, representation, number: template.startNumber + Int64(index), time: entry.time)
-                segments.append(DASHSegment(url: try resolve(link, representation), duration: Double(entry.duration) / timescale))
+                segments.append(StreamSegment(url: try resolve(link, representation), duration: Double(entry.duration) / timescale))
             }
         } else if let duration = template.duration {
             guard let periodDuration, periodDuration > 0 else {
@@ -66,16 +51,16 @@ public enum DASHSegmentTemplate {
                 let link = try fill(media, representation, number: template.startNumber + Int64(index),
                                     time: Int64(index) * duration + template.presentationTimeOffset)
                 let length = index == count - 1 ? periodDuration - Double(index) * seconds : seconds
-                segments.append(DASHSegment(url: try resolve(link, representation), duration: length))
+                segments.append(StreamSegment(url: try resolve(link, representation), duration: length))
             }
         } else {
             throw .invalid("the SegmentTemplate of “\(representation.id)” has neither a SegmentTimeline nor a duration")
         }
         guard !segments.isEmpty else { throw .invalid("the Representation “\(representation.id)” lists no segments") }
         let initialization = try template.initialization.map { pattern throws(DASHRefusal) in
-            DASHURLRange(url: try resolve(try fill(pattern, representation, number: template.startNumber, time: 0), representation))
+            InitSection(url: try resolve(try fill(pattern, representation, number: template.startNumber, time: 0), representation))
         }
-        return DASHTrack(initialization: initialization, segments: segments)
+        return track(initialization, segments)
     }
 
     /// Each segment's start and length in the timeline's units; a negative `r` repeats up to
@@ -169,7 +154,7 @@ public enum DASHSegmentTemplate {
     // MARK: SegmentList
 
     private static func track(_ list: DASHList, _ representation: DASHRepresentation,
-                              periodDuration: Double?) throws(DASHRefusal) -> DASHTrack {
+                              periodDuration: Double?) throws(DASHRefusal) -> StreamTrack {
         guard list.segments.count <= segmentLimit else { throw .tooLarge("more than \(segmentLimit) segments") }
         let timescale = Double(list.timescale)
         let timed = try list.timeline.map { timeline throws(DASHRefusal) in
@@ -177,36 +162,42 @@ public enum DASHSegmentTemplate {
         }
         let even = list.duration.map { Double($0) / timescale }
             ?? periodDuration.map { $0 / Double(list.segments.count) } ?? 0
-        var segments: [DASHSegment] = []
+        var segments: [StreamSegment] = []
         segments.reserveCapacity(list.segments.count)
         for (index, entry) in list.segments.enumerated() {
             let url = try entry.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL
             let duration = timed.flatMap { index < $0.count ? $0[index] : nil } ?? even
-            segments.append(DASHSegment(url: url, range: entry.range, duration: duration))
+            segments.append(StreamSegment(url: url, range: entry.range?.span, duration: duration))
         }
         let initialization = try list.initialization.map { part throws(DASHRefusal) in
-            DASHURLRange(url: try part.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL,
-                         range: part.range)
+            InitSection(url: try part.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL,
+                        range: part.range?.span)
         }
-        return DASHTrack(initialization: initialization, segments: segments)
+        return track(initialization, segments)
     }
 
     // MARK: SegmentBase
 
     /// A SegmentBase Representation's segments from its `sidx` (`index`, the bytes at its
     /// `indexRange`), all in its one file.
-    public static func track(of representation: DASHRepresentation, index: [UInt8]) throws(DASHRefusal) -> DASHTrack {
+    public static func track(of representation: DASHRepresentation, index: [UInt8]) throws(DASHRefusal) -> StreamTrack {
         guard case .base(let base) = representation.segments, let indexRange = base.indexRange else {
             throw .invalid("the SegmentBase of “\(representation.id)” has no indexRange")
         }
         let url = representation.baseURL
         let references = try DASHSegmentIndex.references(index, at: indexRange.first)
-        let segments = references.map { DASHSegment(url: url, range: $0.range, duration: $0.duration) }
+        let segments = references.map { StreamSegment(url: url, range: $0.range.span, duration: $0.duration) }
         // No Initialization: the bytes before the index (ftyp and moov).
         let initialization = base.initialization.map { part in
-            DASHURLRange(url: part.url.flatMap { RelativeLink.resolve($0, against: url) } ?? url, range: part.range)
-        } ?? (indexRange.first > 0 ? DASHURLRange(url: url, range: DASHRange(first: 0, last: indexRange.first - 1)) : nil)
-        return DASHTrack(initialization: initialization, segments: segments)
+            InitSection(url: part.url.flatMap { RelativeLink.resolve($0, against: url) } ?? url, range: part.range?.span)
+        } ?? (indexRange.first > 0 ? InitSection(url: url, range: ByteSpan(offset: 0, length: indexRange.first)) : nil)
+        return track(initialization, segments)
+    }
+
+    /// A track of one init section (or none) before every segment.
+    private static func track(_ initialization: InitSection?, _ segments: [StreamSegment]) -> StreamTrack {
+        StreamTrack(sections: initialization.map { [$0] } ?? [],
+                    segments: initialization == nil ? segments : segments.map { var segment = $0; segment.section = 0; return segment })
     }
 
     private static func resolve(_ link: String, _ representation: DASHRepresentation) throws(DASHRefusal) -> String {

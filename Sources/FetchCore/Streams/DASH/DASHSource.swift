@@ -1,6 +1,6 @@
-/// Where the HLS saver meets DASH: a manifest's answer → the record of what to save, its
-/// chosen Representations written as HLS media playlists (`DASHPlaylist`), so the saver's
-/// segments, resume and remux are the same for both.
+/// A manifest's answer → the record of what to save: its chosen Representations as the tracks
+/// every presentation is saved from (`StreamTrack`), so segments, resume and remux are the same
+/// for HLS and DASH.
 enum DASHSource {
     /// Whether an answer to a presentation's link is a DASH manifest: by its first bytes (an
     /// `MPD` root), its type, or, for a body that is no HLS playlist, a link ending in `.mpd`
@@ -46,30 +46,24 @@ enum DASHSource {
         } catch {
             throw .failed(.refusedManifest(error))
         }
-        var video: [DASHTrack] = [], audio: [DASHTrack] = []
-        var videoStarts: [Double] = [], audioStarts: [Double] = []
+        var video = StreamTrack(segments: []), audio = StreamTrack(segments: [])
+        let periods = manifest.periods.count
         for (index, period) in manifest.periods.enumerated() {
             if let chosen = choice.video[index] {
-                video.append(try track(chosen, period: period, fetch: fetch))
-                videoStarts.append(period.start ?? 0)
+                video.join(try track(chosen, period: period, fetch: fetch), start: period.start, periods: periods)
             }
             if let chosen = choice.audio[index] {
-                audio.append(try track(chosen, period: period, fetch: fetch))
-                audioStarts.append(period.start ?? 0)
+                audio.join(try track(chosen, period: period, fetch: fetch), start: period.start, periods: periods)
             }
         }
-        var part = PresentationPart(mediaURL: answer.finalURL, mediaPlaylist: DASHPlaylist.text(video, starts: videoStarts),
+        var part = PresentationPart(mediaURL: answer.finalURL, tracks: [video] + (audio.segments.isEmpty ? [] : [audio]),
                                     variant: choice.label)
         part.audioOnly = choice.isAudioOnly ? true : nil
-        if !audio.isEmpty {
-            part.audioURL = answer.finalURL
-            part.audioPlaylist = DASHPlaylist.text(audio, starts: audioStarts)
-            part.audioName = choice.audioName
-        }
+        if !audio.segments.isEmpty { part.audioName = choice.audioName }
         return PresentationFolder.record(url: url, part)
     }
 
-    private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: ResourceFetch) throws(RunHalt) -> DASHTrack {
+    private static func track(_ representation: DASHRepresentation, period: DASHPeriod, fetch: ResourceFetch) throws(RunHalt) -> StreamTrack {
         do throws(DASHRefusal) {
             if let track = try DASHSegmentTemplate.track(of: representation, periodDuration: period.duration) { return track }
         } catch {
@@ -84,6 +78,25 @@ enum DASHSource {
             return try DASHSegmentTemplate.track(of: representation, index: index.body)
         } catch {
             throw .failed(.refusedManifest(error))
+        }
+    }
+}
+
+extension StreamTrack {
+    /// Appends one Period's part of a Representation. With several Periods, each segment is
+    /// marked with where its Period starts (`start`, else where the one before ended), so its
+    /// fragments' decode times go on from there.
+    mutating func join(_ period: StreamTrack, start: Double?, periods: Int) {
+        // Where the Period before ended: its start and its segments' length.
+        var ended = 0.0
+        if let last = segments.last {
+            ended = (last.periodStart ?? 0) + segments.reversed().prefix { $0.periodStart == last.periodStart }.reduce(0) { $0 + $1.duration }
+        }
+        let begins = max(start ?? 0, ended)
+        for segment in period.segments {
+            var segment = segment
+            if periods > 1 { segment.periodStart = begins }
+            append(segment, section: period.section(of: segment))
         }
     }
 }

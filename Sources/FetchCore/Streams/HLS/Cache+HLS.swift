@@ -26,14 +26,10 @@ extension Cache {
         guard FileIO.size(of: folder + "/presentation.json") != nil,
               let presentation = try? PresentationFolder(cache: self, key: key),
               let record = presentation.loadTrusted(key: key) else { return nil }
-        var playlists: [HLSMediaPlaylist] = []
-        for (text, base) in record.presentation?.playlists ?? [] {
-            guard case .media(let playlist)? = try? HLSPlaylistParser.parse(text, base: base) else { continue }
-            playlists.append(playlist)
-        }
+        let tracks = record.presentation?.tracks ?? []
         var done = Set<String>()
         var bytes: Int64 = 0
-        for url in PresentationFolder.resources(of: playlists) {
+        for url in PresentationFolder.resources(of: tracks) {
             guard let path = presentation.finishedPath(of: url) else { continue }
             done.insert(url)
             bytes += FileIO.size(of: path) ?? 0
@@ -46,7 +42,7 @@ extension Cache {
                                                                             contentType: record.presentation?.contentType, sniffed: nil),
                                isComplete: false, bytesDone: bytes, total: nil, path: folder, date: changed,
                                failure: record.failure)
-        item.segments = playlists.isEmpty ? nil : PresentationFolder.progress(of: playlists, done: done)
+        item.segments = tracks.isEmpty ? nil : PresentationFolder.progress(of: tracks, done: done)
         return item
     }
 }

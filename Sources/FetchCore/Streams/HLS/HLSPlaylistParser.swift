@@ -29,7 +29,7 @@ public enum HLSPlaylistParser {
         var result: [StreamVariant] = []
         /// Each variant's `AUDIO` group, by index.
         var groups: [String?] = []
-        var renditions: [HLSRendition] = []
+        var renditions: [AudioRendition] = []
         var pending: [String: String]?
         for line in lines {
             if let value = tagValue(line, "#EXT-X-MEDIA") {
@@ -70,12 +70,12 @@ public enum HLSPlaylistParser {
     }
 
     /// An `EXT-X-MEDIA` of `TYPE=AUDIO`; nil for the other types (subtitles, captions, video angles).
-    private static func audioRendition(_ attributes: [String: String], base: String) throws(HLSRefusal) -> HLSRendition? {
+    private static func audioRendition(_ attributes: [String: String], base: String) throws(HLSRefusal) -> AudioRendition? {
         guard attributes["TYPE"] == "AUDIO" else { return nil }
         guard let group = attributes["GROUP-ID"], !group.isEmpty, let name = attributes["NAME"] else {
             throw .invalid("an audio EXT-X-MEDIA has no GROUP-ID or NAME")
         }
-        var rendition = HLSRendition(group: group, name: name, language: attributes["LANGUAGE"],
+        var rendition = AudioRendition(group: group, name: name, language: attributes["LANGUAGE"],
                                      isDefault: attributes["DEFAULT"] == "YES", autoselect: attributes["AUTOSELECT"] == "YES")
         if let uri = attributes["URI"] {
             guard let url = RelativeLink.resolve(uri, against: base) else {
@@ -88,17 +88,16 @@ public enum HLSPlaylistParser {
 
     // MARK: Media playlists
 
-    private static func media(_ lines: ArraySlice<String>, base: String) throws(HLSRefusal) -> HLSMediaPlaylist {
-        var segments: [HLSSegment] = []
+    private static func media(_ lines: ArraySlice<String>, base: String) throws(HLSRefusal) -> StreamTrack {
+        var track = StreamTrack(segments: [])
         var sequence = 0
         var complete = false
         var duration: Double?
-        var range: HLSByteRange?
+        var range: ByteSpan?
         /// Where the last byte range ended, per resource: a range without `@offset` follows it.
         var rangeEnd: [String: Int64] = [:]
         var key: (url: String, iv: [UInt8]?)?
-        var map: HLSMap?
-        var periodStart: Double?
+        var map: InitSection?
         for line in lines {
             if let value = tagValue(line, "#EXTINF") {
                 let number = value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces)
@@ -110,7 +109,7 @@ public enum HLSPlaylistParser {
                 guard let number = Int(value), number >= 0 else {
                     throw .invalid("the media sequence “\(value)” is not a number")
                 }
-                guard segments.isEmpty else { throw .invalid("EXT-X-MEDIA-SEQUENCE comes after a segment") }
+                guard track.segments.isEmpty else { throw .invalid("EXT-X-MEDIA-SEQUENCE comes after a segment") }
                 sequence = number
             } else if let value = tagValue(line, "#EXT-X-BYTERANGE") {
                 range = try byteRange(value)
@@ -121,19 +120,14 @@ public enum HLSPlaylistParser {
                 guard let uri = attributes["URI"], let url = RelativeLink.resolve(uri, against: base) else {
                     throw .invalid("EXT-X-MAP has no usable URI")
                 }
-                var section = HLSMap(url: url)
+                var section = InitSection(url: url)
                 if let text = attributes["BYTERANGE"] {
                     let parsed = try byteRange(text)
                     guard parsed.offset >= 0 else { throw .invalid("the EXT-X-MAP BYTERANGE has no offset") }
-                    section.byteRange = parsed
+                    section.range = parsed
                 }
-                if let key, let iv = key.iv { section.key = HLSKey(url: key.url, iv: iv) }
+                if let key, let iv = key.iv { section.key = SegmentKey(url: key.url, iv: iv) }
                 map = section
-            } else if let value = tagValue(line, DASHPlaylist.periodTag) {
-                guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
-                    throw .invalid("the Period start “\(value)” is not a number")
-                }
-                periodStart = seconds
             } else if line == "#EXT-X-ENDLIST" {
                 complete = true
             } else if !line.hasPrefix("#") {
@@ -141,8 +135,8 @@ public enum HLSPlaylistParser {
                 guard let url = RelativeLink.resolve(line, against: base) else {
                     throw .invalid("the segment link “\(line)” is not an http(s) address")
                 }
-                let number = sequence + segments.count
-                var segment = HLSSegment(url: url, duration: seconds, sequence: number, map: map, periodStart: periodStart)
+                let number = sequence + track.segments.count
+                var segment = StreamSegment(url: url, duration: seconds)
                 if var part = range {
                     if part.offset < 0 {
                         guard let end = rangeEnd[url] else {
@@ -151,27 +145,27 @@ public enum HLSPlaylistParser {
                         part.offset = end
                     }
                     rangeEnd[url] = part.offset + part.length
-                    segment.byteRange = part
+                    segment.range = part
                 }
-                if let key { segment.key = HLSKey(url: key.url, iv: key.iv ?? sequenceIV(number)) }
-                segments.append(segment)
+                if let key { segment.key = SegmentKey(url: key.url, iv: key.iv ?? sequenceIV(number)) }
+                track.append(segment, section: map)
                 duration = nil
                 range = nil
             }
         }
-        guard !segments.isEmpty else { throw .invalid("it lists no segments") }
+        guard !track.segments.isEmpty else { throw .invalid("it lists no segments") }
         guard complete else { throw .live }
-        return HLSMediaPlaylist(segments: segments, isComplete: complete)
+        return track
     }
 
     /// `length[@offset]`; a missing offset is -1 (the caller continues the previous range).
-    private static func byteRange(_ text: String) throws(HLSRefusal) -> HLSByteRange {
+    private static func byteRange(_ text: String) throws(HLSRefusal) -> ByteSpan {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let length = Int64(parts[0]), length > 0,
               let offset = parts.count == 2 ? Int64(parts[1]) : -1, parts.count == 1 || offset >= 0 else {
             throw .invalid("the byte range “\(text)” is not LENGTH@OFFSET")
         }
-        return HLSByteRange(offset: offset, length: length)
+        return ByteSpan(offset: offset, length: length)
     }
 
     /// The key in force from here on: nil for METHOD=NONE.

@@ -1,23 +1,23 @@
 import Glibc
 import ThreadKit
 
-/// One input of a presentation handed to the remux in playing order, in the clear: each
+/// One track of a presentation handed to the remux in playing order, in the clear: each
 /// resource as soon as it is whole, byte ranges cut out of it, AES-128 undone, each init
-/// section (`EXT-X-MAP`) once before the first segment that needs it.
-struct HLSFeed {
+/// section once before the first segment that needs it.
+struct SegmentFeed {
     /// One piece of the joined stream: all of a resource or a range of it, maybe encrypted.
     struct Piece: Equatable {
         var url: String
-        var byteRange: HLSByteRange?
-        var key: HLSKey?
+        var range: ByteSpan?
+        var key: SegmentKey?
         var kind = Kind.segment
         /// Its DASH Period's start in seconds, for fragments whose decode times are moved there.
         var periodStart: Double?
 
         enum Kind: Equatable {
-            /// A media segment of a playlist without init sections.
+            /// A media segment of a track without init sections.
             case segment
-            /// An init section (`EXT-X-MAP`).
+            /// An init section.
             case initSection
             /// A media segment after an init section, checked against it.
             case fragment
@@ -28,22 +28,23 @@ struct HLSFeed {
     let index: Int
     let pieces: [Piece]
 
-    init(index: Int, playlist: HLSMediaPlaylist) {
+    init(index: Int, track: StreamTrack) {
         self.index = index
-        pieces = Self.pieces(of: playlist)
+        pieces = Self.pieces(of: track)
     }
 
-    /// The pieces of `playlist` in the order they are joined.
-    static func pieces(of playlist: HLSMediaPlaylist) -> [Piece] {
+    /// The pieces of `track` in the order they are joined.
+    static func pieces(of track: StreamTrack) -> [Piece] {
         var result: [Piece] = []
-        var lastMap: HLSMap?
-        for segment in playlist.segments {
-            if let map = segment.map, map != lastMap {
-                result.append(Piece(url: map.url, byteRange: map.byteRange, key: map.key, kind: .initSection))
-                lastMap = map
+        var last: Int?
+        for segment in track.segments {
+            if let index = segment.section, index != last {
+                let section = track.sections[index]
+                result.append(Piece(url: section.url, range: section.range, key: section.key, kind: .initSection))
+                last = index
             }
-            result.append(Piece(url: segment.url, byteRange: segment.byteRange, key: segment.key,
-                                kind: segment.map == nil ? .segment : .fragment, periodStart: segment.periodStart))
+            result.append(Piece(url: segment.url, range: segment.range, key: segment.key,
+                                kind: segment.section == nil ? .segment : .fragment, periodStart: segment.periodStart))
         }
         return result
     }
@@ -56,7 +57,7 @@ struct HLSFeed {
     ///   - appended: called after each piece went in.
     ///   - rejected: called with a resource whose bytes are not what the playlist says they
     ///     are (`check`), before the error is thrown: it should be fetched again.
-    func run(arrivals: SegmentArrivals, path: (String) -> String?, keys: HLSKeyring, into stream: any PresentationRemuxStream,
+    func run(arrivals: SegmentArrivals, path: (String) -> String?, keys: SegmentKeyring, into stream: any PresentationRemuxStream,
              stopped: () -> Bool, appended: () -> Void = {}, rejected: (String) -> Void = { _ in }) throws(DownloadError) -> Bool {
         /// What the last init section was, for the fragments after it.
         var section: FragmentedMP4.Section?
@@ -176,8 +177,8 @@ struct HLSFeed {
         guard let file = path(piece.url) else { throw .fileSystem("the segment \(piece.url) is missing from the cache") }
         let fd = try FileIO.open(file, O_RDONLY)
         let size = FileIO.size(of: file) ?? 0
-        let offset = piece.byteRange?.offset ?? 0
-        let length = piece.byteRange?.length ?? size
+        let offset = piece.range?.offset ?? 0
+        let length = piece.range?.length ?? size
         guard offset >= 0, offset + length <= size else {
             FileIO.close(fd)
             throw .badResponse("the byte range \(length)@\(offset) lies past the end of \(piece.url) (\(size) bytes)")
@@ -217,7 +218,7 @@ struct HLSFeed {
 }
 
 /// The AES-128 keys of a presentation, each fetched once when a feed first needs it.
-final class HLSKeyring: Sendable {
+final class SegmentKeyring: Sendable {
     private let fetch: ResourceFetch
     private let keys = Locked<[String: [UInt8]]>([:])
 
