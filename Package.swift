@@ -43,18 +43,18 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "FetchCore", dependencies: ["CCurl", "CGLib", "CLinux", "CCrypto", "CPSL", "CXML2", "GLibSupport", "ThreadKit", "Localization"],
                 exclude: ["README.md"]),
-        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "GLibSupport", "Localization", "ThreadKit"]),
-        // Where the engine and the player meet: GStreamer's remux for HLS downloads.
-        .target(name: "HLSRemuxer", dependencies: ["FetchCore", "FetchPlayer"]),
+        // The player knows the engine's types (a download it plays, a presentation it remuxes);
+        // the engine never knows GStreamer.
+        .target(name: "FetchPlayer", dependencies: ["CGStreamer", "CGLib", "FetchCore", "GLibSupport", "Localization", "ThreadKit"]),
         // What each view shows (text, state, enablement), computed from the stores without GTK.
         .target(name: "FetchViewModel", dependencies: ["CGLib", "CLinux", "FetchCore", "GLibSupport", "Localization", "ThreadKit"],
                 exclude: ["README.md"]),
-        .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchViewModel", "HLSRemuxer", "Localization", "ThreadKit"],
+        .target(name: "FetchUI", dependencies: ["CGtk", "CAdwaita", "CGLib", "CLinux", "GLibSupport", "FetchCore", "FetchPlayer", "FetchViewModel", "Localization", "ThreadKit"],
                 exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
         .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),
-        .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "HLSRemuxer", "CGLib", "GLibSupport", "Localization", "ThreadKit"]),
+        .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "CGLib", "GLibSupport", "Localization", "ThreadKit"]),
         .executableTarget(name: "fetchplay", dependencies: ["FetchCommandLine", "CGLib", "GLibSupport", "Localization", "ThreadKit"]),
         // The window's program, shared by the one that ships and the one the benches run.
         .target(name: "WindowMain", dependencies: ["FetchUI", "FetchCommandLine", "FetchCore", "CGtk", "CGLib", "GLibSupport", "ThreadKit", "Localization"]),

@@ -1,7 +1,6 @@
 import Dispatch
 import FetchCore
 import FetchPlayer
-import HLSRemuxer
 import Foundation
 import Glibc
 import Localization
@@ -75,7 +74,7 @@ enum Headless {
         // A file, an HLS playlist or a DASH manifest, by its name, the cache (a presentation
         // begun before) or its answer: the one engine saves each in the same run.
         var options = options
-        options.presentations = PresentationSaving(remux: Remuxer.hls, quality: quality) {
+        options.presentations = PresentationSaving(remux: Remuxer.presentations, quality: quality) {
             // GStreamer and its plug-ins load while the segments arrive, not after them.
             Remuxer.prepareInBackground()
         }

@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import FetchCore
 import Foundation
 import ThreadKit
 
@@ -15,16 +16,14 @@ import ThreadKit
 /// `append` blocks while the remux is behind (each input holds `inputLimit` bytes at most), so
 /// a resume that feeds an hour of segments from disk never holds them in memory. Safe from any
 /// thread; every call but `cancel` blocks, so never call one on the main thread.
-public final class Remuxer: @unchecked Sendable {
-    /// Which streams of an input go into the file.
-    public enum Input: Sendable, Equatable {
-        /// Its video and its audio.
-        case videoAndAudio
-        /// Its video only: the audio comes from another input.
-        case video
-        /// Its audio only.
-        case audio
-    }
+public final class Remuxer: PresentationRemuxStream, @unchecked Sendable {
+    /// Which streams of an input go into the file: the engine's own description of a
+    /// presentation's tracks.
+    public typealias Input = PresentationRemuxPlan.Input
+
+    /// GStreamer's remux of a presentation, as a presentation's download takes it
+    /// (`PresentationSaving.remux`): the window and the command line use this one.
+    public static let presentations: PresentationRemux = { plan in try Remuxer(output: plan.output, inputs: plan.inputs) }
 
     /// Seconds `finish` waits for the last bytes to be written (a minute of 1080p takes well
     /// under one).

@@ -1,11 +1,10 @@
 import FetchCore
 import FetchPlayer
-import HLSRemuxer
 
 extension PresentationSaving {
     /// HLS and DASH presentations remuxed by GStreamer into one MP4 as their segments arrive;
     /// its plug-ins load off the main thread meanwhile. What the window's downloads use.
     public static var gstreamer: PresentationSaving {
-        PresentationSaving(remux: Remuxer.hls) { Remuxer.prepareInBackground() }
+        PresentationSaving(remux: Remuxer.presentations) { Remuxer.prepareInBackground() }
     }
 }
