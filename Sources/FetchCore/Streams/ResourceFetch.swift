@@ -2,9 +2,9 @@ import CCurl
 import Foundation
 import ThreadKit
 
-/// A small body (a playlist, a key) fetched into memory with the engine's rules: http and https
-/// only, also for redirects and never down from https, TLS verified, no compressed encoding,
-/// a size limit, transient failures retried with backoff.
+/// A small body (a playlist, a key, a page) fetched into memory through the engine's one HTTP
+/// client (`HTTPRequest`, so the same rules and redirects as a file's), with a size limit, and
+/// transient failures retried with backoff.
 struct ResourceFetch {
     struct Answer {
         var body: [UInt8]
@@ -51,9 +51,9 @@ struct ResourceFetch {
         }
     }
 
-    private final class Body {
+    /// The answer's body in memory, up to its limit.
+    private final class MemoryBody: HTTPBody {
         var bytes: [UInt8] = []
-        var head = ResponseHead()
         var tooLarge = false
         var cut = false
         let limit: Int
@@ -64,104 +64,75 @@ struct ResourceFetch {
             self.limit = limit
             self.cuts = cuts
         }
+
+        func take(_ piece: UnsafeRawBufferPointer, of answer: ResponseHead) -> Int {
+            guard bytes.count + piece.count <= limit, !stop.isRaised else {
+                if cuts, !stop.isRaised {
+                    bytes.append(contentsOf: piece.prefix(limit - bytes.count))
+                    cut = true
+                } else {
+                    tooLarge = !stop.isRaised
+                }
+                return 0
+            }
+            bytes.append(contentsOf: piece)
+            return piece.count
+        }
     }
 
     private func once(_ url: String, range: DASHRange?) -> Result<Answer, RunHalt> {
-        let body = Body(stop: stop, limit: cutAt ?? Self.limit, cuts: cutAt != nil)
+        let body = MemoryBody(stop: stop, limit: cutAt ?? Self.limit, cuts: cutAt != nil)
+        let lines = range.map { [Array("Range: bytes=\($0.first)-\($0.last)".utf8)] } ?? []
         var cookies: [Cookie] = []
-        let easy: CurlEasy
+        let request: HTTPRequest
         do {
-            easy = try CurlEasy()
-            try configure(easy, url: url, body: body)
-            if let range { try easy.set(CURLOPT_RANGE, "\(range.first)-\(range.last)") }
+            request = try HTTPRequest(url: url, lines: lines, options: options, stop: stop, body: body)
         } catch {
             return .failure(.failed(error))
         }
-        var hops = 0
         while true {
-            var code = withExtendedLifetime(body) { easy.perform() }
+            var code = request.easy.perform()
+            // The cookies every answer sets on the way, redirects' included.
+            cookies += (request.response.fields["set-cookie"] ?? []).compactMap { Cookie(setCookie: $0, from: request.easy.url, now: Date()) }
             if stop.isRaised { return .failure(.stopped) }
+            if body.tooLarge { return .failure(.failed(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB"))) }
             // A page cut at its limit ended the transfer on purpose.
             if body.cut, code == CURLE_WRITE_ERROR { code = CURLE_OK }
-            let now = Date()
-            cookies += (body.head.fields["set-cookie"] ?? []).compactMap { Cookie(setCookie: $0, from: easy.url, now: now) }
-            if body.tooLarge { return .failure(.failed(.badResponse("a playlist or key larger than \(Self.limit >> 20) MiB"))) }
-            guard code == CURLE_OK else {
-                return .failure(.failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: easy.errorText,
-                                                        proxy: easy.proxyName)))
-            }
-            guard RedirectRule.isRedirect(status: body.head.status) else { break }
-            hops += 1
+            guard code == CURLE_OK else { return .failure(.failed(request.failure(code))) }
             do {
-                let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
-                try easy.aim(at: next, origin: url, options: options, lines: [])
+                if try !request.followRedirect(after: code) { break }
             } catch {
                 return .failure(.failed(error))
             }
         }
-        let finalURL = WebAddress.withoutCredentials(easy.url)
+        let head = request.response
+        let finalURL = WebAddress.withoutCredentials(request.easy.url)
         if let range {
-            return ranged(body, range: range, url: finalURL).mapError { .failed($0) }
+            return ranged(body.bytes, head: head, range: range, url: finalURL).mapError { .failed($0) }
         }
-        guard body.head.status == 200 else {
-            return .failure(.failed(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase)))
+        guard head.status == 200 else {
+            return .failure(.failed(.httpStatus(code: head.status, reason: head.reasonPhrase)))
         }
-        return .success(Answer(body: body.bytes, finalURL: finalURL, contentType: body.head["content-type"], cookies: cookies))
+        return .success(Answer(body: body.bytes, finalURL: finalURL, contentType: head["content-type"], cookies: cookies))
     }
 
     /// The bytes of `range`: a 206 that starts where asked, or a whole body (a server that
     /// ignores Range) cut to it.
-    private func ranged(_ body: Body, range: DASHRange, url: String) -> Result<Answer, DownloadError> {
-        let contentType = body.head["content-type"]
-        switch body.head.status {
+    private func ranged(_ bytes: [UInt8], head: ResponseHead, range: DASHRange, url: String) -> Result<Answer, DownloadError> {
+        let contentType = head["content-type"]
+        switch head.status {
         case 206:
-            let start = body.head["content-range"].flatMap { value in
-                value.split(separator: " ").last?.split(separator: "-").first.flatMap { Int64($0) }
-            }
-            guard start == range.first, Int64(body.bytes.count) <= range.length else {
+            guard head.contentRange?.start == range.first, Int64(bytes.count) <= range.length else {
                 return .failure(.badResponse("a partial answer for another range than the one asked for"))
             }
-            return .success(Answer(body: body.bytes, finalURL: url, contentType: contentType))
+            return .success(Answer(body: bytes, finalURL: url, contentType: contentType))
         case 200:
-            guard Int64(body.bytes.count) > range.last else {
+            guard Int64(bytes.count) > range.last else {
                 return .failure(.badResponse("an answer shorter than the range asked for"))
             }
-            return .success(Answer(body: Array(body.bytes[Int(range.first)...Int(range.last)]), finalURL: url, contentType: contentType))
+            return .success(Answer(body: Array(bytes[Int(range.first)...Int(range.last)]), finalURL: url, contentType: contentType))
         default:
-            return .failure(.httpStatus(code: body.head.status, reason: body.head.reasonPhrase))
+            return .failure(.httpStatus(code: head.status, reason: head.reasonPhrase))
         }
-    }
-
-    /// The engine's rules, and a body kept in memory; libcurl calls back into `body`, which
-    /// outlives the request, so the callbacks get it unretained.
-    private func configure(_ easy: CurlEasy, url: String, body: Body) throws(DownloadError) {
-        let this = Unmanaged.passUnretained(body).toOpaque()
-        try easy.applyEngineRules(options: options)
-        try easy.aim(at: url, origin: url, options: options, lines: [])
-        try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
-            let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
-            let line = UnsafeRawBufferPointer(start: data, count: size * count)
-            // A new status line (a redirect's next hop) starts the body over: only the last one counts.
-            if line.starts(with: "HTTP/".utf8) { body.bytes = [] }
-            body.head.consume(line: line)
-            return size * count
-        }
-        try easy.set(CURLOPT_HEADERDATA, pointer: this)
-        try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
-            let body = Unmanaged<Body>.fromOpaque(user!).takeUnretainedValue()
-            let length = size * count
-            guard body.bytes.count + length <= body.limit, !body.stop.isRaised else {
-                if body.cuts, !body.stop.isRaised {
-                    body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: body.limit - body.bytes.count))
-                    body.cut = true
-                } else {
-                    body.tooLarge = !body.stop.isRaised
-                }
-                return 0
-            }
-            body.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
-            return length
-        }
-        try easy.set(CURLOPT_WRITEDATA, pointer: this)
     }
 }

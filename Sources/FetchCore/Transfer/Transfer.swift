@@ -33,9 +33,8 @@ enum TransferOutcome: Sendable, Equatable {
 /// keeps the piece) when the limits have no room for it, and `RangeDownload` resumes it once they
 /// do.
 ///
-/// libcurl calls back into this object, which outlives the easy handle, so the callbacks get it
-/// unretained.
-final class Transfer {
+/// Its request is the engine's one HTTP client (`HTTPRequest`), with this connection as the body.
+final class Transfer: HTTPBody {
     enum Role: Sendable, Equatable { case primary, slice }
 
     let role: Role
@@ -51,8 +50,10 @@ final class Transfer {
     /// The whole file's length, once the answer is judged.
     private(set) var total: Int64?
     private(set) var gotBytes = false
-    let easy: CurlEasy
-    private(set) var response = ResponseHead()
+    /// The request, made once the rest is set (it needs this connection as its body).
+    private(set) var request: HTTPRequest!
+    var easy: CurlEasy { request.easy }
+    private var response: ResponseHead { request.response }
     /// The speed limits held a piece back; `resume()` lets it through.
     private(set) var isPaused = false
     /// When it last paused (monotonic seconds): the longest waiting resumes first.
@@ -62,10 +63,6 @@ final class Transfer {
     /// headers are for.
     private let url: String
     private let options: DownloadOptions
-    /// The header lines of this connection's own (`Range`, `If-Range`), sent at every hop.
-    private var rangeLines: [[UInt8]] = []
-    /// Redirects followed so far.
-    private var hops = 0
     private let partial: PartialFile
     private let stop: StopSignal
     private let onWrite: () -> Void
@@ -112,7 +109,7 @@ final class Transfer {
         self.stop = stop
         self.onWrite = onWrite
         self.limits = limits
-        easy = try CurlEasy()
+        var rangeLines: [[UInt8]] = []
         if let range {
             rangeLines.append(Array("Range: bytes=\(range.first)-\(range.last.map(String.init) ?? "")".utf8))
             // The validator goes back byte for byte (it passed `HeaderBytes.isSafeToSend`).
@@ -121,18 +118,7 @@ final class Transfer {
                 rangeLines.append(Array("If-Range: ".utf8) + bytes)
             }
         }
-        try configure(options)
-    }
-
-
-    /// Bytes this connection still has to write, when its end is known.
-    func remaining(total: Int64) -> Int64 { (end ?? total) - next }
-
-    private func configure(_ options: DownloadOptions) throws(DownloadError) {
-        let this = Unmanaged.passUnretained(self).toOpaque()
-        try easy.applyEngineRules(options: options)
-        try easy.aim(at: url, origin: url, options: options, lines: rangeLines)
-        try easy.set(CURLOPT_TCP_KEEPALIVE, 1)
+        request = try HTTPRequest(url: url, lines: rangeLines, options: options, stop: stop, body: self)
         // Under a speed limit, reads of one piece (16 KiB) instead of 256 KiB: Linux sizes a
         // socket's receive buffer by what each round trip's reads take, and after large reads
         // lets the server send about 1 MiB ahead per connection at full speed (measured on
@@ -141,29 +127,18 @@ final class Transfer {
         try easy.set(CURLOPT_BUFFERSIZE, readSize)
         // One piece per read under a limit: nothing to gather then.
         batch = readSize > Int(CURL_MAX_WRITE_SIZE) ? WriteBatch(partial: partial, capacity: readSize) : nil
-        try easy.set(CURLOPT_HEADERFUNCTION) { data, size, count, user in
-            let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
-            let length = size * count
-            this.response.consume(line: UnsafeRawBufferPointer(start: data, count: length))
-            return length
-        }
-        try easy.set(CURLOPT_HEADERDATA, pointer: this)
-        try easy.set(CURLOPT_WRITEFUNCTION) { data, size, count, user in
-            let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
-            let length = size * count
-            // A redirect's body is nobody's bytes.
-            if RedirectRule.isRedirect(status: this.response.status) { return length }
-            if this.mustWait(for: length) { return Int(CURL_WRITEFUNC_PAUSE) }
-            return this.take(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
-        }
-        try easy.set(CURLOPT_WRITEDATA, pointer: this)
-        try easy.set(CURLOPT_NOPROGRESS, 0)
-        try easy.setProgress { user, _, _, _, _ in
-            let this = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
-            return this.stop.isRaised ? 1 : 0
-        }
-        try easy.set(CURLOPT_XFERINFODATA, pointer: this)
     }
+
+    /// A piece of the answer's body (`HTTPBody`): held back when the speed limits have no room
+    /// for it, else written.
+    func take(_ piece: UnsafeRawBufferPointer, of answer: ResponseHead) -> Int {
+        if mustWait(for: piece.count) { return Int(CURL_WRITEFUNC_PAUSE) }
+        return take(piece) ? piece.count : 0
+    }
+
+
+    /// Bytes this connection still has to write, when its end is known.
+    func remaining(total: Int64) -> Int64 { (end ?? total) - next }
 
     /// Decides, once per response, what its body means; opens the file accordingly.
     private func decideIfNeeded() -> ResumeDecision {
@@ -367,12 +342,8 @@ final class Transfer {
     /// handle again. False when the answer is no redirect; throws when the redirect may not be
     /// followed.
     func followRedirect(after code: CURLcode) throws(DownloadError) -> Bool {
-        guard code == CURLE_OK, callbackError == nil, !stop.isRaised, RedirectRule.isRedirect(status: response.status) else { return false }
-        hops += 1
-        let next = try RedirectRule.next(from: easy.url, to: easy.redirectURL, hops: hops, limit: options.maxRedirects)
-        try easy.aim(at: next, origin: url, options: options, lines: rangeLines)
-        response = ResponseHead()
-        return true
+        guard callbackError == nil else { return false }
+        return try request.followRedirect(after: code)
     }
 
     /// Writes the bytes taken since the last commit, then counts them as written (and reports
@@ -401,7 +372,6 @@ final class Transfer {
         if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }
-        let detail = easy.errorText
         if code == CURLE_OUT_OF_MEMORY, response.status != 0, !gotBytes {
             // libcurl 7.88 reports a header past its limit (100 KiB) as "Out of memory".
             return .failed(.badResponse(tr("it sent more header data than a client can read")), gotBytes: false)
@@ -409,7 +379,7 @@ final class Transfer {
         // No usable answer at all (refused, a redirect libcurl would not follow): libcurl's error.
         let answered = response.status != 0 && !(300..<400).contains(response.status)
         if code != CURLE_OK, code != CURLE_WRITE_ERROR, !answered {
-            return .failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: detail, proxy: easy.proxyName), gotBytes: gotBytes)
+            return .failed(request.failure(code), gotBytes: gotBytes)
         }
         // A body that was empty, or never reached the write callback (416, errors), is decided here.
         switch decideIfNeeded() {
@@ -422,7 +392,7 @@ final class Transfer {
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         // Here the answer was a usable 200 or 206.
         guard code == CURLE_OK else {
-            return .failed(CurlError.error(code, url: WebAddress.redacted(easy.url), detail: detail, proxy: easy.proxyName), gotBytes: gotBytes,
+            return .failed(request.failure(code), gotBytes: gotBytes,
                            answered: true)
         }
         let expectedEnd = end ?? total
