@@ -52,6 +52,8 @@ public final class Remuxer: PresentationRemuxStream, @unchecked Sendable {
     private let done = Locked(false)
     /// Waits on the bus for the end; joined by the deinit (which wakes it first).
     private var watcher: Worker?
+    /// The watcher's wait on the bus, which `cancel` cuts short.
+    private let bus: BusWaiter
 
     private struct Outcome {
         var error: PlayerError?
@@ -126,6 +128,12 @@ public final class Remuxer: PresentationRemuxStream, @unchecked Sendable {
             throw error.playerError
         }
         self.sources = sources
+        do {
+            bus = try BusWaiter(pipeline)
+        } catch {
+            gst_object_unref(pipeline)
+            throw error
+        }
         guard linked, sources.count == inputs.count else {
             gst_object_unref(pipeline)
             throw .missingCodec("appsrc, parsebin, mp4mux (gstreamer1.0-plugins-base, -good)")
@@ -138,7 +146,7 @@ public final class Remuxer: PresentationRemuxStream, @unchecked Sendable {
         // The watcher holds what it reads, not the remux: the last reference never goes on it.
         let watcher = Worker(name: "fetchplay remux", stage: .media)
         nonisolated(unsafe) let watched = self.pipeline // freed by the deinit, after the watcher is joined
-        watcher.submit { [outcome, done] in Self.watch(watched, outcome: outcome, done: done) }
+        watcher.submit { [outcome, done, bus] in Self.watch(watched, bus: bus, outcome: outcome, done: done) }
         // The process quitting stops the remux that still runs (its download was stopped first).
         watcher.whenStopping { [weak self] in self?.cancel() }
         self.watcher = watcher
@@ -213,19 +221,11 @@ public final class Remuxer: PresentationRemuxStream, @unchecked Sendable {
     /// Stops from any thread, without waiting: the watcher takes the pipeline down, then `append`
     /// and `finish` return; the output stays as far as it got.
     public func cancel() {
-        let first = outcome.withLock { outcome -> Bool in
-            defer { outcome.closed = true }
-            return !outcome.closed
-        }
+        outcome.withLock { $0.closed = true }
         // Wakes the watcher, which stops the pipeline and leaves. Only the watcher takes the
-        // pipeline to NULL: going to NULL flushes the bus, and a wake still in it then is
-        // dropped. Stopping here after the post lost the wake whenever the watcher had not
-        // popped it yet, and the watcher waited for ever (then `finish` its whole time limit
-        // after a pause, and the deinit's join for ever).
-        if first, let bus = gst_element_get_bus(pipeline) {
-            if let wake = gst_message_new_application(nil, gst_structure_new_empty("fetchplay-wake")) { gst_bus_post(bus, wake) }
-            gst_object_unref(bus)
-        }
+        // pipeline to NULL: going to NULL flushes the bus, and a wake still in it then would be
+        // dropped (the watcher waited for ever, and `finish` its whole time limit after a pause).
+        bus.cancel()
     }
 
     private func check(_ index: Int) throws(PlayerError) {
@@ -236,20 +236,14 @@ public final class Remuxer: PresentationRemuxStream, @unchecked Sendable {
 
     /// Waits on the bus for the end, the first error or a cancel's wake; whichever comes, it stops
     /// the pipeline, which releases every `append` that waits.
-    private static func watch(_ pipeline: UnsafeMutablePointer<GstElement>, outcome: Locked<Outcome>,
+    private static func watch(_ pipeline: UnsafeMutablePointer<GstElement>, bus: BusWaiter, outcome: Locked<Outcome>,
                               done: Locked<Bool>) {
         defer { done.withLockAndNotify { $0 = true } }
         // However it leaves (the end, an error, a wake), the pipeline stops before `done`.
         defer { gst_element_set_state(pipeline, GST_STATE_NULL) }
-        guard let bus = gst_element_get_bus(pipeline) else { return }
-        defer { gst_object_unref(bus) }
-        let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue
-                                   | GST_MESSAGE_APPLICATION.rawValue)
-        guard let message = gst_bus_timed_pop_filtered(bus, GStreamer.clockTimeNone, types) else { return }
-        defer { gst_message_unref(message) }
-        let type = message.pointee.type
-        guard type == GST_MESSAGE_ERROR || type == GST_MESSAGE_EOS else { return }
-        let error = type == GST_MESSAGE_ERROR ? PlayerError.from(errorMessage: message, missingPlugin: nil, path: nil) : nil
+        guard case .message(let message) = bus.next(GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue))
+        else { return }
+        let error = message.type == GST_MESSAGE_ERROR ? PlayerError.from(errorMessage: message.pointer, missingPlugin: nil, path: nil) : nil
         outcome.withLock {
             $0.error = $0.error ?? error
             $0.written = error == nil

@@ -65,8 +65,8 @@ public final class Thumbnailer: Sendable {
     /// (at most `timeout` seconds) and frees it; `cancel()` (the thumbnailer stopping) wakes the
     /// ones waiting and refuses new ones.
     public final class Probes: Sendable {
-        /// The buses of the probes waiting now, each with a reference of its own.
-        private let state = Locked<(cancelled: Bool, buses: [UnsafeMutablePointer<GstBus>])>((false, []))
+        /// The waits of the probes now.
+        private let state = Locked<(cancelled: Bool, waits: [BusWaiter])>((false, []))
 
         init() {}
 
@@ -76,13 +76,13 @@ public final class Thumbnailer: Sendable {
         public func snapshot(path: String, at fraction: Double = 0.1, timeout: Double = 5) throws(PlayerError) -> VideoFrame {
             let probe = try Probe(path: path, withFrames: true)
             let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-            try watching(probe) { () throws(PlayerError) in try probe.preroll(until: deadline) }
+            try watching(probe) { bus throws(PlayerError) in try probe.preroll(until: deadline, bus: bus) }
             if fraction > 0, let duration = GStreamer.duration(of: probe.playbin), duration > 0 {
                 GStreamer.seek(probe.playbin, to: duration * min(fraction, 1), accurate: false)
-                try watching(probe) { () throws(PlayerError) in try probe.preroll(until: deadline) }
+                try watching(probe) { bus throws(PlayerError) in try probe.preroll(until: deadline, bus: bus) }
             }
             guard let appsink = probe.appsink,
-                  let sample = gst_app_sink_try_pull_preroll(appsink, Probe.nanoseconds(until: deadline))
+                  let sample = gst_app_sink_try_pull_preroll(appsink, BusWaiter.nanoseconds(until: deadline))
             else { throw .timedOut }
             defer { gst_sample_unref(sample) }
             guard let frame = VideoFrame.wrapping(sample) else { throw .corrupt(detail: "unreadable frame") }
@@ -93,42 +93,34 @@ public final class Thumbnailer: Sendable {
         public func probeDuration(path: String, timeout: Double = 5) throws(PlayerError) -> Double {
             let probe = try Probe(path: path, withFrames: false)
             let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-            try watching(probe) { () throws(PlayerError) in try probe.preroll(until: deadline) }
+            try watching(probe) { bus throws(PlayerError) in try probe.preroll(until: deadline, bus: bus) }
             guard let duration = GStreamer.duration(of: probe.playbin) else {
                 throw .other(tr("the file does not say how long it is"))
             }
             return duration
         }
 
-        /// Runs `body` (a wait on `probe`'s bus) where `cancel()` can wake it.
-        private func watching(_ probe: Probe, _ body: () throws(PlayerError) -> Void) throws(PlayerError) {
-            guard let bus = gst_element_get_bus(probe.playbin) else { throw .other(tr("GStreamer could not watch the pipeline")) }
+        /// Runs `body` (a wait on `probe`'s bus) where `cancel()` can cut it short.
+        private func watching(_ probe: Probe, _ body: (BusWaiter) throws(PlayerError) -> Void) throws(PlayerError) {
+            let bus = try BusWaiter(probe.playbin)
             let cancelled = state.withLock { state in
-                if !state.cancelled { state.buses.append(bus) }
+                if !state.cancelled { state.waits.append(bus) }
                 return state.cancelled
             }
-            defer {
-                state.withLock { $0.buses.removeAll { $0 == bus } }
-                gst_object_unref(bus)
-            }
+            defer { state.withLock { $0.waits.removeAll { $0 === bus } } }
             if cancelled { throw Self.stopped }
-            try body()
+            try body(bus)
             if isCancelled { throw Self.stopped }
         }
 
         /// What a probe cut short throws (nobody sees it: its thumbnailer is gone).
         static let stopped = PlayerError.other("the thumbnailer stopped")
 
-        /// Wakes every probe waiting (an application message on its bus) and refuses new ones.
+        /// Wakes every probe waiting and refuses new ones.
         func cancel() {
             state.withLock { state in
                 state.cancelled = true
-                // Under the lock: a probe's bus is not freed while a wake is posted to it.
-                for bus in state.buses {
-                    if let wake = gst_message_new_application(nil, gst_structure_new_empty("fetchplay-wake")) {
-                        gst_bus_post(bus, wake)
-                    }
-                }
+                state.waits.forEach { $0.cancel() }
             }
         }
     }
@@ -185,31 +177,22 @@ private final class Probe {
     }
 
     /// Goes to PAUSED (or finishes a seek) and waits for ASYNC_DONE, an error, or the deadline.
-    func preroll(until deadline: ContinuousClock.Instant) throws(PlayerError) {
+    func preroll(until deadline: ContinuousClock.Instant, bus: BusWaiter) throws(PlayerError) {
         if gst_element_set_state(playbin, GST_STATE_PAUSED) == GST_STATE_CHANGE_SUCCESS { return }
-        guard let bus = gst_element_get_bus(playbin) else { throw .other(tr("GStreamer could not watch the pipeline")) }
-        defer { gst_object_unref(bus) }
-        let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue
-                                   | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_APPLICATION.rawValue)
+        let types = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_ELEMENT.rawValue)
         while true {
-            guard let message = gst_bus_timed_pop_filtered(bus, Self.nanoseconds(until: deadline), types)
-            else { throw .timedOut }
-            defer { gst_message_unref(message) }
-            switch message.pointee.type {
-            case GST_MESSAGE_ASYNC_DONE, GST_MESSAGE_APPLICATION:
-                return // the application message: the thumbnailer stopped (`Probes.watching` throws)
-            case GST_MESSAGE_ERROR:
-                throw PlayerError.from(errorMessage: message, missingPlugin: missingPlugin, path: path)
-            default:
-                if let description = PlayerError.missingPluginDescription(message) { missingPlugin = description }
+            switch bus.next(types, until: deadline) {
+            case .timedOut:
+                throw .timedOut
+            case .cancelled:
+                return // the thumbnailer stopped (`Probes.watching` throws)
+            case .message(let message) where message.type == GST_MESSAGE_ASYNC_DONE:
+                return
+            case .message(let message) where message.type == GST_MESSAGE_ERROR:
+                throw PlayerError.from(errorMessage: message.pointer, missingPlugin: missingPlugin, path: path)
+            case .message(let message):
+                if let description = PlayerError.missingPluginDescription(message.pointer) { missingPlugin = description }
             }
         }
-    }
-
-    /// Nanoseconds left before `deadline`, zero when it has passed.
-    static func nanoseconds(until deadline: ContinuousClock.Instant) -> GstClockTime {
-        let left = ContinuousClock.now.duration(to: deadline).components
-        guard left.seconds >= 0 else { return 0 }
-        return GstClockTime(left.seconds) * 1_000_000_000 + GstClockTime(left.attoseconds / 1_000_000_000)
     }
 }
