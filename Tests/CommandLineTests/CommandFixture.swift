@@ -34,12 +34,16 @@ struct CommandFixture {
         (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/hls")) ?? []
     }
 
-    /// The resources (segments, init sections) finished so far in the presentations' own
-    /// folders; `keep` chooses among their files (default: all but the records).
-    func finishedSegments(_ keep: (String) -> Bool = { !$0.hasSuffix(".json") }) -> [String] {
+    /// The pieces (segments, init sections) finished so far in the presentations' own
+    /// folders, as their segment stores list them.
+    func finishedSegments() -> [String] {
         presentationFolders().flatMap { key in
-            ((try? FileManager.default.contentsOfDirectory(atPath: "\(cacheDir)/hls/\(key)/segments/videos")) ?? [])
-                .filter(keep)
+            (try? String(contentsOfFile: "\(cacheDir)/hls/\(key)/segments/finished", encoding: .utf8))?
+                .split(separator: "\n").map(String.init) ?? []
         }
     }
 }
+
+/// Whether the requests for a byte-ranged file each asked for a range of their own: none for the
+/// whole file, none twice (every segment is a piece of the store, fetched once).
+func eachRangeOnce(_ ranges: [String?]) -> Bool { !ranges.contains(nil) && Set(ranges).count == ranges.count }

@@ -139,8 +139,12 @@ struct HLSPlaylistParserTests {
         #expect(playlist.segments.map(\.range) == [ByteSpan(offset: 720, length: 1000), ByteSpan(offset: 1720, length: 500)])
         #expect(playlist.sections == [InitSection(url: "https://cdn.example.org/show/v1/init.mp4", range: ByteSpan(offset: 0, length: 720))])
         #expect(playlist.segments.allSatisfy { $0.section == 0 })
-        #expect(PresentationFolder.resources(of: [playlist]) == ["https://cdn.example.org/show/v1/init.mp4",
-                                                              "https://cdn.example.org/show/v1/all.mp4"])
+        // Each range is a piece of its own, the init section's before the first segment.
+        #expect(SegmentPool.pieces(of: [playlist]) == [
+            StreamPiece(url: "https://cdn.example.org/show/v1/init.mp4", range: ByteSpan(offset: 0, length: 720)),
+            StreamPiece(url: "https://cdn.example.org/show/v1/all.mp4", range: ByteSpan(offset: 720, length: 1000)),
+            StreamPiece(url: "https://cdn.example.org/show/v1/all.mp4", range: ByteSpan(offset: 1720, length: 500)),
+        ])
     }
 
     @Test func sequenceIVIsTheNumberBigEndian() {

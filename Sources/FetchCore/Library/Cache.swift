@@ -102,7 +102,8 @@ public final class Cache: Sendable {
         digest((try? WebAddress.identity(url)) ?? url)
     }
 
-    private static func digest(_ text: String) -> String {
+    /// The SHA-256 of `text`, in hex.
+    static func digest(_ text: String) -> String {
         let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)!
         defer { g_free(digest) }
         return String(cString: digest)

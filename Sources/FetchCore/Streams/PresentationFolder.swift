@@ -1,20 +1,19 @@
 import Foundation
-import ThreadKit
 
 /// One HLS link's own folder in the cache while it downloads, and what it vouches for.
 ///
 /// ```
 /// ROOT/hls/KEY/presentation.json   its record, a `DownloadRecord` like a file's: the link, and
 ///                                  in its `presentation` part the chosen variant and its tracks
-/// ROOT/hls/KEY/segments/           a cache of its own: one engine download per resource
+/// ROOT/hls/KEY/segments/           its pieces, one file each, and the list of those finished
+///                                  (`SegmentStore`)
 /// ROOT/hls/KEY/video.mp4           GStreamer's remux as the segments arrive (written anew at
 ///                                  every start), moved into the videos folder when whole
 /// ROOT/hls/KEY/joined.ts|.mp4      instead, with no remux (FetchCore's tests): the segments
 ///                                  joined in order, in the clear
 /// ```
 /// The tracks are kept as they were first read, so a resume works through the same segment
-/// list even if the server's changes. The segments' own records (finished or partial, in
-/// `segments/`) are the list of segments done.
+/// list even if the server's changes.
 struct PresentationFolder {
     /// The record of a presentation being downloaded: a `DownloadRecord` like a file's, whose
     /// `presentation` part holds its playlists.
@@ -57,13 +56,13 @@ struct PresentationFolder {
     }
 
     let folder: String
-    let segments: Cache
+    let store: SegmentStore
 
     init(cache: Cache, key: String) throws(DownloadError) {
         folder = cache.presentationFolder(key: key)
         try FileIO.makePrivateFolder(cache.presentationsDirectory)
         try FileIO.makePrivateFolder(folder)
-        segments = try Cache(root: folder + "/segments")
+        store = try SegmentStore(folder: folder + "/segments")
     }
 
     var recordPath: String { folder + "/presentation.json" }
@@ -92,96 +91,9 @@ struct PresentationFolder {
         try FileIO.replaceAtomically(path: recordPath, contents: record.encoded())
     }
 
-    /// The resources to download, each once and in playing order: init sections and segments
-    /// (byte ranges of one file share it). Several tracks (a video and its audio) are
-    /// interleaved by time, so each feed of the remux gets its next segment early.
-    static func resources(of tracks: [StreamTrack]) -> [String] {
-        var timed: [(start: Double, playlist: Int, url: String)] = []
-        for (index, track) in tracks.enumerated() {
-            var start = 0.0
-            for segment in track.segments {
-                for url in [track.section(of: segment)?.url, segment.url].compactMap({ $0 }) { timed.append((start, index, url)) }
-                start += segment.duration
-            }
-        }
-        // Sorted by time, then playlist; the sort keeps each playlist's own order.
-        let ordered = timed.enumerated().sorted { a, b in
-            (a.element.start, a.element.playlist, a.offset) < (b.element.start, b.element.playlist, b.offset)
-        }
-        var seen = Set<String>()
-        return ordered.map(\.element.url).filter { seen.insert($0).inserted }
-    }
-
-    /// How far the segments are: counted over every track, the seconds those of the video
-    /// and its audio share (their mean).
-    static func progress(of tracks: [StreamTrack], done: Set<String>) -> SegmentProgress {
-        var count = 0, finished = 0
-        var seconds = 0.0
-        for track in tracks {
-            for segment in track.segments {
-                count += 1
-                if done.contains(segment.url), track.section(of: segment).map({ done.contains($0.url) }) ?? true {
-                    finished += 1
-                    seconds += segment.duration
-                }
-            }
-        }
-        let total = tracks.first?.duration ?? 0
-        return SegmentProgress(done: finished, count: count, secondsDone: min(total, seconds / Double(max(1, tracks.count))),
-                               secondsTotal: total)
-    }
-
-    /// The finished file of `url`'s download in `segments/`, if it is whole.
-    func finishedPath(of url: String) -> String? {
-        guard let entry = segments.entry(for: url), entry.isComplete else { return nil }
-        return entry.path
-    }
-
-    /// Drops a finished resource whose bytes are unusable (an init section that is not MP4):
-    /// its record first, so nothing vouches for the file, then the file. A continue fetches it
-    /// again; the other segments stay.
-    func forget(_ url: String) {
-        guard let entry = segments.entry(for: url), entry.isComplete else { return }
-        FileIO.remove(segments.videoRecordPath(Cache.key(for: url)))
-        FileIO.remove(entry.path)
-    }
-
     /// Removes the whole folder once the video is in the videos folder, or when nothing of it
     /// is worth keeping.
-    ///
-    /// Its files go several at once: where the file system discards freed blocks as it goes
-    /// (ext4 mounted with `discard`), each unlink waits on the disk (measured here: about 3 ms
-    /// a file, and a presentation has three files a segment), and those waits overlap.
     func remove() {
-        var files: [String] = []
-        var folders = [folder]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let name = enumerator?.nextObject() as? String {
-            let path = folder + "/" + name
-            if enumerator?.fileAttributes?[.type] as? FileAttributeType == .typeDirectory {
-                folders.append(path)
-            } else {
-                files.append(path)
-            }
-        }
-        let doomed = files
-        let count = min(Self.removers, doomed.count)
-        if count > 0 {
-            // Owned by this call and joined before the folders go.
-            let removers = Worker(name: "fetchplay remove", threads: count, stage: .downloads, in: nil)
-            for worker in 0..<count {
-                removers.submit {
-                    for index in stride(from: worker, to: doomed.count, by: count) { FileIO.remove(doomed[index]) }
-                }
-            }
-            removers.join()
-        }
-        // The deepest first; anything left (a file that appeared meanwhile) goes the slow way.
-        for path in folders.sorted(by: { $0.count > $1.count }) where rmdir(path) != 0 {
-            try? FileManager.default.removeItem(atPath: path)
-        }
+        try? FileManager.default.removeItem(atPath: folder)
     }
-
-    /// Threads that remove a presentation's files.
-    private static let removers = 8
 }

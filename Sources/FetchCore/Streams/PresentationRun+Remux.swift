@@ -10,9 +10,8 @@ extension PresentationRun {
     /// - Parameter tracks: the video's, then its audio's if that comes apart.
     func save(_ tracks: [StreamTrack], part: PresentationPart, presentation: PresentationFolder,
               key: String, options: DownloadOptions) throws(RunHalt) -> String {
-        let resources = PresentationFolder.resources(of: tracks)
-        let pending = resources.filter { presentation.finishedPath(of: $0) == nil }
-        let arrivals = SegmentArrivals(done: Set(resources).subtracting(pending))
+        let pieces = SegmentPool.pieces(of: tracks)
+        let arrivals = SegmentArrivals(done: Set(pieces.filter { presentation.store.location(of: $0) != nil }.map(\.id)))
         let fragmented = !tracks[0].sections.isEmpty
         let remux = options.presentations.remux
         let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
@@ -21,7 +20,7 @@ extension PresentationRun {
         // This run's segments and feeds stop together: at a pause (the download's stop) or at
         // the first failure of either side.
         let halt = stop.child()
-        let pool = SegmentPool(presentation: presentation, tracks: tracks, options: options, limits: limits,
+        let pool = SegmentPool(store: presentation.store, tracks: tracks, options: options, limits: limits,
                                connections: connections, stop: halt, report: report)
 
         // The remux opens on a thread of its own while the first segments download (GStreamer
@@ -45,7 +44,7 @@ extension PresentationRun {
             }
         }
 
-        let segments = Result { () throws(DownloadError) in try pool.fetch(resources, pending: pending, arrivals: arrivals) }
+        let segments = Result { () throws(DownloadError) in try pool.fetch(pieces, arrivals: arrivals) }
         if case .failure = segments { halt.raise() }
         if halt.isRaised {
             // Feeds that start after this see the arrivals closed and take nothing.
@@ -89,9 +88,8 @@ extension PresentationRun {
             let feed = SegmentFeed(index: index, track: track)
             return Worker.run(name: "fetchplay feed \(index)", stage: .downloads, in: nil) {
                 do throws(DownloadError) {
-                    let whole = try feed.run(arrivals: arrivals, path: presentation.finishedPath(of:), keys: keys, into: stream,
-                                             stopped: { halt.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } },
-                                             rejected: presentation.forget)
+                    let whole = try feed.run(arrivals: arrivals, store: presentation.store, keys: keys, into: stream,
+                                             stopped: { halt.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
                     if !whole { stream.cancel() }
                 } catch {
                     failure.withLock { $0 = $0 ?? error }

@@ -14,6 +14,9 @@ struct SegmentFeed {
         /// Its DASH Period's start in seconds, for fragments whose decode times are moved there.
         var periodStart: Double?
 
+        /// Its bytes in the store.
+        var stored: StreamPiece { StreamPiece(url: url, range: range) }
+
         enum Kind: Equatable {
             /// A media segment of a track without init sections.
             case segment
@@ -53,12 +56,11 @@ struct SegmentFeed {
     /// closed or `stopped` said so first (a pause, a failure elsewhere).
     ///
     /// - Parameters:
-    ///   - path: the whole file of a resource (`PresentationFolder.finishedPath`).
+    ///   - store: where the pieces are; one whose bytes are not what the playlist says they are
+    ///     (`check`) is forgotten there before the error is thrown, so a continue fetches it again.
     ///   - appended: called after each piece went in.
-    ///   - rejected: called with a resource whose bytes are not what the playlist says they
-    ///     are (`check`), before the error is thrown: it should be fetched again.
-    func run(arrivals: SegmentArrivals, path: (String) -> String?, keys: SegmentKeyring, into stream: any PresentationRemuxStream,
-             stopped: () -> Bool, appended: () -> Void = {}, rejected: (String) -> Void = { _ in }) throws(DownloadError) -> Bool {
+    func run(arrivals: SegmentArrivals, store: SegmentStore, keys: SegmentKeyring, into stream: any PresentationRemuxStream,
+             stopped: () -> Bool, appended: () -> Void = {}) throws(DownloadError) -> Bool {
         /// What the last init section was, for the fragments after it.
         var section: FragmentedMP4.Section?
         /// Several DASH Periods: the last init section's timescales, and per Period start and
@@ -66,18 +68,18 @@ struct SegmentFeed {
         var timescales: [UInt32: UInt32] = [:]
         var shifts: [Double: [UInt32: Int64]] = [:]
         for piece in pieces {
-            guard arrivals.wait(for: piece.url), !stopped() else { return false }
+            guard arrivals.wait(for: piece.stored.id), !stopped() else { return false }
             var refused = false
             do {
                 if let key = piece.key {
-                    let clear = try SegmentCipher.decrypt(read(piece, path: path), key: keys.key(at: key.url), iv: key.iv)
+                    let clear = try SegmentCipher.decrypt(read(piece, store: store), key: keys.key(at: key.url), iv: key.iv)
                     refused = true
                     section = try clear.withUnsafeBytes { try Self.check(piece, $0, after: section) }
                     refused = false
                     try stream.append(clear, to: index)
                 } else {
                     // Read from the page cache straight into the remux's buffer.
-                    let file = try open(piece, path: path)
+                    let file = try open(piece, store: store)
                     defer { FileIO.close(file.fd) }
                     let last = section
                     var next = section
@@ -107,7 +109,7 @@ struct SegmentFeed {
                     shifts = moved
                 }
             } catch {
-                if refused { rejected(piece.url) }
+                if refused { store.forget(piece.stored) }
                 // A stop closes the remux under a feed that waits in it.
                 if stopped() { return false }
                 switch error {
@@ -173,22 +175,20 @@ struct SegmentFeed {
         var length: Int64
     }
 
-    private func open(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> Opened {
-        guard let file = path(piece.url) else { throw .fileSystem("the segment \(piece.url) is missing from the cache") }
-        let fd = try FileIO.open(file, O_RDONLY)
-        let size = FileIO.size(of: file) ?? 0
-        let offset = piece.range?.offset ?? 0
-        let length = piece.range?.length ?? size
-        guard offset >= 0, offset + length <= size else {
+    private func open(_ piece: Piece, store: SegmentStore) throws(DownloadError) -> Opened {
+        guard let place = store.location(of: piece.stored) else { throw .fileSystem("the segment \(piece.url) is missing from the cache") }
+        let fd = try FileIO.open(place.path, O_RDONLY)
+        let size = FileIO.size(of: place.path) ?? 0
+        guard place.offset >= 0, place.offset + place.length <= size else {
             FileIO.close(fd)
-            throw .badResponse("the byte range \(length)@\(offset) lies past the end of \(piece.url) (\(size) bytes)")
+            throw .badResponse("the byte range \(place.length)@\(place.offset) lies past the end of \(piece.url) (\(size) bytes)")
         }
-        return Opened(fd: fd, path: file, offset: offset, length: length)
+        return Opened(fd: fd, path: place.path, offset: place.offset, length: place.length)
     }
 
     /// The bytes of the piece's resource, or of its range within it.
-    private func read(_ piece: Piece, path: (String) -> String?) throws(DownloadError) -> [UInt8] {
-        let file = try open(piece, path: path)
+    private func read(_ piece: Piece, store: SegmentStore) throws(DownloadError) -> [UInt8] {
+        let file = try open(piece, store: store)
         defer { FileIO.close(file.fd) }
         var failure: DownloadError?
         // Not zeroed first: every byte is read into it, or it is thrown away.

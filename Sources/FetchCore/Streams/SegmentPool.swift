@@ -1,12 +1,12 @@
 import Foundation
 import ThreadKit
 
-/// A presentation's segments fetched on the download's pool of connections: `connections`
-/// threads, each taking the next pending resource and fetching it through the file engine
-/// (`FileRun`) on its own thread, with the download's context, speed limits and stop. No thread
-/// per segment; the pool is joined before `fetch` returns.
+/// A presentation's pieces fetched on the download's pool of connections: `connections`
+/// threads, each taking the next piece the viewer needs (playing order) and fetching it into the
+/// store (`PieceFetch`) on a handle of its own, with the download's context, speed limits and
+/// stop. No thread per piece; the pool is joined before `fetch` returns.
 struct SegmentPool {
-    let presentation: PresentationFolder
+    let store: SegmentStore
     let tracks: [StreamTrack]
     let options: DownloadOptions
     let limits: SpeedLimits
@@ -14,29 +14,29 @@ struct SegmentPool {
     /// Raised by a pause (through the download's own signal) or by the first failure here.
     let stop: StopSignal
     let report: @Sendable (DownloadEvent) -> Void
-    /// The finished segments and their bytes, changed together so a report never counts a
-    /// segment without its bytes; and the count last reported (segments finish on several
-    /// threads, and a report computed before another's could otherwise reach the listener
-    /// after it).
+    /// The finished pieces and their bytes, changed together so a report never counts a piece
+    /// without its bytes; and the count last reported (pieces finish on several threads, and a
+    /// report computed before another's could otherwise reach the listener after it).
     private let tally = Locked(Tally())
 
-    /// Attempts per segment before the presentation fails, for the failures the engine's own
-    /// retries leave alone (a status, an unusable answer, a refused connection); a dropped or
-    /// stalled connection is the engine's to retry, and is not tried again on top.
-    static let segmentAttempts = 3
-
     private struct Tally {
-        var next = 0
+        var pending: [StreamPiece] = []
         var failure: DownloadError?
-        var done: Set<String> = []
+        var done: Set<StreamPiece> = []
         var bytes: Int64 = 0
         var reported = -1
         var progress: SegmentProgress?
+        /// Resources of ranged pieces whose server showed it honours `Range` (true) or not
+        /// (false), and those a first range is being asked of now: until its answer, no other
+        /// range of the same resource is asked for (a server ignoring ranges sends it whole,
+        /// once).
+        var honoursRanges: [String: Bool] = [:]
+        var probing: Set<String> = []
     }
 
-    init(presentation: PresentationFolder, tracks: [StreamTrack], options: DownloadOptions, limits: SpeedLimits,
-         connections: Int, stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
-        self.presentation = presentation
+    init(store: SegmentStore, tracks: [StreamTrack], options: DownloadOptions, limits: SpeedLimits, connections: Int,
+         stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
+        self.store = store
         self.tracks = tracks
         self.options = options
         self.limits = limits
@@ -48,32 +48,44 @@ struct SegmentPool {
     /// How far the segments are, as last reported.
     var progress: SegmentProgress? { tally.withLock { $0.progress } }
 
-    /// Downloads every resource in `pending`, telling `arrivals` of each one whole. Returns
-    /// when all are there or the pool was stopped (the caller tells which from `stop`); throws
-    /// the first segment's failure (the others are stopped, every byte kept).
-    func fetch(_ resources: [String], pending: [String], arrivals: SegmentArrivals) throws(DownloadError) {
-        let done = Set(resources).subtracting(pending)
-        var bytes: Int64 = 0
-        for url in done { bytes += presentation.finishedPath(of: url).flatMap(FileIO.size(of:)) ?? 0 }
-        tally.withLock { $0.done = done; $0.bytes = bytes }
+    /// Every piece of the tracks once, in playing order: several tracks (a video and its audio)
+    /// interleaved by time, so each feed of the remux gets its next piece early.
+    static func pieces(of tracks: [StreamTrack]) -> [StreamPiece] {
+        let timed = tracks.enumerated().flatMap { index, track in track.pieces.map { (start: $0.start, track: index, piece: $0.piece) } }
+        // Sorted by time, then track; the sort keeps each track's own order.
+        let ordered = timed.enumerated().sorted { a, b in
+            (a.element.start, a.element.track, a.offset) < (b.element.start, b.element.track, b.offset)
+        }
+        var seen = Set<StreamPiece>()
+        return ordered.map(\.element.piece).filter { seen.insert($0).inserted }
+    }
+
+    /// Fetches every piece not yet whole, telling `arrivals` of each one. Returns when all are
+    /// there or the pool was stopped (the caller tells which from `stop`); throws the first
+    /// piece's failure (the others are stopped, every finished piece kept).
+    func fetch(_ pieces: [StreamPiece], arrivals: SegmentArrivals) throws(DownloadError) {
+        let done = pieces.filter { store.location(of: $0) != nil }
+        let bytes = done.reduce(Int64(0)) { $0 + (store.location(of: $1)?.length ?? 0) }
+        tally.withLock { tally in
+            tally.done = Set(done)
+            tally.bytes = bytes
+            tally.pending = pieces.filter { !tally.done.contains($0) }
+        }
         reportSegments()
-        let threads = (0..<min(connections, pending.count)).map { index in
+        let count = min(connections, tally.withLock { $0.pending.count })
+        let threads = (0..<count).map { index in
             Worker.run(name: "fetchplay segments \(index)", stage: .downloads, in: nil) { [self] in
-                while !stop.isRaised, let resource = nextResource(of: pending) {
-                    switch fetch(resource) {
-                    case .completed(let path):
-                        arrivals.arrived(resource)
-                        let size = FileIO.size(of: path) ?? 0
-                        tally.withLock { tally in
-                            tally.done.insert(resource)
-                            tally.bytes += size
-                        }
-                        reportSegments()
-                    case .failed(let error):
-                        tally.withLock { if $0.failure == nil { $0.failure = error } }
+                let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop)
+                var handle: CurlEasy?
+                while !stop.isRaised, let piece = next() {
+                    do throws(RunHalt) {
+                        let outcome = try fetch.fetch(piece, handle: &handle)
+                        arrived(piece, outcome: outcome, pieces: pieces, arrivals: arrivals)
+                    } catch .failed(let error) {
+                        tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
                         // The others stop too, keeping what they have.
                         stop.raise()
-                    default:
+                    } catch {
                         return
                     }
                 }
@@ -83,47 +95,44 @@ struct SegmentPool {
         if let failure = tally.withLock({ $0.failure }) { throw failure }
     }
 
-    private func nextResource(of pending: [String]) -> String? {
-        tally.withLock { tally -> String? in
-            guard tally.failure == nil, tally.next < pending.count else { return nil }
-            defer { tally.next += 1 }
-            return pending[tally.next]
+    /// The first pending piece that may be asked for now, waiting while every one left is a
+    /// range of a resource whose first range is being asked.
+    private func next() -> StreamPiece? {
+        while !stop.isRaised {
+            let taken = tally.withLock { tally -> (piece: StreamPiece?, wait: Bool) in
+                guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false) }
+                guard let index = tally.pending.firstIndex(where: { piece in
+                    piece.range == nil || tally.honoursRanges[piece.url] == true
+                        || (tally.honoursRanges[piece.url] == nil && !tally.probing.contains(piece.url))
+                }) else { return (nil, true) }
+                let piece = tally.pending.remove(at: index)
+                if piece.range != nil, tally.honoursRanges[piece.url] == nil { tally.probing.insert(piece.url) }
+                return (piece, false)
+            }
+            if let piece = taken.piece { return piece }
+            guard taken.wait else { return nil }
+            // Until the first range's answer (or a failure); a pause ends the wait within 0.1 s.
+            _ = tally.wait(until: { $0.probing.isEmpty || $0.failure != nil }, timeout: 0.1)
         }
+        return nil
     }
 
-    /// One resource through the engine, with a few attempts of its own: a segment that fails
-    /// now (a 404 while a server updates) may be there a moment later.
-    private func fetch(_ resource: String) -> DownloadState {
-        var backoff = Backoff(options)
-        var end = DownloadState.idle
-        let url: String
-        do { url = try WebAddress.identity(WebAddress.validate(resource)) } catch { return .failed(error) }
-        for attempt in 1...Self.segmentAttempts {
-            let run = FileRun(url: url, requestURL: resource, cache: presentation.segments, options: options,
-                              board: DownloadBoard(), limits: limits, stop: stop) { _ in }
-            switch run.run() {
-            case .state(let state):
-                end = state
-            case .presentation(let kind):
-                // The engine's sentence speaks of the link a person entered; this is a file the
-                // playlist names.
-                return .failed(.badResponse("\(RelativeLink.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
+    /// Counts a fetched piece (or, when its server sent the whole resource, every piece of it).
+    private func arrived(_ piece: StreamPiece, outcome: PieceFetch.Outcome, pieces: [StreamPiece], arrivals: SegmentArrivals) {
+        let whole = outcome == .wholeResource
+        let arriving = whole ? pieces.filter { $0.url == piece.url && $0.range != nil } : [piece]
+        tally.withLockAndNotify { tally in
+            if piece.range != nil {
+                tally.probing.remove(piece.url)
+                tally.honoursRanges[piece.url] = !whole
             }
-            if case .failed(.notAVideo(let kind)) = end {
-                return .failed(.badResponse("\(RelativeLink.quotedName(of: resource)), listed in the playlist, is \(kind.article), not media"))
+            for piece in arriving where tally.done.insert(piece).inserted {
+                tally.pending.removeAll { $0 == piece }
+                tally.bytes += store.location(of: piece)?.length ?? 0
             }
-            guard case .failed(let error) = end, Self.worthAnotherAttempt(error), attempt < Self.segmentAttempts else { return end }
-            Log.warning("\(WebAddress.redacted(resource)): \(error.message) Trying again in \(backoff.seconds) s.")
-            if backoff.wait(on: stop) { return .paused }
         }
-        return end
-    }
-
-    private static func worthAnotherAttempt(_ error: DownloadError) -> Bool {
-        switch error {
-        case .httpStatus, .connectionRefused, .badResponse: true
-        default: false
-        }
+        arriving.forEach { arrivals.arrived($0.id) }
+        reportSegments()
     }
 
     /// Tells how many segments are whole, and their bytes, so "kept" and "ready to continue"
@@ -133,9 +142,29 @@ struct SegmentPool {
         tally.withLock { tally in
             guard tally.done.count > tally.reported else { return }
             tally.reported = tally.done.count
-            let segments = PresentationFolder.progress(of: tracks, done: tally.done)
+            let segments = Self.progress(of: tracks, done: tally.done)
             tally.progress = segments
             report(.progress(DownloadProgress(bytesDone: tally.bytes, total: nil, segments: segments)))
         }
+    }
+
+    /// How far the segments are: counted over every track, the seconds those of the video and
+    /// its audio share (their mean).
+    static func progress(of tracks: [StreamTrack], done: Set<StreamPiece>) -> SegmentProgress {
+        var count = 0, finished = 0
+        var seconds = 0.0
+        for track in tracks {
+            for segment in track.segments {
+                count += 1
+                let section = track.section(of: segment).map { StreamPiece(url: $0.url, range: $0.range) }
+                if done.contains(StreamPiece(url: segment.url, range: segment.range)), section.map(done.contains) ?? true {
+                    finished += 1
+                    seconds += segment.duration
+                }
+            }
+        }
+        let total = tracks.first?.duration ?? 0
+        return SegmentProgress(done: finished, count: count, secondsDone: min(total, seconds / Double(max(1, tracks.count))),
+                               secondsTotal: total)
     }
 }

@@ -59,7 +59,7 @@ public struct StreamSegment: Codable, Sendable, Equatable {
 }
 
 /// `length` bytes from `offset` within a resource.
-public struct ByteSpan: Codable, Sendable, Equatable {
+public struct ByteSpan: Codable, Sendable, Hashable {
     public var offset: Int64
     public var length: Int64
 
@@ -90,5 +90,35 @@ public struct InitSection: Codable, Sendable, Equatable {
         self.url = url
         self.range = range
         self.key = key
+    }
+}
+
+/// What the segment store keeps and the pool fetches: a resource, or a byte range of one.
+struct StreamPiece: Hashable, Sendable {
+    var url: String
+    var range: ByteSpan?
+
+    /// Its name in the store: its link's key, or for a range the SHA-256 of that key and the
+    /// range (a link's key drops its fragment, so a range cannot ride in one).
+    var id: String {
+        let key = Cache.key(for: url)
+        return range.map { Cache.digest("\(key) bytes=\($0.offset)-\($0.end - 1)") } ?? key
+    }
+
+    /// The whole resource it is a range of (itself when it is whole).
+    var whole: StreamPiece { StreamPiece(url: url) }
+}
+
+extension StreamTrack {
+    /// Its pieces in playing order, each init section before the first segment that needs it.
+    var pieces: [(piece: StreamPiece, start: Double)] {
+        var result: [(piece: StreamPiece, start: Double)] = []
+        var start = 0.0
+        for segment in segments {
+            if let section = section(of: segment) { result.append((StreamPiece(url: section.url, range: section.range), start)) }
+            result.append((StreamPiece(url: segment.url, range: segment.range), start))
+            start += segment.duration
+        }
+        return result
     }
 }

@@ -31,13 +31,16 @@ final class HTTPRequest {
     /// Redirects followed so far.
     private var hops = 0
 
-    init(url: String, lines: [[UInt8]] = [], options: DownloadOptions, stop: StopSignal, body: any HTTPBody) throws(DownloadError) {
+    /// - Parameter handle: a handle an earlier request of the same thread is done with: its
+    ///   connections are kept, so the next request to the same host needs no new one.
+    init(url: String, lines: [[UInt8]] = [], options: DownloadOptions, stop: StopSignal, body: any HTTPBody,
+         reusing handle: CurlEasy? = nil) throws(DownloadError) {
         self.url = url
         self.lines = lines
         self.options = options
         self.stop = stop
         self.body = body
-        easy = try CurlEasy()
+        if let handle { easy = handle } else { easy = try CurlEasy() }
         let this = Unmanaged.passUnretained(self).toOpaque()
         try easy.applyEngineRules(options: options)
         try easy.aim(at: url, origin: url, options: options, lines: lines)

@@ -27,22 +27,22 @@ extension Cache {
               let presentation = try? PresentationFolder(cache: self, key: key),
               let record = presentation.loadTrusted(key: key) else { return nil }
         let tracks = record.presentation?.tracks ?? []
-        var done = Set<String>()
+        var done = Set<StreamPiece>()
         var bytes: Int64 = 0
-        for url in PresentationFolder.resources(of: tracks) {
-            guard let path = presentation.finishedPath(of: url) else { continue }
-            done.insert(url)
-            bytes += FileIO.size(of: path) ?? 0
+        for piece in SegmentPool.pieces(of: tracks) {
+            guard let place = presentation.store.location(of: piece) else { continue }
+            done.insert(piece)
+            bytes += place.length
         }
         // When it last changed: a segment finishing changes its folder.
-        let changed = [folder + "/segments/videos", folder + "/presentation.json"].compactMap {
+        let changed = [folder + "/segments/finished", folder + "/presentation.json"].compactMap {
             (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
         }.max() ?? Date()
         var item = LibraryItem(url: record.url, displayName: VideoName.make(suggested: record.displayName,
                                                                             contentType: record.presentation?.contentType, sniffed: nil),
                                isComplete: false, bytesDone: bytes, total: nil, path: folder, date: changed,
                                failure: record.failure)
-        item.segments = tracks.isEmpty ? nil : PresentationFolder.progress(of: tracks, done: done)
+        item.segments = tracks.isEmpty ? nil : SegmentPool.progress(of: tracks, done: done)
         return item
     }
 }
