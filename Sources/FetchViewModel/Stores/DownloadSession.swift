@@ -16,10 +16,11 @@ public final class DownloadSession {
     public let queue: DownloadQueue
     /// The selected download, which the big ring and the buttons show.
     public private(set) var url: String?
-    public private(set) var state: DownloadState = .idle
-    public private(set) var progress: DownloadProgress?
+    public var state: DownloadState { selected?.state ?? .idle }
+    public var progress: DownloadProgress? { selected?.progress }
     /// The selected download waits for a free slot.
-    public private(set) var isWaiting = false
+    public var isWaiting: Bool { selected?.isWaiting ?? false }
+    private var selected: DownloadQueue.Entry? { url.flatMap { entries[$0] } }
     /// Every download the queue knows, by URL, as of the last main-loop update.
     public private(set) var entries: [String: DownloadQueue.Entry] = [:]
     /// What one update changed.
@@ -30,6 +31,8 @@ public final class DownloadSession {
         public var selection: Bool
         /// Downloads whose run here finished or failed (`DownloadQueue.Event.ended`).
         public var ended: Set<String> = []
+        /// The videos of those that finished, as the library lists them.
+        public var finished: [String: LibraryItem] = [:]
     }
 
     private let observers = Observers<Change>()
@@ -118,7 +121,8 @@ public final class DownloadSession {
     public func load(_ text: String) throws(DownloadError) {
         let entry = try queue.add(text, start: false)
         entries[entry.url] = entry
-        select(entry)
+        url = entry.url
+        observers.notify(Change(urls: [], selection: true))
     }
 
     /// Selects a download the library lists (it joins the queue, not started).
@@ -130,22 +134,7 @@ public final class DownloadSession {
     /// Nothing selected (the selected video was deleted).
     public func clearSelection() {
         url = nil
-        state = .idle
-        progress = nil
-        isWaiting = false
         observers.notify(Change(urls: [], selection: true))
-    }
-
-    private func select(_ entry: DownloadQueue.Entry) {
-        url = entry.url
-        show(entry)
-        observers.notify(Change(urls: [], selection: true))
-    }
-
-    private func show(_ entry: DownloadQueue.Entry) {
-        state = entry.state
-        progress = entry.progress
-        isWaiting = entry.isWaiting
     }
 
     /// Starts or continues the selected download (a retry after a failure); it waits when every
@@ -273,9 +262,6 @@ public final class DownloadSession {
     /// URLs whose workers may still be writing.
     public var runningURLs: Set<String> { queue.runningURLs }
 
-    /// Every download in the queue's order.
-    public var orderedEntries: [DownloadQueue.Entry] { queue.entries }
-
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
     /// the partials stay, ready to continue next time.
     public func stop(then done: @escaping @MainActor () -> Void) {
@@ -292,28 +278,32 @@ public final class DownloadSession {
             defer { inbox = ([], false) }
             return inbox.events
         }
-        var changed = Set<String>(), ended = Set<String>()
+        var changed = Set<String>(), ended = Set<String>(), finished: [String: LibraryItem] = [:]
         for event in events {
             changed.insert(event.url)
             switch event {
             case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry):
                 entries[entry.url] = entry
-            case .ended(let entry, _):
+            case .ended(let entry, let item):
                 entries[entry.url] = entry
                 ended.insert(entry.url)
+                finished[entry.url] = item
             case .removed(let url):
                 entries[url] = nil
                 ended.remove(url)
+                finished[url] = nil
             }
         }
-        if let url, let entry = queue.entry(url) { show(entry) }
+        // The selected one as it is now, also when another thread is handing over its events.
+        if let url, let entry = queue.entry(url) { entries[url] = entry }
         if !whenStopped.isEmpty, !isAnyRunning {
             let waiting = whenStopped
             whenStopped = []
             waiting.forEach { $0() }
         }
         if !changed.isEmpty {
-            observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended))
+            observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended,
+                                    finished: finished))
         }
         for url in ended {
             if case .failed(.severalVideos) = entries[url]?.state { offerPageVideos(url) }
