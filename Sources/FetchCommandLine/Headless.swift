@@ -64,11 +64,11 @@ enum Headless {
         let printer = ProgressPrinter(terminal: isatty(STDERR_FILENO) == 1)
         let current = CurrentDownload()
         let interruption = Interruption { current.cancel() }
-        let report: @Sendable (DownloadEvent) -> Void = { event in
+        let report: @Sendable (DownloadQueue.Event) -> Void = { event in
             switch event {
-            case .progress(let progress): printer.show(progress)
+            case .progress(let entry): printer.show(entry.progress)
             case .linkRefreshed: printer.note(tr("The video’s link had expired; its page gave a fresh one."))
-            case .state, .named: break
+            default: break
             }
         }
         // A file, an HLS playlist or a DASH manifest, by its name, the cache (a presentation

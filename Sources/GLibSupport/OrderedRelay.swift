@@ -3,9 +3,9 @@ import ThreadKit
 /// Hands values from a worker thread to the main thread in order, keeping at most `depth`
 /// undelivered ones (past that, the oldest is dropped).
 ///
-/// For video frames: `LatestValueRelay` keeps only the newest, so a main loop busy for a little
-/// longer than one frame (a slow paint, a core taken by the decoder) loses a frame that a
-/// moment later it would have had time to show. With room for two, such a frame is delivered
+/// For video frames: kept to the newest alone, a main loop busy for a little longer than one
+/// frame (a slow paint, a core taken by the decoder) would lose a frame that a moment later it
+/// would have had time to show. With room for two, such a frame is delivered
 /// late instead, and the view shows it at its next paint; a main loop that stays behind still
 /// drops all but the newest `depth`, so nothing queues up.
 public final class OrderedRelay<Value: Sendable>: Sendable {

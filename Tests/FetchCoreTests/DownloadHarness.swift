@@ -7,7 +7,7 @@ import TestSupport
 final class DownloadHarness: Sendable {
     let folder: TemporaryDirectory
     let cache: Cache
-    private let recorded = Locked<[DownloadEvent]>([])
+    private let recorded = Locked<[DownloadQueue.Event]>([])
 
     init() throws {
         folder = try TemporaryDirectory(prefix: "fetchplay-core")
@@ -59,10 +59,10 @@ final class DownloadHarness: Sendable {
         return url
     }
 
-    var events: [DownloadEvent] { recorded.withLock { $0 } }
+    var events: [DownloadQueue.Event] { recorded.withLock { $0 } }
 
     var progressEvents: [DownloadProgress] {
-        events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
+        events.compactMap { if case .progress(let entry) = $0 { entry.progress } else { nil } }
     }
 
     /// The partial's data file: the one its record names, else the one on disk.

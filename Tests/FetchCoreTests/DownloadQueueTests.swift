@@ -38,7 +38,7 @@ struct DownloadQueueTests {
 
     func makeQueue(maxRunning: Int, watcher: Watcher) -> DownloadQueue {
         let queue = DownloadQueue(cache: harness.cache, maxRunning: maxRunning, options: DownloadHarness.quickOptions) {
-            watcher.changed($0)
+            watcher.changed($0.url)
         }
         watcher.queue.withLock { $0 = queue }
         return queue

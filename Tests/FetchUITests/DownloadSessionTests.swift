@@ -45,6 +45,21 @@ struct DownloadSessionTests {
         #expect(ended.withLock { $0 } == [[url]], "no update showed it downloading, and its end was lost")
     }
 
+    /// A finished download brings its video as the library lists it: the window lists it from
+    /// that, without reading the cache folder again.
+    @Test func aFinishedDownloadBringsItsLibraryItem() throws {
+        let url = server.url("/small.webm")
+        let session = try session(Locked([]))
+        let finished = Locked<[LibraryItem]>([])
+        session.observe { change in finished.withLock { $0 += change.finished.values } }
+        try startUnseen(url, in: session)
+        #expect(GtkHarness.iterate(until: { !finished.withLock { $0 }.isEmpty }, timeout: 5))
+        let item = try #require(finished.withLock { $0 }.first)
+        #expect(item.url == url && item.isComplete)
+        #expect(item.path == session.state.completedPath)
+        #expect(item == session.cache.entry(for: url), "not the item a reading of the folder lists")
+    }
+
     /// Try Again on a failed HLS link: the failure before is not this run's end (the window would
     /// notify it at once, and then miss the retry's real end).
     @Test func aRetriedHLSLinkEndsWithTheRetryNotWithTheFailureBefore() throws {

@@ -6,10 +6,10 @@ import ThreadKit
 /// first served (Continue during a stop goes to the front).
 ///
 /// Workers perform the effects the reducer asks for and report events; nothing else keeps a
-/// download's state, so the window, the library rows and the command line all read it here.
-/// `onChange` runs on whichever thread changed something (a worker, the caller, or the store's
-/// disk queue), with the URL that changed; a window hops to its main thread and reads `entries`
-/// there.
+/// download's state, so the window, the library rows and the command line all hear it from here,
+/// as one stream of `Event`s: made under the store's lock in the order things happened, and
+/// handed to `onEvent` in that order, one at a time, on whichever thread changed something (a
+/// worker, the caller, or the store's disk queue). A window hops to its main thread with them.
 ///
 /// The store never reads the disk on the caller's thread (a window's main thread does no disk
 /// I/O): what the cache holds for a new URL is read on a queue of its own, and until then the URL
@@ -21,9 +21,6 @@ public final class DownloadQueue: Sendable {
         public var url: String
         public var phase: DownloadPhase
         public var progress: DownloadProgress
-        /// How many times a worker started on it in this queue. A finished video whose count
-        /// grew since Start downloaded here; one found complete in the cache never ran.
-        public var runs: Int
         /// How many times its media link was found again on its page (`DownloadEvent.linkRefreshed`).
         public var refreshes = 0
         /// Its name from its web page (`DownloadEvent.named`); nil for a link that is the media.
@@ -34,18 +31,41 @@ public final class DownloadQueue: Sendable {
         /// Waiting for a free slot (its state is then `.idle`, `.paused` or `.failed`).
         public var isWaiting: Bool { phase.isWaiting }
 
-        public init(url: String, phase: DownloadPhase, progress: DownloadProgress, runs: Int = 0) {
+        public init(url: String, phase: DownloadPhase, progress: DownloadProgress) {
             self.url = url
             self.phase = phase
             self.progress = progress
-            self.runs = runs
         }
 
         /// An entry as people see it (for tests and previews): the phase that shows `state`.
-        public init(url: String, state: DownloadState, progress: DownloadProgress, isWaiting: Bool, runs: Int = 0) {
+        public init(url: String, state: DownloadState, progress: DownloadProgress, isWaiting: Bool) {
             let phase = DownloadPhase(ended: state)
             self.init(url: url, phase: isWaiting ? phase.resting.map { .waiting(resting: $0) } ?? phase : phase,
-                      progress: progress, runs: runs)
+                      progress: progress)
+        }
+    }
+
+    /// What changed, each with the URL's entry as it was then.
+    public enum Event: Sendable, Equatable {
+        /// The URL joined the store (what the cache holds for it may follow as `.changed`).
+        case added(Entry)
+        /// Its phase or its name changed.
+        case changed(Entry)
+        /// Only its progress changed: an observer may keep the newest of several.
+        case progress(Entry)
+        /// Its media link was found again on its page (`DownloadEvent.linkRefreshed`).
+        case linkRefreshed(Entry)
+        /// A run of it ended complete (with its item as the library lists it) or failed; a
+        /// run that ends paused, or that goes on at once (Continue during its stop), is `.changed`.
+        case ended(Entry, LibraryItem?)
+        case removed(String)
+
+        public var url: String {
+            switch self {
+            case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry),
+                 .ended(let entry, _): entry.url
+            case .removed(let url): url
+            }
         }
     }
 
@@ -64,8 +84,16 @@ public final class DownloadQueue: Sendable {
         var line: [String] = []
         var maxRunning: Int
         var whenIdle: [@Sendable () -> Void] = []
+        /// Events made and not yet handed over, in order; one thread hands them over at a time.
+        var outbox: [Event] = []
+        var handingOver = false
 
         var slotsTaken: Int { items.values.filter(\.entry.phase.holdsSlot).count }
+
+        /// Queues `make` of `url`'s entry as it is now.
+        mutating func emit(_ make: (Entry) -> Event, _ url: String) {
+            if let entry = items[url]?.entry { outbox.append(make(entry)) }
+        }
     }
 
     /// What `apply` found to do once the lock is released.
@@ -74,33 +102,29 @@ public final class DownloadQueue: Sendable {
         var stop: [DownloadWorker] = []
         /// Boards whose bytes are on their way (waiting for a slot), or no longer (left the line).
         var coming: [(board: DownloadBoard, Bool)] = []
-        var changed: [String] = []
         var idle: [@Sendable () -> Void] = []
     }
 
     public let cache: Cache
     private let options: DownloadOptions
-    private let onChange: @Sendable (String) -> Void
-    /// Every worker event, for a single download's observer (`DownloadTask`).
-    private let onEvent: @Sendable (String, DownloadEvent) -> Void
+    private let onEvent: @Sendable (Event) -> Void
     private let state: Locked<State>
     /// Reads the cache off the caller's thread, in the order asked.
     private let disk = Worker(name: "fetchplay store disk", stage: .checkpoints)
     /// The disk is read on the caller's thread instead (a `DownloadTask`).
     private let readsOnCaller: Bool
 
-    /// - Parameter onChange: called with a URL whenever its entry changes, on any thread.
+    /// - Parameter onEvent: hears every change, in order, on any thread; it may call the store.
     public convenience init(cache: Cache, maxRunning: Int = 3, options: DownloadOptions = .init(),
-                            onChange: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.init(cache: cache, maxRunning: maxRunning, options: options, onChange: onChange) { _, _ in }
+                            onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.init(cache: cache, maxRunning: maxRunning, options: options, readsOnCaller: false, onEvent: onEvent)
     }
 
-    init(cache: Cache, maxRunning: Int, options: DownloadOptions, readsOnCaller: Bool = false,
-         onChange: @escaping @Sendable (String) -> Void, onEvent: @escaping @Sendable (String, DownloadEvent) -> Void) {
+    init(cache: Cache, maxRunning: Int, options: DownloadOptions, readsOnCaller: Bool,
+         onEvent: @escaping @Sendable (Event) -> Void) {
         self.cache = cache
         self.readsOnCaller = readsOnCaller
         self.options = options
-        self.onChange = onChange
         self.onEvent = onEvent
         state = Locked(State(maxRunning: max(1, maxRunning)))
     }
@@ -179,10 +203,11 @@ public final class DownloadQueue: Sendable {
                 guard state.items[url] == nil else { return false }
                 state.items[url] = Item(worker: worker, entry: entry, known: readsOnCaller)
                 state.order.append(url)
+                state.outbox.append(.added(entry))
                 return true
             }
             if added {
-                perform(Actions(changed: [url]))
+                perform(Actions())
                 if !readsOnCaller { readCache(for: url, worker: worker) }
             }
         }
@@ -217,9 +242,10 @@ public final class DownloadQueue: Sendable {
             state.items[url] = nil
             state.order.removeAll { $0 == url }
             state.line.removeAll { $0 == url }
+            state.outbox.append(.removed(url))
             return true
         }
-        if removed { perform(Actions(changed: [url])) }
+        if removed { perform(Actions()) }
         return removed
     }
 
@@ -277,7 +303,7 @@ public final class DownloadQueue: Sendable {
             if let held {
                 state.items[url]?.entry.progress = DownloadProgress(bytesDone: held.bytesDone, total: held.total)
             }
-            actions.changed.append(url)
+            state.emit(Event.changed, url)
             if let held, held.isComplete { Self.reduce(&state, url, .foundVideo(path: held.path), &actions) }
             Self.grantSlots(&state, &actions)
             return actions
@@ -288,41 +314,45 @@ public final class DownloadQueue: Sendable {
     private func receive(_ event: DownloadEvent, from url: String) {
         switch event {
         case .progress(let progress):
-            state.withLock { $0.items[url]?.entry.progress = progress }
-            onEvent(url, event)
-            perform(Actions(changed: [url]))
+            state.withLock { $0.items[url]?.entry.progress = progress; $0.emit(Event.progress, url) }
         case .state(.downloading):
-            onEvent(url, event)
+            return
         case .linkRefreshed:
-            state.withLock { $0.items[url]?.entry.refreshes += 1 }
-            onEvent(url, event)
-            perform(Actions(changed: [url]))
+            state.withLock { $0.items[url]?.entry.refreshes += 1; $0.emit(Event.linkRefreshed, url) }
         case .named(let name):
-            state.withLock { $0.items[url]?.entry.name = name }
-            onEvent(url, event)
-            perform(Actions(changed: [url]))
+            state.withLock { $0.items[url]?.entry.name = name; $0.emit(Event.changed, url) }
         case .state(let end):
-            onEvent(url, event)
-            apply(.workerEnded(end), to: url)
+            // A finished video's record, read here off the caller's thread, goes with its end.
+            let item = if case .completed = end { cache.entry(for: url) } else { nil as LibraryItem? }
+            return apply(.workerEnded(end), to: url, item: item)
         }
+        perform(Actions())
     }
 
-    private func apply(_ event: DownloadLife.Event, to url: String) {
+    private func apply(_ event: DownloadLife.Event, to url: String, item: LibraryItem? = nil) {
         let actions = state.withLock { state in
             var actions = Actions()
-            Self.reduce(&state, url, event, &actions)
+            Self.reduce(&state, url, event, &actions, item: item)
             return actions
         }
         perform(actions)
     }
 
     /// One event for one URL, and everything it leads to, under the lock.
-    private static func reduce(_ state: inout State, _ url: String, _ event: DownloadLife.Event, _ actions: inout Actions) {
+    private static func reduce(_ state: inout State, _ url: String, _ event: DownloadLife.Event, _ actions: inout Actions,
+                               item endedItem: LibraryItem? = nil) {
         guard let item = state.items[url] else { return }
         let (phase, effects) = DownloadLife.reduce(item.entry.phase, event)
         guard phase != item.entry.phase || !effects.isEmpty else { return }
         state.items[url]?.entry.phase = phase
-        actions.changed.append(url)
+        defer {
+            let ended = switch (event, phase.state) {
+            case (.workerEnded, .completed), (.workerEnded, .failed): !phase.isWaiting
+            default: false
+            }
+            state.emit(ended ? { .ended($0, endedItem) } : Event.changed, url)
+            grantSlots(&state, &actions)
+        }
         for effect in effects {
             switch effect {
             case .wantSlot(let first):
@@ -334,7 +364,6 @@ public final class DownloadQueue: Sendable {
                 state.line.removeAll { $0 == url }
                 actions.coming.append((item.worker.board, false))
             case .startWorker:
-                state.items[url]?.entry.runs += 1
                 actions.start.append(item.worker)
             case .stopWorker:
                 actions.stop.append(item.worker)
@@ -345,7 +374,6 @@ public final class DownloadQueue: Sendable {
                 }
             }
         }
-        grantSlots(&state, &actions)
     }
 
     /// Gives free slots to the line, in turn; the first in line takes none (nor do those after
@@ -361,10 +389,25 @@ public final class DownloadQueue: Sendable {
         for (board, coming) in actions.coming { board.setRunning(coming) }
         actions.stop.forEach { $0.stop() }
         actions.start.forEach { $0.start() }
-        var seen = Set<String>()
-        for url in actions.changed where seen.insert(url).inserted { onChange(url) }
+        handOver()
         // `wait(for:)` looks again.
         state.withLockAndNotify { _ in }
         actions.idle.forEach { $0() }
+    }
+
+    /// Hands the outbox to `onEvent` in order. One thread at a time: events made meanwhile, on
+    /// another thread or by `onEvent` itself, are handed over by the thread already at it.
+    private func handOver() {
+        var mine = false
+        while let events = state.withLock({ state -> [Event]? in
+            guard mine || !state.handingOver, !state.outbox.isEmpty else {
+                if mine { state.handingOver = false }
+                return nil
+            }
+            mine = true
+            state.handingOver = true
+            defer { state.outbox = [] }
+            return state.outbox
+        }) { events.forEach(onEvent) }
     }
 }

@@ -72,7 +72,7 @@ public struct SegmentProgress: Sendable, Equatable {
     }
 }
 
-/// What a `DownloadTask` tells its observer, on the task's worker thread.
+/// What a download's worker tells its store (`DownloadQueue`), on the worker's thread.
 public enum DownloadEvent: Sendable, Equatable {
     case state(DownloadState)
     case progress(DownloadProgress)

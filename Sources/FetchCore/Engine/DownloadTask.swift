@@ -25,8 +25,8 @@ import Foundation
 /// (it reads the cache on the caller's thread).
 ///
 /// A store of one (`DownloadQueue` with no limit), so a single download lives by the same
-/// reducer as the window's many. Everything it observes comes back as `DownloadEvent`s on the
-/// worker's thread, in order, progress at most every `progressInterval`.
+/// reducer as the window's many. Everything it observes comes back as the store's events, in
+/// order, on the thread that changed something, progress at most every `progressInterval`.
 public final class DownloadTask: Sendable {
     /// The link's identity (`WebAddress.identity`): what the library, records and logs name.
     public let url: String
@@ -45,10 +45,8 @@ public final class DownloadTask: Sendable {
     ///     was kept); nil: the one kept with the partial, else `options.context`.
     ///   - choice: save it as a presentation, this variant or quality.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), context: RequestContext? = nil,
-                choice: PresentationChoice? = nil, onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(DownloadError) {
-        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onChange: { _ in }) { _, event in
-            onEvent(event)
-        }
+                choice: PresentationChoice? = nil, onEvent: @escaping @Sendable (DownloadQueue.Event) -> Void) throws(DownloadError) {
+        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onEvent: onEvent)
         url = try store.add(text, context: context, choice: choice, start: false).url
     }
 

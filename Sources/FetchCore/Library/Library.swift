@@ -131,12 +131,16 @@ public final class Library: Sendable {
             do { try FileIO.rename(move.trashed, move.original) } catch { throw .fileSystem(error.message) }
         }
         commit(deletion)
-        // Listed again where it was (newest first) without reading the folder: undoing a
-        // deletion of many videos reads nothing per video.
+        // Undoing a deletion of many videos reads nothing per video.
+        add(deletion.item)
+    }
+
+    /// Lists `item` where it belongs (newest first) without reading the folder: a video put
+    /// back, or one whose download just finished (its record read once).
+    public func add(_ item: LibraryItem) {
         state.withLock { items in
-            items.removeAll { $0.url == deletion.url }
-            let index = items.firstIndex { deletion.item.isListed(before: $0) } ?? items.count
-            items.insert(deletion.item, at: index)
+            items.removeAll { $0.url == item.url }
+            items.insert(item, at: items.firstIndex { item.isListed(before: $0) } ?? items.count)
         }
     }
 

@@ -29,7 +29,7 @@
 //   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
 //
 // Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
-// GLibSupport's `MainContext.post` / `LatestValueRelay`. C callbacks hold retained boxes released
+// GLibSupport's `MainContext.post` (and its relays). C callbacks hold retained boxes released
 // by GLib's destroy notifies and reach their Swift owner through weak references.
 import CAdwaita
 import CGtk

@@ -12,8 +12,9 @@ import ThreadKit
 /// Selecting a row selects that download, so the big ring shows it; Enter or a double-click plays
 /// a finished video (through `win.play`) or pauses / continues a partial; a row's button does the
 /// same for its own URL; Delete moves the video to the trash with an undo toast; the deletion
-/// becomes final when the toast goes (after `undoSeconds`, or closed). Downloads that finish or stop make the store read the folder again (and apply
-/// the size cap).
+/// becomes final when the toast goes (after `undoSeconds`, or closed). A download that finishes
+/// joins the store from its record, one that stops otherwise has the store read the folder again
+/// (both apply the size cap).
 @MainActor
 public final class LibraryCoordinator {
     public let store: LibraryStore
@@ -40,7 +41,7 @@ public final class LibraryCoordinator {
         self.view = view
         store = LibraryStore(cache: session.cache, settings: settings)
         store.observe { [weak self] in self?.refreshRows() }
-        session.observe { [weak self] change in self?.entriesChanged(change.urls) }
+        session.observe { [weak self] change in self?.entriesChanged(change) }
         view.observe { [weak self] event in
             guard let self else { return }
             switch event {
@@ -63,11 +64,13 @@ public final class LibraryCoordinator {
     /// Reads the cache folder again (and applies the size cap).
     public func reload() { store.reload(protecting: busy) }
 
-    /// The session's entries changed: a download that stopped or finished is read from disk anew.
-    func entriesChanged(_ urls: Set<String>) {
-        guard !urls.isEmpty else { return }
-        let stopped = urls.contains { url in
-            guard let entry = session.entries[url] else { return false }
+    /// The session's entries changed: a finished download is listed from its record; one that
+    /// stopped otherwise (or is found finished unseen) is read from disk anew.
+    func entriesChanged(_ change: DownloadSession.Change) {
+        guard !change.urls.isEmpty else { return }
+        for item in change.finished.values { store.reload(adding: item, protecting: busy) }
+        let stopped = change.urls.contains { url in
+            guard change.finished[url] == nil, let entry = session.entries[url] else { return false }
             return entry.state != .downloading && !entry.isWaiting
                 && (store.item(url: url)?.isComplete != entry.state.isCompleted || store.item(url: url) == nil)
         }
@@ -82,7 +85,7 @@ public final class LibraryCoordinator {
     func refreshRows() {
         // While the first reading arrives in batches, rows go in date order; after it, rows on
         // screen keep their place.
-        let rows = LibraryRowModel.rows(items: store.items, entries: session.orderedEntries,
+        let rows = LibraryRowModel.rows(items: store.items, entries: session.queue.entries,
                                         keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: session.url)

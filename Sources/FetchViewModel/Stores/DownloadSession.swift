@@ -5,21 +5,22 @@ import ThreadKit
 
 /// The window's view of its downloads: the queue of every URL, and the one selected in it.
 ///
-/// The queue (FetchCore) reports on worker threads. A `LatestValueRelay` turns any number of
-/// reports into at most one pending main-loop callback, which reads the queue's entries as they
-/// are then, so no final state is ever missed and progress never queues up. Observers hear once
-/// per main-loop update, on the main thread, which URLs changed and whether the selected download
-/// did (the window and the library list follow those).
+/// The queue (FetchCore) reports its events on worker threads, in order. They wait in an inbox
+/// with at most one main-loop callback pending, which takes them all: none is lost or reordered,
+/// and only progress is coalesced (a URL's newest replaces its last one still waiting). Observers
+/// hear once per main-loop update, on the main thread, which URLs changed, whether the selected
+/// download did, and which runs ended (the window, the library list and notifications follow).
 @MainActor
 public final class DownloadSession {
     public let cache: Cache
     public let queue: DownloadQueue
     /// The selected download, which the big ring and the buttons show.
     public private(set) var url: String?
-    public private(set) var state: DownloadState = .idle
-    public private(set) var progress: DownloadProgress?
+    public var state: DownloadState { selected?.state ?? .idle }
+    public var progress: DownloadProgress? { selected?.progress }
     /// The selected download waits for a free slot.
-    public private(set) var isWaiting = false
+    public var isWaiting: Bool { selected?.isWaiting ?? false }
+    private var selected: DownloadQueue.Entry? { url.flatMap { entries[$0] } }
     /// Every download the queue knows, by URL, as of the last main-loop update.
     public private(set) var entries: [String: DownloadQueue.Entry] = [:]
     /// What one update changed.
@@ -28,17 +29,11 @@ public final class DownloadSession {
         public var urls: Set<String>
         /// The selected download changed, or another one was selected.
         public var selection: Bool
-        /// Downloads that finished or failed since they were started or continued here. A
-        /// failure can come so soon after Start (a 404) that no update showed them downloading.
+        /// Downloads whose run here finished or failed (`DownloadQueue.Event.ended`).
         public var ended: Set<String> = []
+        /// The videos of those that finished, as the library lists them.
+        public var finished: [String: LibraryItem] = [:]
     }
-
-    /// Asked to start or continue here and not ended since, with its `runs` when asked. A failure
-    /// counts as an end either way (a 404 can fail before any update shows it downloading); a
-    /// finished video only if a run started since (one found complete in the cache, after the
-    /// cache's read, never ran). Updates are coalesced: a small file can go from Start to
-    /// finished between two, so what was seen on the way proves nothing.
-    private var awaitingEnd: [String: Int] = [:]
 
     private let observers = Observers<Change>()
 
@@ -68,7 +63,8 @@ public final class DownloadSession {
     /// Contexts given here, by URL: the window says what the selected download carries, and a
     /// master's variants are read with it.
     private var contexts: [String: RequestContext] = [:]
-    private let relay: LatestValueRelay<Bool>
+    /// The queue's events on their way to the main thread, and whether a callback will take them.
+    private let inbox = Locked<(events: [DownloadQueue.Event], posted: Bool)>(([], false))
     /// The speed limit every download here shares, all connections together (the Preferences'
     /// one); set its rate at any time, running downloads follow at once.
     public let speedLimit: SpeedLimit
@@ -86,9 +82,7 @@ public final class DownloadSession {
     ///     remux; this module imports no GStreamer).
     public init(cache: Cache, maxRunning: Int = 3, presentations: PresentationSaving = PresentationSaving()) {
         self.cache = cache
-        let owner = WeakSession()
-        let relay = LatestValueRelay<Bool> { _ in owner.session?.update() }
-        self.relay = relay
+        let owner = WeakSession(), inbox = inbox
         var options = DownloadOptions()
         speedLimit = SpeedLimit()
         options.speedLimit = speedLimit
@@ -98,7 +92,19 @@ public final class DownloadSession {
         // HLS and DASH links are downloads of the same queue.
         options.presentations = presentations
         self.options = options
-        queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { _ in relay.publish(true) }
+        queue = DownloadQueue(cache: cache, maxRunning: maxRunning, options: options) { event in
+            let post = inbox.withLock { inbox -> Bool in
+                if case .progress = event, let last = inbox.events.lastIndex(where: { $0.url == event.url }),
+                   case .progress = inbox.events[last] {
+                    inbox.events[last] = event
+                } else {
+                    inbox.events.append(event)
+                }
+                defer { inbox.posted = true }
+                return !inbox.posted
+            }
+            if post { MainContext.post { owner.session?.update() } }
+        }
         owner.session = self
     }
 
@@ -115,7 +121,8 @@ public final class DownloadSession {
     public func load(_ text: String) throws(DownloadError) {
         let entry = try queue.add(text, start: false)
         entries[entry.url] = entry
-        select(entry)
+        url = entry.url
+        observers.notify(Change(urls: [], selection: true))
     }
 
     /// Selects a download the library lists (it joins the queue, not started).
@@ -127,22 +134,7 @@ public final class DownloadSession {
     /// Nothing selected (the selected video was deleted).
     public func clearSelection() {
         url = nil
-        state = .idle
-        progress = nil
-        isWaiting = false
         observers.notify(Change(urls: [], selection: true))
-    }
-
-    private func select(_ entry: DownloadQueue.Entry) {
-        url = entry.url
-        show(entry)
-        observers.notify(Change(urls: [], selection: true))
-    }
-
-    private func show(_ entry: DownloadQueue.Entry) {
-        state = entry.state
-        progress = entry.progress
-        isWaiting = entry.isWaiting
     }
 
     /// Starts or continues the selected download (a retry after a failure); it waits when every
@@ -187,15 +179,8 @@ public final class DownloadSession {
     public func start(url: String) {
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
         if chooseVariant != nil, queue.isPresentation(url), !settled.contains(url) { return offerVariants(url) }
-        awaitEnd(of: url)
         queue.start(url)
         update()
-    }
-
-    /// `url` was asked to start or continue here: its next failure or download's end is news.
-    private func awaitEnd(of url: String, runs: Int? = nil) {
-        guard awaitingEnd[url] == nil else { return }
-        awaitingEnd[url] = runs ?? queue.entry(url)?.runs ?? 0
     }
 
     /// Starts a presentation once its variant is settled: `variant`, or nil for the one its
@@ -277,9 +262,6 @@ public final class DownloadSession {
     /// URLs whose workers may still be writing.
     public var runningURLs: Set<String> { queue.runningURLs }
 
-    /// Every download in the queue's order.
-    public var orderedEntries: [DownloadQueue.Entry] { queue.entries }
-
     /// Stops every download for good (window closing) and calls `done` once all workers stopped;
     /// the partials stay, ready to continue next time.
     public func stop(then done: @escaping @MainActor () -> Void) {
@@ -289,50 +271,47 @@ public final class DownloadSession {
         queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
-    /// Reads the queue as it is now; tells the window and the library what changed.
+    /// Takes the queue's events waiting in the inbox; tells the window and the library what
+    /// changed. A command calls it at once, so what it changed shows before the loop turns.
     private func update() {
-        let current = orderedEntries
-        var changed = Set<String>()
-        var ended = Set<String>()
-        var next: [String: DownloadQueue.Entry] = [:]
-        for entry in current {
-            next[entry.url] = entry
-            if entries[entry.url] != entry { changed.insert(entry.url) }
-            if entry.isWaiting {
-                // Its state is still the one before (a failure being retried): not an end.
-                awaitEnd(of: entry.url, runs: entry.runs)
-                continue
-            }
-            switch entry.state {
-            case .failed:
-                // Also one that failed before any update showed it downloading (a 404 at once).
-                if awaitingEnd.removeValue(forKey: entry.url) != nil { ended.insert(entry.url) }
-            case .completed:
-                if let asked = awaitingEnd.removeValue(forKey: entry.url), entry.runs > asked { ended.insert(entry.url) }
-            case .idle, .paused, .downloading:
-                break
+        let events = inbox.withLock { inbox in
+            defer { inbox = ([], false) }
+            return inbox.events
+        }
+        var changed = Set<String>(), ended = Set<String>(), finished: [String: LibraryItem] = [:]
+        for event in events {
+            changed.insert(event.url)
+            switch event {
+            case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry):
+                entries[entry.url] = entry
+            case .ended(let entry, let item):
+                entries[entry.url] = entry
+                ended.insert(entry.url)
+                finished[entry.url] = item
+            case .removed(let url):
+                entries[url] = nil
+                ended.remove(url)
+                finished[url] = nil
             }
         }
-        changed.formUnion(Set(entries.keys).subtracting(next.keys))
-        // A link deleted from the queue starts its count of runs again if it comes back.
-        awaitingEnd = awaitingEnd.filter { next[$0.key] != nil }
-        entries = next
-        if let url, let entry = next[url] { show(entry) }
+        // The selected one as it is now, also when another thread is handing over its events.
+        if let url, let entry = queue.entry(url) { entries[url] = entry }
         if !whenStopped.isEmpty, !isAnyRunning {
             let waiting = whenStopped
             whenStopped = []
             waiting.forEach { $0() }
         }
         if !changed.isEmpty {
-            observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended))
+            observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended,
+                                    finished: finished))
         }
         for url in ended {
-            if case .failed(.severalVideos) = next[url]?.state { offerPageVideos(url) }
+            if case .failed(.severalVideos) = entries[url]?.state { offerPageVideos(url) }
         }
     }
 }
 
-/// Lets the relay reach the session without keeping it alive (the queue holds the relay).
+/// Lets the queue's events reach the session without keeping it alive (the queue holds the closure).
 @MainActor
 private final class WeakSession {
     weak var session: DownloadSession?

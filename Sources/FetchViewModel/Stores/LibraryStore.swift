@@ -51,19 +51,21 @@ public final class LibraryStore {
 
     public func item(url: String) -> LibraryItem? { positions[url].map { items[$0] } }
 
-    /// Reads the folder again; with a size cap, evicts the least recently played videos first,
-    /// never a partial nor anything in `protected` (what plays or downloads).
-    public func reload(protecting protected: Set<String> = []) {
-        generation += 1
+    /// Reads the folder again, or lists `finished` only (a download's end, its record read by the
+    /// engine: a finish never reads the folder); with a size cap, evicts the least recently
+    /// played videos first, never a partial nor anything in `protected` (what plays or downloads).
+    public func reload(adding finished: LibraryItem? = nil, protecting protected: Set<String> = []) {
+        // A reading in flight still shows: the item joins what it read.
+        if finished == nil { generation += 1 }
         let generation = generation, library = library, cap = settings.sizeCap
         // Only the first reading shows its first batch early (a screenful at once); the rest
         // comes in one piece: every batch shown would make the list and its rows again, which
         // for thousands of videos costs more than the reading. Later readings change a row or two.
-        let first = items.isEmpty
-        isLoading = first
+        let first = items.isEmpty && finished == nil
+        if finished == nil { isLoading = first }
         disk.submit {
             var shownEarly = false
-            library.reload(batch: first ? { batch in
+            if let finished { library.add(finished) } else { library.reload(batch: first ? { batch in
                 guard !shownEarly else { return }
                 shownEarly = true
                 let sorted = batch.sorted { $0.isListed(before: $1) }
@@ -72,7 +74,7 @@ public final class LibraryStore {
                     self.items = sorted
                     self.observers.notify(())
                 }
-            } : nil)
+            } : nil) }
             if let cap { library.evict(toFit: cap, protected: protected) }
             let items = library.items
             MainContext.post { [weak self] in
