@@ -14,6 +14,9 @@ struct PresentationPart: Codable, Sendable, Equatable {
     var audioName: String?
     /// A DASH presentation with no video: saved as audio (`.m4a`).
     var audioOnly: Bool?
+    /// Read over https (the link, or where it redirected): a segment, key or init section it
+    /// names over plain http gets nothing of the context (`DownloadOptions.readOverHTTPS`).
+    var readOverHTTPS: Bool?
 
     /// The saved file's type, which names its extension.
     var contentType: String { audioOnly == true ? "audio/mp4" : "video/mp4" }

@@ -59,6 +59,10 @@ struct PresentationRun {
                     try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
                 }
             }
+            // Kept in the record: an older one names it by where its playlists were read.
+            if let part = record.presentation, part.readOverHTTPS == true || part.playlists.contains(where: { $0.base.hasPrefix("https:") }) {
+                options.readOverHTTPS = true
+            }
             if record.failure != nil {
                 // A new try: the last one's reason is no longer what the library should say.
                 record.failure = nil
@@ -89,13 +93,23 @@ struct PresentationRun {
     /// Reads the link (and a master's chosen variant) and keeps the media playlist. A refused
     /// presentation leaves nothing behind.
     private func choosePlaylist(into presentation: PresentationFolder, options: DownloadOptions) throws(RunHalt) -> PresentationFolder.Record {
-        let fetch = ResourceFetch(options: options, stop: stop)
+        var fetch = ResourceFetch(options: options, stop: stop)
         do throws(RunHalt) {
             // A variant chosen from the master before: its playlist straight away.
             var answer = try fetch.get(choice.variant?.url ?? requestURL)
+            // Served over https, though its link may have been http: what it names over http
+            // (a variant, a rendition, a sidx) is fetched bare from here on, and so are its
+            // segments (the record keeps it).
+            let readOverHTTPS = answer.finalURL.hasPrefix("https:")
+            if readOverHTTPS {
+                var secure = options
+                secure.readOverHTTPS = true
+                fetch = ResourceFetch(options: secure, stop: stop)
+            }
             if DASHSource.isManifest(answer, link: requestURL) {
-                let record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
+                var record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
                                                    representation: choice.variant?.representation)
+                if readOverHTTPS { record.presentation?.readOverHTTPS = true }
                 // The playlists made from it read as the saver's own, or nothing is kept.
                 try RunHalt.failing { () throws(DownloadError) in
                     for playlist in record.presentation?.playlists ?? [] { _ = try Self.mediaPlaylist(playlist.text, base: playlist.base) }
@@ -112,6 +126,7 @@ struct PresentationRun {
             try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(answer) }
             var part = PresentationPart(mediaURL: answer.finalURL, mediaPlaylist: String(decoding: answer.body, as: UTF8.self),
                                         variant: chosen?.label)
+            if readOverHTTPS { part.readOverHTTPS = true }
             if let audio = chosen?.audioToFetch, let audioURL = audio.url {
                 let audioAnswer = try fetch.get(audioURL)
                 try RunHalt.failing { () throws(DownloadError) in _ = try Self.mediaPlaylist(audioAnswer) }
