@@ -105,6 +105,28 @@ struct DowngradeCommandTests {
         expectBareOverHttp(run, suffix: ".m4s")
     }
 
+    /// A web page served over https (its link plain http, redirected there) whose video is on
+    /// the link's own host over http, a file or an HLS playlist: fetched bare.
+    @Test(arguments: ["file", "stream"]) func anHttpLinkRedirectedToAnHttpsPageSendsNothingToItsHttpVideo(kind: String) throws {
+        let media: String
+        if kind == "file" {
+            server.serve("/v.webm", body: TestData.bytes(count: 100_000, seed: 141), etag: "\"v\"")
+            media = "/v.webm"
+        } else {
+            try Clips.hls().serve(on: server)
+            media = "/v360/index.m3u8"
+        }
+        let site = try TemporaryDirectory(prefix: "fetchplay-https-site")
+        _ = try site.write(Array("<html><head><title>Holiday</title></head><body><video src=\"\(server.url(media))\"></video></body></html>".utf8),
+                           to: "page.html")
+        let certificate = try TestCertificate()
+        let nginx = try Nginx(serving: site.path, certificate: certificate)
+        defer { withExtendedLifetime(site) { nginx.stop() } }
+        server.serve("/start", body: [], faults: [.redirect(status: 302, location: nginx.url("/page.html"))], faultyRequests: nil)
+        let run = try fixture.download(server.url("/start"), try everySecret(certificate, page: server.url("/watch")))
+        expectBareOverHttp(run, suffix: kind == "file" ? media : ".ts")
+    }
+
     @Test func anHttpsAnswerIsVerified() throws {
         let (nginx, site) = try httpsPlaylist(try TestCertificate())
         defer { withExtendedLifetime(site) { nginx.stop() } }
