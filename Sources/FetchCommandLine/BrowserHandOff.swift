@@ -69,8 +69,12 @@ enum BrowserHandOff {
         posix_spawnattr_setflags(&attributes, 0x80)
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
-        defer { argv.forEach { free($0) } }
-        let status = posix_spawn(&child, program, &actions, &attributes, argv, environ)
+        // The browser's environment but the command line's proxy (`FETCHPLAY_PROXY`, which may
+        // hold a password): the window takes its proxy from its Preferences, never from there.
+        let environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment
+            .filter { $0.key != RequestOptions.proxyVariable }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + environment).forEach { free($0) } }
+        let status = posix_spawn(&child, program, &actions, &attributes, argv, environment)
         guard status == 0 else {
             // TRANSLATORS: %1$@ is a file's path, %2$@ the system's reason (e.g. "Permission denied").
             throw RequestContextError(String(format: tr("cannot start the window's program %1$@ (%2$@); install Fetchplay again."),

@@ -34,6 +34,16 @@ struct HLSCommandTests {
         #expect(media.seekable)
     }
 
+    /// The remux's file is the owner's alone like every file of the cache (the muxer's sink
+    /// would make it by the umask, 0644): 0600 as it stays in `CACHE/videos`.
+    @Test func aSavedPresentationInTheCacheIsTheOwnersAlone() throws {
+        let run = try download(server.url("/v360/index.m3u8"))
+        try expectVideo(run, height: 360)
+        let path = try #require(run.lastLine)
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "mode \(String(mode, radix: 8))")
+    }
+
     @Test func masterPlaylistFromNginxSavesTheBestVariant() throws {
         let nginx = try Nginx(serving: clip.folder)
         defer { nginx.stop() }

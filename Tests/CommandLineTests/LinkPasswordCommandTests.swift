@@ -55,6 +55,34 @@ struct LinkPasswordCommandTests {
         #expect(filesHoldingThePassword(under: fixture.folder.path) == [])
     }
 
+    /// Left half-done with a context to keep (a cookie, and a page whose address carries a
+    /// password of its own), an HLS or a DASH presentation leaves no file holding either
+    /// password, its context file among them.
+    @Test(arguments: ["hls", "dash"]) func aHalfDoneRunKeepsNoPasswordInItsContextEither(kind: String) throws {
+        let start: String
+        if kind == "hls" {
+            let clip = try Clips.hls()
+            clip.serve(on: server)
+            for last in ["v360", "v720"].compactMap({ clip.segments(of: $0).last }) {
+                server.serve("/" + last, body: [], faults: [.status(404)], faultyRequests: nil)
+            }
+            start = "/master.m3u8"
+        } else {
+            let clip = try Clips.dash()
+            clip.serve(on: server)
+            let last = try #require(clip.files.keys.filter { $0.hasPrefix("tl/chunk-stream0-") }.sorted().last)
+            server.serve("/" + last, body: [], faults: [.status(404)], faultyRequests: nil)
+            start = "/tl/index.mpd"
+        }
+        let page = "http://fp:page-\(Self.password)@127.0.0.1:\(server.port)/watch?v=1#t=30"
+        let failed = try fixture.download(link(start), ["--cookie", "sid=1", "--referer", page])
+        #expect(failed.status != 0)
+        let kept = FileManager.default.enumerator(atPath: fixture.folder.path)?.compactMap { $0 as? String } ?? []
+        #expect(kept.contains { $0.hasSuffix(".context") }, "a context is kept: \(kept)")
+        #expect(filesHoldingThePassword(under: fixture.folder.path) == [])
+        #expect(server.requests.first?["referer"] == server.url("/watch?v=1"))
+    }
+
     @Test func aVariantOnAnotherHostGetsNoPassword() throws {
         let clip = try Clips.hls()
         clip.serve(on: server)

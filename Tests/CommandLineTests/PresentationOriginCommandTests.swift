@@ -93,6 +93,53 @@ struct PresentationOriginCommandTests {
         #expect(server.requests.filter { $0.path.hasPrefix("/tl/") }.allSatisfy { $0["host"] == otherHost })
     }
 
+    /// The other requests a presentation makes, each on `localhost` while its link is on
+    /// `127.0.0.1`: an HLS audio rendition's playlist and segments, an `EXT-X-MAP` init section,
+    /// a link that redirects to a playlist there (whose own segments follow it), and a DASH
+    /// SegmentBase's `sidx` and media.
+    @Test(arguments: ["rendition", "init", "redirect", "sidx"]) func everyOtherRequestOnAnotherHostGetsNoHandGivenSecret(kind: String) throws {
+        let away = "http://\(otherHost)"
+        let link: String
+        switch kind {
+        case "rendition":
+            let clip = try Clips.hls()
+            clip.serve(on: server)
+            let master = String(decoding: try #require(clip.files["alt/master.m3u8"]), as: UTF8.self)
+                .replacingOccurrences(of: "URI=\"audio/", with: "URI=\"\(away)/alt/audio/")
+                .replacingOccurrences(of: "URI=\"audio-fr/", with: "URI=\"\(away)/alt/audio-fr/")
+                .replacingOccurrences(of: "URI=\"subs/", with: "URI=\"\(server.url("/alt/subs/"))")
+                .split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasSuffix(".m3u8") && !$0.hasPrefix("#") ? server.url("/alt/" + $0) : String($0) }.joined(separator: "\n")
+            server.serve("/cross/master.m3u8", body: Array(master.utf8))
+            link = "/cross/master.m3u8"
+        case "init":
+            let clip = try Clips.fragmentedHLS()
+            clip.serve(on: server)
+            let playlist = String(decoding: try #require(clip.files["sep/index.m3u8"]), as: UTF8.self)
+                .replacingOccurrences(of: "URI=\"init.mp4\"", with: "URI=\"\(away)/sep/init.mp4\"")
+                .split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasSuffix(".m4s") ? server.url("/sep/" + $0) : String($0) }.joined(separator: "\n")
+            server.serve("/cross/sep.m3u8", body: Array(playlist.utf8))
+            link = "/cross/sep.m3u8"
+        case "redirect":
+            try Clips.hls().serve(on: server)
+            server.serve("/start", body: [], faults: [.redirect(status: 302, location: "\(away)/v360/index.m3u8")], faultyRequests: nil)
+            link = "/start"
+        default:
+            let clip = try Clips.dash()
+            clip.serve(on: server)
+            let manifest = clip.text("base/index.mpd").replacingOccurrences(of: "<BaseURL>./</BaseURL>", with: "<BaseURL>\(away)/base/</BaseURL>")
+            server.serve("/cross/base.mpd", body: Array(manifest.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+            link = "/cross/base.mpd"
+        }
+        let run = try fixture.download(server.url(link), options)
+        expectSecretsStayedHome(run, link: link)
+        let awayPaths = server.requests.filter { $0["host"] == otherHost }.map(\.path)
+        let expected = ["rendition": "/alt/audio/", "init": "/sep/init.mp4", "redirect": "/v360/seg", "sidx": "/base/media/"][kind]!
+        #expect(awayPaths.contains { $0.hasPrefix(expected) }, "\(awayPaths)")
+        if kind == "sidx" { #expect(server.requests.contains { $0["host"] == otherHost && $0["range"] != nil }) }
+    }
+
     @Test func theRefererLosesItsPasswordAndFragmentAndIsTheOriginElsewhere() throws {
         let body = TestData.bytes(count: 100_000, seed: 140)
         server.serve("/final.webm", body: body, etag: "\"f\"")

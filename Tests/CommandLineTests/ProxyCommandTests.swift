@@ -51,6 +51,21 @@ struct ProxyCommandTests {
         #expect(!server.requests(to: "/v.webm").isEmpty)
     }
 
+    /// The proxy is chosen anew at every hop of a redirect: the link's host goes through the
+    /// environment's proxy, the host it redirects to is in `no_proxy` and gets a direct request.
+    @Test func theProxyIsChosenAgainAtEveryHop() throws {
+        let proxy = try LocalProxy.http()
+        server.serve("/start", body: [], faults: [.redirect(status: 302, location: "http://localhost:\(server.port)/v.webm")],
+                     faultyRequests: nil)
+        let run = try FetchplayProcess.run(["--download", server.url("/start"), "--cache-dir", cacheDir], folder: folder,
+                                           environment: ["http_proxy": proxy.url, "no_proxy": "localhost", "NO_PROXY": "localhost"])
+        try expectFinished(run)
+        let first = try #require(server.requests(to: "/start").first)
+        #expect(Self.cameThroughTinyproxy(first), "\(first.headers)")
+        let moved = server.requests(to: "/v.webm")
+        #expect(!moved.isEmpty && moved.allSatisfy { !Self.cameThroughTinyproxy($0) && $0["host"] == "localhost:\(server.port)" })
+    }
+
     @Test func throughSOCKS5WithAUserAndPasswordThatIsNeverPrinted() throws {
         let proxy = try LocalProxy.socks5(user: "alice", password: Self.password)
         let run = try fixture.download(server.url("/v.webm"), ["--proxy", proxy.url])

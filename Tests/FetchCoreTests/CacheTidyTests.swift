@@ -97,6 +97,19 @@ struct CacheTidyTests {
         withExtendedLifetime(lock) {}
     }
 
+    /// A paused HLS or DASH download keeps its record in `hls/KEY/`, not in `partial/`: its
+    /// context (the cookies Continue sends) stays when the library starts.
+    @Test func aPausedPresentationKeepsItsContext() throws {
+        let cache = harness.cache
+        let key = Cache.key(for: "http://example.com/master.m3u8")
+        try FileManager.default.createDirectory(atPath: cache.root + "/hls/\(key)", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: cache.partialDirectory, withIntermediateDirectories: true)
+        try write(cache, "hls/\(key)/presentation.json", "{}")
+        try write(cache, "partial/\(key).context", "secret")
+        #expect(cache.tidyLeftovers() == 0)
+        #expect(exists(cache, "partial/\(key).context"))
+    }
+
     @Test func deletingAndUndoingTakeTheRequestContextAlong() throws {
         let url = "http://example.com/half.webm"
         let fixture = try LibraryFixture()

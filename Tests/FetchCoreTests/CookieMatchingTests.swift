@@ -109,6 +109,22 @@ struct CookieMatchingTests {
         #expect(context.fields(for: "https://elsewhere.test/v.mp4", origin: origin, now: Self.now) == ["Referer: https://example.org/"])
     }
 
+    /// The Referer as browsers send it (`strict-origin-when-cross-origin`): the page without a
+    /// user, password or fragment to its own origin, its origin alone to another (another
+    /// host, port or scheme), nothing from https down to http nor from a page that is no web page.
+    @Test(arguments: [
+        ("https://u:pw@example.org/w?v=1#t=3", "https://example.org/v.mp4", "https://example.org/w?v=1"),
+        ("https://u:pw@example.org/w?v=1#t=3", "https://cdn.test/v.mp4", "https://example.org/"),
+        ("http://example.org:8080/w", "http://example.org/v.mp4", "http://example.org:8080/"),
+        ("http://example.org/w", "https://example.org/v.mp4", "http://example.org/"),
+        ("https://example.org/w", "http://example.org/v.mp4", nil),
+        ("https://example.org/w", "http://cdn.test/v.mp4", nil),
+        ("file:///home/u/page.html", "https://example.org/v.mp4", nil),
+    ] as [(String, String, String?)])
+    func theRefererIsWhatABrowserSends(_ page: String, _ url: String, _ referer: String?) {
+        #expect(RequestContext.referer(page, for: url) == referer)
+    }
+
     @Test func cookiesSurviveTheRoundTripThroughTheirFile() throws {
         let cookie = Self.cookie("a", domain: "example.org", subdomains: true, path: "/p", secure: true,
                                  expires: Date(timeIntervalSince1970: 1_900_000_000))

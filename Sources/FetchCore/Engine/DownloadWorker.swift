@@ -150,6 +150,7 @@ final class DownloadWorker: Sendable {
             if source.kind == .stream { chosenKind.withLock { if $0 == nil || $0 == .file { $0 = .presentation(PresentationChoice()) } } }
             // A private context is kept by this worker alone, with its page, for the next run.
             if context.isPrivate { givenContext.withLock { $0 = context } }
+            options.readOverHTTPS = source.servedOverHTTPS == true
             let end = media(source.media, given: context, limits: limits, options: options, rereadPlaylist: reread)
             guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
                   refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }

@@ -5,14 +5,17 @@ import Glibc
 ///
 /// Only what nobody can need: a `.lock` nobody holds (older versions left one per download), a
 /// temporary file of an atomic write whose process is gone, and a request context whose partial
-/// went (it holds secrets: it must not outlive its download). Everything else that is not
-/// Fetchplay's stays, and is only named in the log (`strayFiles`).
+/// (a file's record, or a presentation's folder) went (it holds secrets: it must not outlive its
+/// download). Everything else that is not Fetchplay's stays, and is only named in the log
+/// (`strayFiles`).
 extension Cache {
     /// Removes the leftovers; returns how many went. One listing per folder.
     @discardableResult
     public func tidyLeftovers() -> Int {
         var removed = 0
         let partials = partialFolder()
+        // A presentation's record is in its own folder (`hls/KEY/`), not beside the context.
+        let presentations = Set(FileIO.names(in: presentationsDirectory))
         for name in partials.names {
             let path = partialDirectory + "/" + name
             if name.hasSuffix(".lock") {
@@ -20,7 +23,8 @@ extension Cache {
             } else if name.utf8.count == 64 + 8, name.hasSuffix(".context") {
                 // Kept while its record is there, and while a download writes its first checkpoint.
                 let key = String(name.prefix(64))
-                if !partials.contains(key + ".json"), !isBeingWritten(path), unlink(path) == 0 { removed += 1 }
+                let kept = partials.contains(key + ".json") || presentations.contains(key) || isBeingWritten(path)
+                if !kept, unlink(path) == 0 { removed += 1 }
             } else if Self.isAbandonedTemporary(name), unlink(path) == 0 {
                 removed += 1
             }

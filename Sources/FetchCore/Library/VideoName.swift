@@ -17,11 +17,11 @@ enum VideoName {
     ///   - contentType: the server's label (`Content-Type`).
     ///   - sniffed: the media type the first bytes showed (`MediaSniffer.mediaType`), which wins.
     static func make(suggested: String, contentType: String?, sniffed: String?) -> String {
-        var name = DisplayName.sanitize(suggested) ?? "video"
-        while let ext = lastExtension(of: name), nonMediaExtensions.contains(ext.lowercased()) {
-            name.removeLast(ext.count + 1)
-            while name.last == "." || name.last?.isWhitespace == true { name.removeLast() }
-            if name.isEmpty { name = "video" }
+        var name = withoutNonMediaExtensions(DisplayName.sanitize(suggested) ?? "video")
+        if let own = fileExtension(of: name), mediaExtensions.contains(own) {
+            // One a media extension follows goes too: a page titled "Setup.exe" names its MP4
+            // "Setup.exe.mp4", which a person reads as a program.
+            name = withoutNonMediaExtensions(String(name.dropLast(own.count + 1))) + "." + name.suffix(own.count)
         }
         let own = fileExtension(of: name).flatMap { mediaExtensions.contains($0) ? $0 : nil }
         let wanted = [sniffed, contentType].lazy.compactMap { $0.flatMap(extensions(of:)) }.first
@@ -41,6 +41,18 @@ enum VideoName {
             break
         }
         return fitted(name, suffix: "")
+    }
+
+    /// `name` without the extensions at its end that name another kind of file (`x.tar.gz` is
+    /// `x`, and so is `x.exe. `), nor dots and blanks after them; "video" when nothing else is left.
+    private static func withoutNonMediaExtensions(_ text: String) -> String {
+        var name = text
+        repeat {
+            while name.last == "." || name.last?.isWhitespace == true { name.removeLast() }
+            if name.isEmpty { return "video" }
+            guard let ext = lastExtension(of: name), nonMediaExtensions.contains(ext.lowercased()) else { return name }
+            name.removeLast(ext.count + 1)
+        } while true
     }
 
     /// `name` for the `number`th video of that name: "Clip.mp4", "Clip (2).mp4", "Clip (3).mp4"…

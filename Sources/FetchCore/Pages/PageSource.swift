@@ -10,6 +10,9 @@ public struct PageSource: Codable, Sendable, Equatable {
     public var kind: PageVideo.Kind
     /// Its media link as last read from the page (often with a token that expires).
     public var media: String
+    /// The page was served over https (though its link may have been http): its media over
+    /// plain http gets nothing of the context (`DownloadOptions.readOverHTTPS`).
+    public var servedOverHTTPS: Bool?
 
     public init(number: Int, title: String?, kind: PageVideo.Kind, media: String) {
         self.number = number
@@ -22,6 +25,7 @@ public struct PageSource: Codable, Sendable, Equatable {
     init(_ finding: PageFinding, number: Int) {
         let video = finding.videos[number - 1]
         self.init(number: number, title: finding.title(of: number - 1), kind: video.kind, media: video.url)
+        if finding.page.hasPrefix("https:") { servedOverHTTPS = true }
     }
 
     /// The same video on the page read again: the one at the same place and of the same kind,

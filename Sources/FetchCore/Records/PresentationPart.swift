@@ -14,6 +14,9 @@ struct PresentationPart: Codable, Sendable, Equatable {
     var audioName: String?
     /// A presentation with no video: saved as audio (`.m4a`).
     var audioOnly: Bool?
+    /// Read over https (the link, or where it redirected): a segment, key or init section it
+    /// names over plain http gets nothing of the context (`DownloadOptions.readOverHTTPS`).
+    var readOverHTTPS: Bool?
 
     init(mediaURL: String, tracks: [StreamTrack], variant: String? = nil) {
         self.mediaURL = mediaURL
@@ -31,6 +34,7 @@ struct PresentationPart: Codable, Sendable, Equatable {
         variant = try container.decodeIfPresent(String.self, forKey: .variant)
         audioName = try container.decodeIfPresent(String.self, forKey: .audioName)
         audioOnly = try container.decodeIfPresent(Bool.self, forKey: .audioOnly)
+        readOverHTTPS = try container.decodeIfPresent(Bool.self, forKey: .readOverHTTPS)
     }
 
     /// The saved file's type, which names its extension.

@@ -32,11 +32,15 @@ extension Cache {
     /// the memory of the process that was given it (`DownloadWorker`).
     public func keepContext(_ context: RequestContext, for url: String) throws(DownloadError) {
         guard !context.isEmpty, !context.isPrivate else { return forgetContext(for: url) }
+        // A page's address may carry a user and password as a link does; the Referer never
+        // sends them (`RequestContext.referer(_:for:)`), so the file never keeps them.
+        var kept = context
+        kept.referer = context.referer.map(WebAddress.withoutCredentials)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
-        do { data = try encoder.encode(context) } catch { throw .fileSystem(tr("cannot encode a request context")) }
+        do { data = try encoder.encode(kept) } catch { throw .fileSystem(tr("cannot encode a request context")) }
         try FileIO.replaceAtomically(path: contextPath(for: url), contents: data)
     }
 

@@ -104,7 +104,9 @@ extension PresentationRun {
 
     private static func openStream(_ plan: PresentationRemuxPlan, remux: PresentationRemux?) throws(DownloadError) -> any PresentationRemuxStream {
         guard let remux else { return try HLSJoinedFile(plan) }
-        FileIO.remove(plan.output)
+        // Made here, empty and the owner's alone (0600): the muxer's file sink would create it
+        // by the umask (0644), readable by others while it grows and once placed in the cache.
+        FileIO.close(try FileIO.open(plan.output, O_WRONLY | O_CREAT | O_TRUNC))
         do { return try remux(plan) } catch { throw .remuxFailed("\(error)") }
     }
 

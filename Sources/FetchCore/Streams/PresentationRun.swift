@@ -61,6 +61,10 @@ struct PresentationRun {
                     try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
                 }
             }
+            // Kept in the record: an older one names it by where its playlist was read.
+            if let part = record.presentation, part.readOverHTTPS == true || part.mediaURL.hasPrefix("https:") {
+                options.readOverHTTPS = true
+            }
             if record.failure != nil {
                 // A new try: the last one's reason is no longer what the library should say.
                 record.failure = nil
@@ -88,13 +92,23 @@ struct PresentationRun {
     /// presentation leaves nothing behind; one read again keeps its segments.
     private func choosePlaylist(into presentation: PresentationFolder, options: DownloadOptions,
                                 keepsSegments: Bool) throws(RunHalt) -> PresentationFolder.Record {
-        let fetch = ResourceFetch(options: options, stop: stop)
+        var fetch = ResourceFetch(options: options, stop: stop)
         do throws(RunHalt) {
             // A variant chosen from the master before: its playlist straight away.
             var answer = try fetch.get(choice.variant?.url ?? requestURL)
+            // Served over https, though its link may have been http: what it names over http
+            // (a variant, a rendition, a sidx) is fetched bare from here on, and so are its
+            // segments (the record keeps it).
+            let readOverHTTPS = answer.finalURL.hasPrefix("https:")
+            if readOverHTTPS {
+                var secure = options
+                secure.readOverHTTPS = true
+                fetch = ResourceFetch(options: secure, stop: stop)
+            }
             if DASHSource.isManifest(answer, link: requestURL) {
-                let record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
+                var record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
                                                    representation: choice.variant?.representation)
+                if readOverHTTPS { record.presentation?.readOverHTTPS = true }
                 try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
                 return record
             }
@@ -106,6 +120,7 @@ struct PresentationRun {
             }
             var part = PresentationPart(mediaURL: answer.finalURL, tracks: [try RunHalt.failing { () throws(DownloadError) in try Self.track(answer) }],
                                         variant: chosen?.label)
+            if readOverHTTPS { part.readOverHTTPS = true }
             if let audio = chosen?.audioToFetch, let audioURL = audio.url {
                 let audioAnswer = try fetch.get(audioURL)
                 part.tracks.append(try RunHalt.failing { () throws(DownloadError) in try Self.track(audioAnswer) })

@@ -73,9 +73,12 @@ final class CurlEasy {
         try set(CURLOPT_PROXY, optional: proxy.proxy(for: url))
         proxyName = proxy.displayName(for: url)
         let origin = options.origin ?? origin
-        try setHeaders(lines + options.context.fields(for: url, origin: origin).map { Array($0.utf8) })
+        // `fields` and `lent` see a downgrade from the origin; this one is from where an https
+        // presentation named the resource.
+        let bare = options.readOverHTTPS && url.lowercased().hasPrefix("http:")
+        try setHeaders(lines + (bare ? [] : options.context.fields(for: url, origin: origin)).map { Array($0.utf8) })
         // Set or cleared at every hop, so that no other host inherits them.
-        let credentials = LinkCredentials.lent(to: url, by: origin)
+        let credentials = bare ? nil : LinkCredentials.lent(to: url, by: origin)
         try set(CURLOPT_USERNAME, optional: credentials?.user)
         try set(CURLOPT_PASSWORD, optional: credentials?.password)
     }

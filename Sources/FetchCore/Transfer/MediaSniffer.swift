@@ -124,9 +124,8 @@ enum MediaSniffer {
                 || bytes.has([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1], at: 0)),
             (.archive, bytes.has("!<arch>\n", at: 0)),
             (.launcher, bytes.has([0x4C, 0, 0, 0, 0x01, 0x14, 0x02, 0, 0, 0, 0, 0, 0xC0, 0, 0, 0, 0, 0, 0, 0x46], at: 0)),
-            (.launcher, firstLine(of: bytes, skippingComments: true)?.hasPrefix("[Desktop Entry]") == true),
-            // "#!" and an interpreter's absolute path on a first line of text.
-            (.script, firstLine(of: bytes, skippingComments: false).map { $0.hasPrefix("#!") && $0.dropFirst(2).drop(while: \.isWhitespace).first == "/" } == true),
+            (.launcher, firstLine(of: bytes)?.hasPrefix("[Desktop Entry]") == true),
+            (.script, isScript(bytes)),
         ]
         if let row = rows.first(where: \.1) { return row.0 }
         let archives = ["application/vnd.ms-cab-compressed", "application/x-cpio", "application/x-lzip", "application/x-xar",
@@ -134,16 +133,30 @@ enum MediaSniffer {
         return guessed.map(archives.contains) == true ? .archive : nil
     }
 
-    /// The first line of `bytes` (with `skippingComments`, the first that is neither blank nor a
-    /// `#` comment), when it is a whole line of text: nil for binary bytes.
-    private static func firstLine(of bytes: UnsafeRawBufferPointer, skippingComments: Bool) -> Substring? {
+    /// "#!", then an interpreter's absolute path ended by a blank, a NUL or a line end, whatever
+    /// follows: the kernel reads no more, so binary bytes on that line (a self-extracting
+    /// installer) or no line end within the first bytes still make a script. AMR audio
+    /// (`#!AMR`) names no path, and noise seldom spells one (`#!/` alone is kept).
+    private static func isScript(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.has("#!", at: 0) else { return false }
+        let path = bytes.dropFirst(2).drop { $0 == 0x20 || $0 == 0x09 }
+        guard path.first == UInt8(ascii: "/") else { return false }
+        let name = path.prefix { $0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber
+                                               || "/._-+".utf8.contains($0)) }
+        guard name.count >= 3, name.endIndex < path.endIndex else { return false }
+        return [0x20, 0x09, 0x0A, 0x0D, 0x00].contains(path[name.endIndex])
+    }
+
+    /// The first line of `bytes` that is neither blank nor a `#` comment, when it is a whole line
+    /// of text: nil for binary bytes.
+    private static func firstLine(of bytes: UnsafeRawBufferPointer) -> Substring? {
         var start = bytes.startIndex
         while let end = bytes[start...].firstIndex(of: 0x0A) {
             let line = bytes[start..<end]
             guard !line.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0D || $0 == 0x7F }) else { return nil }
             let text = Substring(String(decoding: UnsafeRawBufferPointer(rebasing: line), as: UTF8.self))
             let blank = text.allSatisfy(\.isWhitespace)
-            if !skippingComments || !(blank || text.hasPrefix("#")) { return text }
+            if !(blank || text.hasPrefix("#")) { return text }
             start = end + 1
         }
         return nil
