@@ -87,7 +87,12 @@ struct PlaybackPositionTests {
         }, timeout: 5))
         try RealInput.key("ctrl+w") // still playing
         #expect(GtkHarness.iterate(until: { !GtkHarness.isToplevel(window) }, timeout: 5))
-        let item = try #require(Library(cache: try Cache(root: cache.path)).reload().first { $0.url == url })
-        #expect((item.position ?? 0) >= 5, "closing while playing lost the position: \(String(describing: item.position))")
+        // The position is written on the records' worker: read until it is there.
+        let cache = try Cache(root: cache.path)
+        var position: Double?
+        #expect(GtkHarness.iterate(until: {
+            position = Library(cache: cache).reload().first { $0.url == url }?.position
+            return (position ?? 0) >= 5
+        }, timeout: 5), "closing while playing lost the position: \(String(describing: position))")
     }
 }

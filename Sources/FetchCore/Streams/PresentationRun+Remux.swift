@@ -11,7 +11,6 @@ extension PresentationRun {
     func save(_ tracks: [StreamTrack], part: PresentationPart, presentation: PresentationFolder,
               key: String, options: DownloadOptions) throws(RunHalt) -> String {
         let pieces = SegmentPool.pieces(of: tracks)
-        let arrivals = SegmentArrivals(done: Set(pieces.filter { presentation.store.location(of: $0) != nil }.map(\.id)))
         let fragmented = !tracks[0].sections.isEmpty
         let remux = options.presentations.remux
         let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
@@ -31,7 +30,7 @@ extension PresentationRun {
             do throws(DownloadError) {
                 let stream = try Self.openStream(plan, remux: remux)
                 opened.withLock { $0 = stream }
-                try feed(tracks, into: stream, output: output, presentation: presentation, arrivals: arrivals,
+                try feed(tracks, into: stream, output: output, presentation: presentation,
                          options: options, stop: halt)
             } catch {
                 // A pause cancels the remux under the feeds: what they then hit is no failure.
@@ -39,16 +38,16 @@ extension PresentationRun {
                 feedFailure.withLock { $0 = $0 ?? error }
                 // The segments stop, and so does the other feed, which may wait in the remux.
                 halt.raise()
-                arrivals.close()
+                presentation.store.close()
                 opened.withLock { $0 }?.cancel()
             }
         }
 
-        let segments = Result { () throws(DownloadError) in try pool.fetch(pieces, arrivals: arrivals) }
+        let segments = Result { () throws(DownloadError) in try pool.fetch(pieces) }
         if case .failure = segments { halt.raise() }
         if halt.isRaised {
-            // Feeds that start after this see the arrivals closed and take nothing.
-            arrivals.close()
+            // Feeds that start after this see the store closed and take nothing.
+            presentation.store.close()
             opened.withLock { $0 }?.cancel()
         }
         feeds.join()
@@ -72,10 +71,10 @@ extension PresentationRun {
 
     /// One feed per track into `stream`, each on a thread of its own (they wait on each
     /// other in the remux, which interleaves them); the first error stops the others. A feed
-    /// that stops (a pause, the arrivals closed) cancels the remux, so the other one never
+    /// that stops (a pause, the store closed) cancels the remux, so the other one never
     /// waits in it for streams that will not come.
     private func feed(_ tracks: [StreamTrack], into stream: any PresentationRemuxStream, output: String,
-                      presentation: PresentationFolder, arrivals: SegmentArrivals, options: DownloadOptions,
+                      presentation: PresentationFolder, options: DownloadOptions,
                       stop halt: StopSignal) throws(DownloadError) {
         // The video's pages go to disk while it is written, so the sync at the end waits for
         // the last ones only. The remux writes through a descriptor of its own; this one only
@@ -88,7 +87,7 @@ extension PresentationRun {
             let feed = SegmentFeed(index: index, track: track)
             return Worker.run(name: "fetchplay feed \(index)", stage: .downloads, in: nil) {
                 do throws(DownloadError) {
-                    let whole = try feed.run(arrivals: arrivals, store: presentation.store, keys: keys, into: stream,
+                    let whole = try feed.run(store: presentation.store, keys: keys, into: stream,
                                              stopped: { halt.isRaised }, appended: { writeback.map { _ = fp_start_writeback($0, 0, 0) } })
                     if !whole { stream.cancel() }
                 } catch {

@@ -52,14 +52,14 @@ struct SegmentFeed {
         return result
     }
 
-    /// Appends every piece as it arrives, then ends the input. Returns false when the arrivals
+    /// Appends every piece as it arrives, then ends the input. Returns false when the store
     /// closed or `stopped` said so first (a pause, a failure elsewhere).
     ///
     /// - Parameters:
     ///   - store: where the pieces are; one whose bytes are not what the playlist says they are
     ///     (`check`) is forgotten there before the error is thrown, so a continue fetches it again.
     ///   - appended: called after each piece went in.
-    func run(arrivals: SegmentArrivals, store: SegmentStore, keys: SegmentKeyring, into stream: any PresentationRemuxStream,
+    func run(store: SegmentStore, keys: SegmentKeyring, into stream: any PresentationRemuxStream,
              stopped: () -> Bool, appended: () -> Void = {}) throws(DownloadError) -> Bool {
         /// What the last init section was, for the fragments after it.
         var section: FragmentedMP4.Section?
@@ -68,7 +68,7 @@ struct SegmentFeed {
         var timescales: [UInt32: UInt32] = [:]
         var shifts: [Double: [UInt32: Int64]] = [:]
         for piece in pieces {
-            guard arrivals.wait(for: piece.stored.id), !stopped() else { return false }
+            guard store.wait(for: piece.stored), !stopped() else { return false }
             var refused = false
             do {
                 if let key = piece.key {

@@ -60,10 +60,10 @@ struct SegmentPool {
         return ordered.map(\.element.piece).filter { seen.insert($0).inserted }
     }
 
-    /// Fetches every piece not yet whole, telling `arrivals` of each one. Returns when all are
+    /// Fetches every piece not yet whole into the store. Returns when all are
     /// there or the pool was stopped (the caller tells which from `stop`); throws the first
     /// piece's failure (the others are stopped, every finished piece kept).
-    func fetch(_ pieces: [StreamPiece], arrivals: SegmentArrivals) throws(DownloadError) {
+    func fetch(_ pieces: [StreamPiece]) throws(DownloadError) {
         let done = pieces.filter { store.location(of: $0) != nil }
         let bytes = done.reduce(Int64(0)) { $0 + (store.location(of: $1)?.length ?? 0) }
         tally.withLock { tally in
@@ -80,7 +80,7 @@ struct SegmentPool {
                 while !stop.isRaised, let piece = next() {
                     do throws(RunHalt) {
                         let outcome = try fetch.fetch(piece, handle: &handle)
-                        arrived(piece, outcome: outcome, pieces: pieces, arrivals: arrivals)
+                        arrived(piece, outcome: outcome, pieces: pieces)
                     } catch .failed(let error) {
                         tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
                         // The others stop too, keeping what they have.
@@ -118,7 +118,7 @@ struct SegmentPool {
     }
 
     /// Counts a fetched piece (or, when its server sent the whole resource, every piece of it).
-    private func arrived(_ piece: StreamPiece, outcome: PieceFetch.Outcome, pieces: [StreamPiece], arrivals: SegmentArrivals) {
+    private func arrived(_ piece: StreamPiece, outcome: PieceFetch.Outcome, pieces: [StreamPiece]) {
         let whole = outcome == .wholeResource
         let arriving = whole ? pieces.filter { $0.url == piece.url && $0.range != nil } : [piece]
         tally.withLockAndNotify { tally in
@@ -131,7 +131,6 @@ struct SegmentPool {
                 tally.bytes += store.location(of: piece)?.length ?? 0
             }
         }
-        arriving.forEach { arrivals.arrived($0.id) }
         reportSegments()
     }
 

@@ -13,9 +13,13 @@ import ThreadKit
 /// A piece is written from its start, synced, then listed: a listed piece is whole, after a
 /// crash too; one not listed is fetched again from its start (a piece is seconds of video). No
 /// record, lock or rename per piece: the presentation's lock covers the folder.
+///
+/// The feeds of the remux wait here for the pieces they need next, in playing order, while the
+/// pool finishes them in any order (`wait(for:)`), until the store is closed (a pause, a failure).
 final class SegmentStore: Sendable {
     let folder: String
-    private let finished: Locked<Set<String>>
+    /// The IDs of the pieces listed, and whether this run's waits are over.
+    private let state: Locked<(finished: Set<String>, closed: Bool)>
     private var listPath: String { folder + "/finished" }
 
     init(folder: String) throws(DownloadError) {
@@ -24,14 +28,14 @@ final class SegmentStore: Sendable {
         let listed = FileIO.readSmallFile(folder + "/finished", limit: 64 << 20).map { String(decoding: $0, as: UTF8.self) } ?? ""
         // A line cut short by a crash is no ID; a listed piece whose file went is not whole.
         let ids = listed.split(separator: "\n").map(String.init).filter { $0.count == 64 && $0.allSatisfy(\.isHexDigit) }
-        finished = Locked(Set(ids.filter { FileIO.size(of: folder + "/" + $0) != nil }))
+        state = Locked((Set(ids.filter { FileIO.size(of: folder + "/" + $0) != nil }), false))
     }
 
     func path(of id: String) -> String { folder + "/" + id }
 
     /// Where `piece`'s bytes are, when whole: its own file, or its range of its whole resource.
     func location(of piece: StreamPiece) -> (path: String, offset: Int64, length: Int64)? {
-        let ids = finished.withLock { $0 }
+        let ids = state.withLock { $0.finished }
         if ids.contains(piece.id), let size = FileIO.size(of: path(of: piece.id)) { return (path(of: piece.id), 0, size) }
         guard let range = piece.range, ids.contains(piece.whole.id) else { return nil }
         return (path(of: piece.whole.id), range.offset, range.length)
@@ -46,7 +50,7 @@ final class SegmentStore: Sendable {
     func finish(_ id: String, fd: Int32) throws(DownloadError) {
         try FileIO.dataSync(fd, path: path(of: id))
         let line = Array((id + "\n").utf8)
-        try finished.withLock { (ids: inout Set<String>) throws(DownloadError) in
+        try state.withLockAndNotify { (state: inout (finished: Set<String>, closed: Bool)) throws(DownloadError) in
             let list = try FileIO.open(listPath, O_WRONLY | O_CREAT | O_APPEND)
             defer { FileIO.close(list) }
             var failure: DownloadError?
@@ -55,17 +59,26 @@ final class SegmentStore: Sendable {
             }
             if let failure { throw failure }
             try FileIO.dataSync(list, path: listPath)
-            ids.insert(id)
+            state.finished.insert(id)
         }
     }
+
+    /// Waits until `piece` is whole; false when the store was closed first.
+    func wait(for piece: StreamPiece) -> Bool {
+        let ids = [piece.id] + (piece.range == nil ? [] : [piece.whole.id])
+        return state.wait(until: { !$0.finished.isDisjoint(with: ids) || $0.closed }) { !$0.finished.isDisjoint(with: ids) }
+    }
+
+    /// No more pieces will arrive in this run (a pause, a failure): every wait returns.
+    func close() { state.withLockAndNotify { $0.closed = true } }
 
     /// Drops a finished piece whose bytes are unusable (an init section that is not MP4): the
     /// list first, so nothing vouches for the file, then the file. A continue fetches it again.
     func forget(_ piece: StreamPiece) {
-        let gone = finished.withLock { ids -> String? in
-            guard let id = [piece.id, piece.whole.id].first(where: ids.contains) else { return nil }
-            ids.remove(id)
-            try? FileIO.replaceAtomically(path: listPath, contents: Data(ids.sorted().map { $0 + "\n" }.joined().utf8))
+        let gone = state.withLock { state -> String? in
+            guard let id = [piece.id, piece.whole.id].first(where: state.finished.contains) else { return nil }
+            state.finished.remove(id)
+            try? FileIO.replaceAtomically(path: listPath, contents: Data(state.finished.sorted().map { $0 + "\n" }.joined().utf8))
             return id
         }
         if let gone { FileIO.remove(path(of: gone)) }
