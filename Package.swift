@@ -53,13 +53,13 @@ let package = Package(
                 exclude: ["README.md"]),
         // Benchmark probes (bench/), off unless their environment variables are set; outside the
         // product module, attached to it through its observers.
-        .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"]),
+        .target(name: "FetchBench", dependencies: ["FetchUI", "FetchPlayer", "FetchCore", "CGtk", "GLibSupport"], path: "bench/Probes"),
         .target(name: "FetchCommandLine", dependencies: ["FetchCore", "FetchPlayer", "CGLib", "GLibSupport", "Localization", "ThreadKit"]),
         .executableTarget(name: "fetchplay", dependencies: ["FetchCommandLine", "CGLib", "GLibSupport", "Localization", "ThreadKit"]),
         // The window's program, shared by the one that ships and the one the benches run.
         .target(name: "WindowMain", dependencies: ["FetchUI", "FetchCommandLine", "FetchCore", "CGtk", "CGLib", "GLibSupport", "ThreadKit", "Localization"]),
         .executableTarget(name: "fetchplay-window", dependencies: ["WindowMain"]),
-        .executableTarget(name: "fetchplay-bench-window", dependencies: ["WindowMain", "FetchBench"]),
+        .executableTarget(name: "fetchplay-bench-window", dependencies: ["WindowMain", "FetchBench"], path: "bench/Window"),
 
         // Test support: the fault-injecting HTTP server, nginx, clips and helpers.
         .target(name: "TestSupport", dependencies: ["CGLib", "ThreadKit"], path: "Tests/TestSupport"),

@@ -12,7 +12,7 @@
 # copy with its number appended so every file is its own content), and, as older versions left
 # them, an empty partial/KEY.lock per video. --list runs ROUNDS times (wall time, median; the
 # first run also tidies the old locks, and is given apart). The window runs once per size under
-# Xvfb (cairo renderer) with FETCHPLAY_LIBRARY_BENCH (Sources/FetchBench/LibraryBench.swift):
+# Xvfb (cairo renderer) with FETCHPLAY_LIBRARY_BENCH (bench/Probes/LibraryBench.swift):
 # bench/lib/watch-window.py times the first rows and the full listing from its probe, and finds
 # from /proc when the process went idle (a second under 3% of a core) and its resident memory
 # then. Results go to bench/results/library.md.

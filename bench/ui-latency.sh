@@ -5,7 +5,7 @@
 #   RUNS=1 BIG_MIB=256 bench/ui-latency.sh
 #
 # The window runs under Xvfb (cairo renderer, X11) with FETCHPLAY_LATENCY_PROBE=FILE: a 10 ms
-# GLib timeout on the main loop records how late each tick fires (Sources/FetchBench/
+# GLib timeout on the main loop records how late each tick fires (bench/Probes/
 # MainLoopLatencyProbe.swift), and FETCHPLAY_LATENCY_PROBE_QUIT=1 quits the app half a second
 # after the download ends. `fetchplay --cache-dir DIR URL` starts the download at once; every run
 # gets a fresh cache folder. Results go to bench/results/ui-latency.md.
@@ -87,7 +87,7 @@ mkdir -p "$(dirname "$RESULTS")"
     echo "- What runs: \`fetchplay --cache-dir DIR URL\` (the window, which starts the download at once) under"
     echo "  \`xvfb-run -a\` with \`GSK_RENDERER=cairo GDK_BACKEND=x11\`, downloading a ${BIG_MIB} MiB file from"
     echo "  nginx on 127.0.0.1 at full loopback speed; fresh cache folder per run; file checked by SHA-256."
-    echo "- Probe: \`FETCHPLAY_LATENCY_PROBE=FILE\` (\`Sources/FetchBench/MainLoopLatencyProbe.swift\`) runs a"
+    echo "- Probe: \`FETCHPLAY_LATENCY_PROBE=FILE\` (\`bench/Probes/MainLoopLatencyProbe.swift\`) runs a"
     echo "  10 ms GLib timeout on the main loop and records, for each tick, how much later than due it"
     echo "  fired (due = the loop time GLib re-armed it at + 10 ms). \"While downloading\" = ticks while the"
     echo "  window's session is in the downloading state. \`FETCHPLAY_LATENCY_PROBE_QUIT=1\` quits the app"
