@@ -60,6 +60,27 @@ struct HLSDownloadTests {
         #expect(requests.last?["range"] == "bytes=20000-")
     }
 
+    /// A viewer's seek ahead: the segments from there come next, those skipped after them, and
+    /// the video saved is whole, every segment fetched once.
+    @Test func aSeekAheadFetchesTheSegmentsThereNextAndTheSkippedOnesAfter() throws {
+        throttleSegments(bytesPerSecond: 150_000)
+        var options = options
+        options.connections = 1
+        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1, options: options)
+        let url = try queue.add(server.url("/v360/index.m3u8")).url
+        #expect(waitUntil(timeout: .seconds(30)) { (queue.entry(url)?.progress.segments?.done ?? 0) >= 1 })
+        // The last segment (3 s to the end) is where the viewer goes; the one before it is skipped.
+        let segments = clip.segments(of: "v360")
+        try #require(segments.count == 4)
+        try #require(queue.board(for: url)).want(seconds: 3.5)
+        guard case .completed(let path) = queue.wait(for: url)?.state else { Issue.record("\(queue.entries)"); return }
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clearBytes(of: "v360")))
+        let asked = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
+        #expect(asked.count == segments.count && Set(asked).count == segments.count, "fetched twice: \(asked)")
+        let order = { (segment: String) in asked.firstIndex(of: "/" + segment) ?? -1 }
+        #expect(order(segments[3]) < order(segments[2]), "the segment skipped over came first: \(asked)")
+    }
+
     @Test func progressCountsSegmentsAndSeconds() throws {
         let cache = try Cache(root: folder.file("cache"))
         let seen = Mutex<[DownloadProgress]>([])

@@ -24,6 +24,9 @@ public final class DownloadBoard: Sendable {
     private let snapshot = Locked(Snapshot())
     /// Where a reader wants bytes first (a seek ahead); the worker takes it.
     private let wanted = Locked<Int64?>(nil)
+    /// Where a viewer of an HLS or DASH presentation wants to watch from (seconds); the
+    /// presentation's pool takes it.
+    private let wantedTime = Locked<Double?>(nil)
 
     public init() {}
 
@@ -62,12 +65,21 @@ public final class DownloadBoard: Sendable {
     /// The offset a reader asked for first since the last call, if any.
     func takeWantedOffset() -> Int64? { wanted.withLock { value in defer { value = nil }; return value } }
 
+    /// The time a viewer asked for since the last call, if any.
+    func takeWantedTime() -> Double? { wantedTime.withLock { value in defer { value = nil }; return value } }
+
     // MARK: Readers
 
     /// Asks the download to fetch the bytes from `offset` next (a connection starts there at once
     /// when the server allows ranges); the rest continues after.
     public func want(_ offset: Int64) {
         wanted.withLock { $0 = offset }
+    }
+
+    /// Asks an HLS or DASH download for the segments from `seconds` on next, before any others
+    /// (a viewer's seek ahead); those skipped over come after, so the saved video is whole.
+    public func want(seconds: Double) {
+        wantedTime.withLock { $0 = seconds }
     }
 
     /// Waits up to `timeout` seconds for the byte at `offset`, and returns the snapshot then.

@@ -203,7 +203,7 @@ final class DownloadWorker: Sendable {
         var choice = choice
         if choice.quality == nil { choice.quality = options.presentations.quality }
         var run = PresentationRun(url: url, requestURL: link, cache: cache, options: options, choice: choice,
-                                  limits: limits, stop: stopSignal, report: report)
+                                  limits: limits, board: board, stop: stopSignal, report: report)
         run.rereadsPlaylist = rereadPlaylist
         return run.run(given: given)
     }

@@ -19,7 +19,7 @@ extension PresentationRun {
         // This run's segments and feeds stop together: at a pause (the download's stop) or at
         // the first failure of either side.
         let halt = stop.child()
-        let pool = SegmentPool(store: presentation.store, tracks: tracks, options: options, limits: limits,
+        let pool = SegmentPool(store: presentation.store, tracks: tracks, board: board, options: options, limits: limits,
                                connections: connections, stop: halt, report: report)
 
         // The remux opens on a thread of its own while the first segments download (GStreamer

@@ -21,6 +21,8 @@ struct PresentationRun {
     let options: DownloadOptions
     let choice: PresentationChoice
     let limits: SpeedLimits
+    /// Where a viewer wants to watch from next (`DownloadBoard.want(seconds:)`).
+    let board: DownloadBoard
     let stop: StopSignal
     let report: @Sendable (DownloadEvent) -> Void
     /// The link's playlists are read again rather than the kept ones used: the link is a fresh

@@ -2,12 +2,17 @@ import Foundation
 import ThreadKit
 
 /// A presentation's pieces fetched on the download's pool of connections: `connections`
-/// threads, each taking the next piece the viewer needs (playing order) and fetching it into the
-/// store (`PieceFetch`) on a handle of its own, with the download's context, speed limits and
-/// stop. No thread per piece; the pool is joined before `fetch` returns.
+/// threads, each taking the next piece the viewer needs and fetching it into the store
+/// (`PieceFetch`) on a handle of its own, with the download's context, speed limits and stop.
+/// No thread per piece; the pool is joined before `fetch` returns.
+///
+/// The viewer needs the pieces in playing order, from where they watch: a seek ahead
+/// (`DownloadBoard.want(seconds:)`) puts the pieces from there first, and those skipped over
+/// after them, so every thread works on the next seconds in time and the video saved is whole.
 struct SegmentPool {
     let store: SegmentStore
     let tracks: [StreamTrack]
+    let board: DownloadBoard
     let options: DownloadOptions
     let limits: SpeedLimits
     let connections: Int
@@ -21,6 +26,9 @@ struct SegmentPool {
 
     private struct Tally {
         var pending: [StreamPiece] = []
+        /// Where each piece starts playing (seconds): the first of its segments; nil for init
+        /// sections, which every position needs first.
+        var starts: [StreamPiece: Double] = [:]
         var failure: DownloadError?
         var done: Set<StreamPiece> = []
         var bytes: Int64 = 0
@@ -34,10 +42,11 @@ struct SegmentPool {
         var probing: Set<String> = []
     }
 
-    init(store: SegmentStore, tracks: [StreamTrack], options: DownloadOptions, limits: SpeedLimits, connections: Int,
-         stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
+    init(store: SegmentStore, tracks: [StreamTrack], board: DownloadBoard, options: DownloadOptions, limits: SpeedLimits,
+         connections: Int, stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
         self.store = store
         self.tracks = tracks
+        self.board = board
         self.options = options
         self.limits = limits
         self.connections = connections
@@ -50,14 +59,17 @@ struct SegmentPool {
 
     /// Every piece of the tracks once, in playing order: several tracks (a video and its audio)
     /// interleaved by time, so each feed of the remux gets its next piece early.
-    static func pieces(of tracks: [StreamTrack]) -> [StreamPiece] {
+    static func pieces(of tracks: [StreamTrack]) -> [StreamPiece] { timedPieces(of: tracks).map(\.piece) }
+
+    /// The pieces with where each starts playing.
+    private static func timedPieces(of tracks: [StreamTrack]) -> [(piece: StreamPiece, start: Double)] {
         let timed = tracks.enumerated().flatMap { index, track in track.pieces.map { (start: $0.start, track: index, piece: $0.piece) } }
         // Sorted by time, then track; the sort keeps each track's own order.
         let ordered = timed.enumerated().sorted { a, b in
             (a.element.start, a.element.track, a.offset) < (b.element.start, b.element.track, b.offset)
         }
         var seen = Set<StreamPiece>()
-        return ordered.map(\.element.piece).filter { seen.insert($0).inserted }
+        return ordered.map(\.element).filter { seen.insert($0.piece).inserted }.map { ($0.piece, $0.start) }
     }
 
     /// Fetches every piece not yet whole into the store. Returns when all are
@@ -66,10 +78,14 @@ struct SegmentPool {
     func fetch(_ pieces: [StreamPiece]) throws(DownloadError) {
         let done = pieces.filter { store.location(of: $0) != nil }
         let bytes = done.reduce(Int64(0)) { $0 + (store.location(of: $1)?.length ?? 0) }
+        let sections = Set(tracks.flatMap { $0.sections.map { StreamPiece(url: $0.url, range: $0.range) } })
+        let starts = Dictionary(Self.timedPieces(of: tracks).filter { !sections.contains($0.piece) }.map { ($0.piece, $0.start) },
+                                uniquingKeysWith: min)
         tally.withLock { tally in
             tally.done = Set(done)
             tally.bytes = bytes
             tally.pending = pieces.filter { !tally.done.contains($0) }
+            tally.starts = starts
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -99,8 +115,10 @@ struct SegmentPool {
     /// range of a resource whose first range is being asked.
     private func next() -> StreamPiece? {
         while !stop.isRaised {
+            let wanted = board.takeWantedTime()
             let taken = tally.withLock { tally -> (piece: StreamPiece?, wait: Bool) in
                 guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false) }
+                if let wanted { Self.watch(from: wanted, &tally) }
                 guard let index = tally.pending.firstIndex(where: { piece in
                     piece.range == nil || tally.honoursRanges[piece.url] == true
                         || (tally.honoursRanges[piece.url] == nil && !tally.probing.contains(piece.url))
@@ -115,6 +133,16 @@ struct SegmentPool {
             _ = tally.wait(until: { $0.probing.isEmpty || $0.failure != nil }, timeout: 0.1)
         }
         return nil
+    }
+
+    /// Puts the pending pieces from the segment playing at `seconds` first, in playing order,
+    /// and those before it after them.
+    private static func watch(from seconds: Double, _ tally: inout Tally) {
+        // The segment playing at `seconds` starts at the latest start not after it.
+        let starts = tally.starts
+        let start = starts.values.filter { $0 <= seconds }.max() ?? 0
+        let needed = { (piece: StreamPiece) in starts[piece].map { $0 >= start } ?? true }
+        tally.pending = tally.pending.filter(needed) + tally.pending.filter { !needed($0) }
     }
 
     /// Counts a fetched piece (or, when its server sent the whole resource, every piece of it).
