@@ -5,9 +5,8 @@ import ThreadKit
 /// One run of a file's download on the caller's thread, from its partial's lock to a stopping
 /// state: attempts, retries with backoff, completion.
 ///
-/// A download's worker runs one for a `.file`; a presentation's pool runs one per segment, with
-/// the presentation's context, speed limits and stop, so a segment resumes, retries and stalls by
-/// the same rules as a file and is never corrupt.
+/// A download's worker runs one for a `.file` (a presentation's segments go through
+/// `PieceFetch` into their store instead).
 struct FileRun {
     /// How a run ended: a state, or an answer that is a playlist or a manifest (which the worker
     /// saves as a presentation in the same run; a segment that is one is refused).
