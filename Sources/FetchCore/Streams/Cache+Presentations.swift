@@ -1,7 +1,7 @@
 import Foundation
 
-/// The unfinished HLS presentations in the cache (`ROOT/hls/KEY/`), as the library lists them:
-/// partials like any other, whose progress is their finished segments.
+/// The unfinished HLS and DASH presentations in the cache (`ROOT/hls/KEY/`), as the library
+/// lists them: partials like any other, whose progress is their finished segments.
 extension Cache {
     /// `ROOT/hls`: one folder per HLS link not finished yet.
     var presentationsDirectory: String { root + "/hls" }
