@@ -51,6 +51,19 @@ struct ResourceFetch {
         }
     }
 
+    /// Fetches the first of `places` (the same resource at several places: a DASH manifest's
+    /// BaseURLs) that answers, asking the next when a host fails (`isHostFailure`).
+    func get(_ places: [String], range: DASHRange? = nil) throws(RunHalt) -> Answer {
+        for (index, url) in places.enumerated() {
+            do throws(RunHalt) {
+                return try get(url, range: range)
+            } catch .failed(let error) where error.isHostFailure && index + 1 < places.count {
+                Log.warning("\(WebAddress.redacted(url)): \(error.message) Trying \(WebAddress.redacted(places[index + 1])).")
+            }
+        }
+        throw .failed(.other("no place to fetch from"))
+    }
+
     /// The answer's body in memory, up to its limit.
     private final class MemoryBody: HTTPBody {
         var bytes: [UInt8] = []
