@@ -187,21 +187,29 @@ struct DASHCommandTests {
         server.serve(path, body: Array(text.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
     }
 
-    @Test(arguments: ["503", "refused"])
+    @Test(arguments: ["503", "refused", "sidx"])
     func theNextBaseURLWhenAHostFails(_ kind: String) throws {
         let broken = try FaultServer()
+        let folder = kind == "sidx" ? "base" : "tl"
         let first: String
         if kind == "503" {
             for (path, body) in clip.files where path.hasPrefix("tl/") { broken.serve("/" + path, body: body, faults: [.status(503)]) }
             first = broken.url("/tl/")
         } else {
-            first = "http://127.0.0.1:\(try Loopback.freePort())/tl/"
+            first = "http://127.0.0.1:\(try Loopback.freePort())/\(folder)/"
         }
-        serveChanged("tl/index.mpd", at: "/mirrored/index.mpd",
-                     [("<Period", "<BaseURL>\(first)</BaseURL>\n<BaseURL>\(server.url("/tl/"))</BaseURL>\n<Period")])
+        if kind == "sidx" {
+            // SegmentBase: its sidx, init section and ranges from the second place too.
+            serveChanged("base/index.mpd", at: "/mirrored/index.mpd",
+                         [("<BaseURL>./</BaseURL>", "<BaseURL>\(first)</BaseURL><BaseURL>\(server.url("/base/"))</BaseURL>")])
+        } else {
+            serveChanged("tl/index.mpd", at: "/mirrored/index.mpd",
+                         [("<Period", "<BaseURL>\(first)</BaseURL>\n<BaseURL>\(server.url("/tl/"))</BaseURL>\n<Period")])
+        }
         let run = try download("/mirrored/index.mpd")
         try expectVideo(run)
-        #expect(run.standardError.contains("Trying \(server.url("/tl/"))"), "\(run.standardError)")
+        #expect(run.standardError.contains("Trying \(server.url("/\(folder)/"))"), "\(run.standardError)")
+        guard kind != "sidx" else { return }
         // Every piece from the second host, once; the first asked only until one answered
         // there (at most once per connection of the pool).
         let paths = server.requests.map(\.path).filter { $0.hasPrefix("/tl/") }
