@@ -8,7 +8,9 @@ import TestSupport
 /// test server: one MP4 with both tracks, the right duration and a clean decode; live, DRM,
 /// hostile and broken manifests refused with one sentence, nothing saved; a segment that fails
 /// ends the run with one sentence, and the next run continues without fetching again what was
-/// finished.
+/// finished. Forms real servers write: several BaseURLs (the next when a host fails), an
+/// EssentialProperty Fetchplay does not know, a WebVTT file beside the video, durations and
+/// numbers written in their longer forms.
 struct DASHCommandTests {
     let fixture: CommandFixture
     var server: FaultServer { fixture.server }
@@ -157,6 +159,8 @@ struct DASHCommandTests {
          "file:///etc/"),
         ("empty", "<MPD type=\"static\" mediaPresentationDuration=\"PT4S\"><Period><AdaptationSet contentType=\"video\"><Representation id=\"v\" bandwidth=\"1\"/></AdaptationSet></Period></MPD>",
          "lists no segments"),
+        ("duration", "<MPD type=\"static\" mediaPresentationDuration=\"PT1X\"><Period/></MPD>",
+         "the duration “PT1X” of MPD@mediaPresentationDuration is not an xs:duration"),
         ("huge", "<MPD type=\"static\" mediaPresentationDuration=\"PT4S\"><Period><AdaptationSet contentType=\"video\"><Representation id=\"v\" bandwidth=\"1\"><SegmentTemplate media=\"$Time$\"><SegmentTimeline><S d=\"1\" r=\"2000000000\"/></SegmentTimeline></SegmentTemplate></Representation></AdaptationSet></Period></MPD>",
          "too large"),
     ])
@@ -168,6 +172,98 @@ struct DASHCommandTests {
         #expect(run.standardError.split(separator: "\n").count == 1, "\(run.standardError)")
         #expect(server.requests.allSatisfy { $0.path.hasPrefix("/bad/") })
         expectNothingSaved()
+    }
+
+    // MARK: As real servers write them
+
+    /// A manifest made from `source`'s text with each of `changes` made (each must be there),
+    /// served at `path`.
+    private func serveChanged(_ source: String, at path: String, _ changes: [(String, String)]) {
+        var text = clip.text(source)
+        for (old, new) in changes {
+            #expect(text.contains(old), "\(source) has no \(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        server.serve(path, body: Array(text.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+    }
+
+    @Test(arguments: ["503", "refused", "sidx"])
+    func theNextBaseURLWhenAHostFails(_ kind: String) throws {
+        let broken = try FaultServer()
+        let folder = kind == "sidx" ? "base" : "tl"
+        let first: String
+        if kind == "503" {
+            for (path, body) in clip.files where path.hasPrefix("tl/") { broken.serve("/" + path, body: body, faults: [.status(503)]) }
+            first = broken.url("/tl/")
+        } else {
+            first = "http://127.0.0.1:\(try Loopback.freePort())/\(folder)/"
+        }
+        if kind == "sidx" {
+            // SegmentBase: its sidx, init section and ranges from the second place too.
+            serveChanged("base/index.mpd", at: "/mirrored/index.mpd",
+                         [("<BaseURL>./</BaseURL>", "<BaseURL>\(first)</BaseURL><BaseURL>\(server.url("/base/"))</BaseURL>")])
+        } else {
+            serveChanged("tl/index.mpd", at: "/mirrored/index.mpd",
+                         [("<Period", "<BaseURL>\(first)</BaseURL>\n<BaseURL>\(server.url("/tl/"))</BaseURL>\n<Period")])
+        }
+        let run = try download("/mirrored/index.mpd")
+        try expectVideo(run)
+        #expect(run.standardError.contains("Trying \(server.url("/\(folder)/"))"), "\(run.standardError)")
+        guard kind != "sidx" else { return }
+        // Every piece from the second host, once; the first asked only until one answered
+        // there (at most once per connection of the pool).
+        let paths = server.requests.map(\.path).filter { $0.hasPrefix("/tl/") }
+        #expect(paths.count >= 10 && Set(paths).count == paths.count, "\(paths)")
+        if kind == "503" { #expect((1...4).contains(broken.requests.count), "\(broken.requests.map(\.path))") }
+    }
+
+    @Test func anEssentialPropertyOnTheBestRepresentationSavesTheNextBest() throws {
+        serveChanged("multi/index.mpd", at: "/multi/essential.mpd", [
+            ("par=\"16:9\">", "par=\"16:9\">\n<SupplementalProperty schemeIdUri=\"urn:example:unknown\" value=\"1\"/>"),
+            ("height=\"360\" sar=\"1:1\">", "height=\"360\" sar=\"1:1\">\n<EssentialProperty schemeIdUri=\"urn:example:a-decoder-fetchplay-lacks\"/>"),
+        ])
+        try expectVideo(try download("/multi/essential.mpd"), height: 180)
+        #expect(server.requests.allSatisfy { !$0.path.contains("stream0") }, "\(server.requests.map(\.path))")
+    }
+
+    @Test(arguments: ["saved", "missing"])
+    func aWebVTTAdaptationSetIsSavedBesideTheVideo(_ kind: String) throws {
+        let vtt = "WEBVTT\n\n00:00.000 --> 00:02.000\nHello\n"
+        if kind == "saved" { server.serve("/tl/subs/en.vtt", body: Array(vtt.utf8), headers: [HTTPHeader("Content-Type", "text/vtt")]) }
+        serveChanged("tl/index.mpd", at: "/tl/subtitled.mpd", [("</Period>", """
+            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
+              <Representation id="en" bandwidth="256"><BaseURL>subs/en.vtt</BaseURL></Representation>
+            </AdaptationSet>
+            <AdaptationSet contentType="text" mimeType="application/mp4" lang="de">
+              <Representation id="de" bandwidth="256" codecs="stpp"><SegmentTemplate media="subs/de-$Number$.m4s" duration="1"/></Representation>
+            </AdaptationSet>
+            </Period>
+            """)])
+        let run = try download("/tl/subtitled.mpd")
+        let path = try expectVideo(run)
+        let beside = (path as NSString).deletingPathExtension + ".en.vtt"
+        if kind == "saved" {
+            #expect(FileManager.default.contents(atPath: beside) == Data(vtt.utf8))
+            // Beside the video's record (the videos folder is in the cache here).
+            let names = try FileManager.default.contentsOfDirectory(atPath: cacheDir + "/videos").filter { !$0.hasSuffix(".json") }
+            #expect(Set(names) == ["subtitled.mp4", "subtitled.en.vtt"], "\(names)")
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: beside))
+            #expect(run.standardError.contains("warning: The subtitles “en.vtt” were not saved"), "\(run.standardError)")
+        }
+        // A segmented one is left out.
+        #expect(server.requests.allSatisfy { !$0.path.contains("/subs/de-") })
+    }
+
+    @Test func durationsAndNumbersInTheirLongerForms() throws {
+        serveChanged("num/index.mpd", at: "/num/expanded.mpd", [
+            ("mediaPresentationDuration=\"PT4.0S\"",
+             "mediaPresentationDuration=\"P0Y0M0DT0H0M4.000S\" availabilityStartTime=\"2024-01-01T00:00:00Z\""),
+            ("maxSegmentDuration=\"PT1.0S\"", "maxSegmentDuration=\"PT1S\""),
+            ("start=\"PT0.0S\"", "start=\"P0DT0H0M0.000S\""),
+            ("timescale=\"1000000\" duration=\"1000000\"", "timescale=\"1.0E6\" duration=\"1000000.0\""),
+        ])
+        try expectVideo(try download("/num/expanded.mpd"))
     }
 
     @Test(arguments: ["404", "html"])

@@ -316,7 +316,7 @@ struct DASHManifestParserTests {
             <AdaptationSet contentType="video"><Representation id="bare" bandwidth="1"/></AdaptationSet>
             """)) == .invalid("the Representation “bare” lists no segments"))
         #expect(refusal(mpd("<AdaptationSet contentType=\"video\"><Representation id=\"v\"><SegmentTemplate media=\"x\" duration=\"1\"/></Representation></AdaptationSet>"))
-                == .invalid("a Representation has no bandwidth"))
+                == .invalid("Representation@bandwidth of “v” is missing"))
         #expect(refusal("<MPD type=\"static\"/>") == .invalid("it has no Period"))
     }
 

@@ -7,7 +7,7 @@ import Foundation
 public func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = Data(UnsafeRawBufferPointer(start: data, count: count))
     // A presentation's record: this version's format, else an earlier one's.
-    _ = PresentationFolder.decode(bytes)?.presentation?.playlists
+    _ = PresentationFolder.decode(bytes)?.presentation?.tracks
     guard let record = try? DownloadRecord.decoded(from: bytes) else { return 0 }
     _ = record.validator
     _ = record.isResumable

@@ -255,6 +255,19 @@ public final class Cache: Sendable {
         return destination
     }
 
+    /// Moves `source` beside the placed `video`, named as it is with `suffix` for its extension
+    /// ("Name.mp4" → "Name.en.vtt"), never over a file already there (then nil). Readable by
+    /// others as the video is, out of the cache.
+    func placeBeside(_ video: String, _ source: String, suffix: String) throws(DownloadError) -> String? {
+        let folder = (video as NSString).deletingLastPathComponent
+        let name = ((video as NSString).lastPathComponent as NSString).deletingPathExtension
+        let destination = folder + "/" + name + "." + suffix
+        if !folder.hasPrefix(root + "/") { try FileIO.makeReadable(source) }
+        guard try FileIO.moveWithoutReplacing(source, to: destination) else { return nil }
+        try FileIO.syncDirectory(folder)
+        return destination
+    }
+
     /// The finished video a record names (older records: `ROOT/videos/KEY.EXT`).
     func videoFile(of record: DownloadRecord, key: String) -> String {
         record.file ?? videoPath(key, url: record.url)

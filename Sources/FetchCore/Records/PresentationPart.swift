@@ -17,6 +17,8 @@ struct PresentationPart: Codable, Sendable, Equatable {
     /// Read over https (the link, or where it redirected): a segment, key or init section it
     /// names over plain http gets nothing of the context (`DownloadOptions.readOverHTTPS`).
     var readOverHTTPS: Bool?
+    /// Subtitle files saved beside the video once it is placed; nil: none.
+    var subtitles: [StreamSubtitle]?
 
     init(mediaURL: String, tracks: [StreamTrack], variant: String? = nil) {
         self.mediaURL = mediaURL
@@ -35,6 +37,7 @@ struct PresentationPart: Codable, Sendable, Equatable {
         audioName = try container.decodeIfPresent(String.self, forKey: .audioName)
         audioOnly = try container.decodeIfPresent(Bool.self, forKey: .audioOnly)
         readOverHTTPS = try container.decodeIfPresent(Bool.self, forKey: .readOverHTTPS)
+        subtitles = try container.decodeIfPresent([StreamSubtitle].self, forKey: .subtitles)
     }
 
     /// The saved file's type, which names its extension.

@@ -13,12 +13,15 @@ import ThreadKit
 /// longer or shorter than announced is an error. Transient failures and failing statuses are
 /// tried again with the engine's backoff; a connection dropped mid-piece goes on from the bytes
 /// it wrote (`Range` with `If-Range`, when the answer had a validator), within the run: a piece
-/// not finished before a pause or a quit starts again from its start.
+/// not finished before a pause or a quit starts again from its start. When a host fails (it
+/// refuses, cannot be reached or answers 5xx), the same piece is asked at once of the next
+/// place that holds it (`PieceMirrors`), and the place that answered is kept for the rest.
 struct PieceFetch {
     let store: SegmentStore
     let options: DownloadOptions
     let limits: SpeedLimits
     let stop: StopSignal
+    var mirrors = PieceMirrors([])
 
     /// What a fetch brought.
     enum Outcome: Equatable {
@@ -36,12 +39,14 @@ struct PieceFetch {
     func fetch(_ piece: StreamPiece, handle: inout CurlEasy?) throws(RunHalt) -> Outcome {
         var backoff = Backoff(options)
         var failures = 0
-        let link: String
-        do { link = try WebAddress.validate(piece.url) } catch { throw .failed(error) }
+        let links = mirrors.links(for: piece.url)
+        var place = 0
         var kept: PieceBody.Kept?
         while true {
             do throws(DownloadError) {
-                return try once(piece, link: link, handle: &handle, kept: &kept)
+                let outcome = try once(piece, link: try WebAddress.validate(links[place]), handle: &handle, kept: &kept)
+                mirrors.answered(links[place], for: piece.url)
+                return outcome
             } catch .notAVideo(let kind) {
                 // Not tried again: the engine's sentence speaks of the link a person entered;
                 // this is a file the playlist names.
@@ -49,6 +54,15 @@ struct PieceFetch {
                                                   RelativeLink.quotedName(of: piece.url), kind.article)))
             } catch {
                 if stop.isRaised { throw .stopped }
+                if place + 1 < links.count, error.isHostFailure {
+                    Log.warning("\(WebAddress.redacted(links[place])): \(error.message) Trying \(WebAddress.redacted(links[place + 1])).")
+                    place += 1
+                    kept = nil
+                    continue
+                }
+                // Every place failed: the next attempt starts again from the first.
+                place = 0
+                kept = links.count > 1 ? nil : kept
                 failures += 1
                 let again = CurlError.isTransient(error, serverWasReached: true) ? failures <= options.maxRetries
                     : Self.worthAnotherAttempt(error) && failures < Self.attempts

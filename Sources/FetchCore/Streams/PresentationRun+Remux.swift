@@ -65,7 +65,7 @@ extension PresentationRun {
         }
         return try RunHalt.failing { () throws(DownloadError) in
             try place(output, duration: tracks[0].duration, part: part, presentation: presentation, key: key,
-                      segments: pool.progress)
+                      segments: pool.progress, options: options)
         }
     }
 
@@ -101,6 +101,35 @@ extension PresentationRun {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
+    /// Fetches a subtitle file (size-capped, from its next place when a host fails) and saves it
+    /// beside the video as "Name.LANG.vtt" (or ".ttml"). A failure is a warning: the video is
+    /// saved all the same.
+    private func placeSubtitle(_ subtitle: StreamSubtitle, beside video: String, presentation: PresentationFolder,
+                               options: DownloadOptions) {
+        let name = RelativeLink.quotedName(of: subtitle.url)
+        do throws(DownloadError) {
+            let answer: ResourceFetch.Answer
+            do throws(RunHalt) {
+                answer = try ResourceFetch(options: options, stop: stop).get([subtitle.url] + (subtitle.mirrors ?? []))
+            } catch .failed(let error) {
+                throw error
+            } catch {
+                return
+            }
+            guard ["vtt", "ttml"].contains(subtitle.format), StreamSubtitle.holds(subtitle.format, answer.body) else {
+                throw .badResponse("it is no \(subtitle.format == "vtt" ? "WebVTT" : "TTML") file")
+            }
+            let source = presentation.folder + "/subtitle." + subtitle.format
+            try FileIO.replaceAtomically(path: source, contents: Data(answer.body))
+            let suffix = (StreamSubtitle.tag(subtitle.language).map { $0 + "." } ?? "") + subtitle.format
+            if try cache.placeBeside(video, source, suffix: suffix) == nil {
+                Log.warning("The subtitles \(name) were not saved: a file of their name is beside the video already.")
+            }
+        } catch {
+            Log.warning("The subtitles \(name) were not saved: \(error.message)")
+        }
+    }
+
     private static func openStream(_ plan: PresentationRemuxPlan, remux: PresentationRemux?) throws(DownloadError) -> any PresentationRemuxStream {
         guard let remux else { return try HLSJoinedFile(plan) }
         // Made here, empty and the owner's alone (0600): the muxer's file sink would create it
@@ -111,10 +140,10 @@ extension PresentationRun {
 
     // MARK: The video
 
-    /// Syncs the remuxed video, and moves it into the videos folder with its record; the
-    /// presentation's folder goes last.
+    /// Syncs the remuxed video, and moves it into the videos folder with its record, its
+    /// subtitle files beside it; the presentation's folder goes last.
     private func place(_ output: String, duration: Double, part: PresentationPart, presentation: PresentationFolder,
-                       key: String, segments: SegmentProgress?) throws(DownloadError) -> String {
+                       key: String, segments: SegmentProgress?, options: DownloadOptions) throws(DownloadError) -> String {
         let fd = try FileIO.open(output, O_RDONLY)
         defer { FileIO.close(fd) }
         try FileIO.dataSync(fd, path: output)
@@ -129,6 +158,9 @@ extension PresentationRun {
         final.duration = duration
         final.completed = Date()
         let destination = try cache.placeVideo(output, record: &final, key: key)
+        for subtitle in part.subtitles ?? [] {
+            placeSubtitle(subtitle, beside: destination, presentation: presentation, options: options)
+        }
         presentation.remove()
         report(.progress(DownloadProgress(bytesDone: size, total: size, segments: segments)))
         return destination

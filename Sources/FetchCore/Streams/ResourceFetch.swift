@@ -32,8 +32,9 @@ struct ResourceFetch {
     static let limit = 16 << 20
 
     /// Fetches `url` (only `range` of it, when given: a DASH `sidx`); throws the last error
-    /// once the retries ran out, `.badResponse` past `limit`, and `.stopped` when stopped.
-    func get(_ url: String, range: DASHRange? = nil) throws(RunHalt) -> Answer {
+    /// once the retries ran out (at once with `retrying` false), `.badResponse` past `limit`,
+    /// and `.stopped` when stopped.
+    func get(_ url: String, range: DASHRange? = nil, retrying: Bool = true) throws(RunHalt) -> Answer {
         var backoff = Backoff(options)
         var attempt = 0
         while true {
@@ -45,10 +46,24 @@ struct ResourceFetch {
                 throw .stopped
             case .failure(.failed(let error)):
                 attempt += 1
-                guard CurlError.isTransient(error, serverWasReached: true), attempt <= options.maxRetries else { throw .failed(error) }
+                guard retrying, CurlError.isTransient(error, serverWasReached: true), attempt <= options.maxRetries else { throw .failed(error) }
                 if backoff.wait(on: stop) { throw .stopped }
             }
         }
+    }
+
+    /// Fetches the first of `places` (the same resource at several places: a DASH manifest's
+    /// BaseURLs) that answers, asking the next at once when a host fails (`isHostFailure`);
+    /// the last one is tried again as any resource is.
+    func get(_ places: [String], range: DASHRange? = nil) throws(RunHalt) -> Answer {
+        for (index, url) in places.enumerated() {
+            do throws(RunHalt) {
+                return try get(url, range: range, retrying: index + 1 == places.count)
+            } catch .failed(let error) where error.isHostFailure && index + 1 < places.count {
+                Log.warning("\(WebAddress.redacted(url)): \(error.message) Trying \(WebAddress.redacted(places[index + 1])).")
+            }
+        }
+        throw .failed(.other("no place to fetch from"))
     }
 
     /// The answer's body in memory, up to its limit.

@@ -19,6 +19,8 @@ struct SegmentPool {
     /// Raised by a pause (through the download's own signal) or by the first failure here.
     let stop: StopSignal
     let report: @Sendable (DownloadEvent) -> Void
+    /// Where else the tracks' pieces are, and which place answered.
+    let mirrors: PieceMirrors
     /// The finished pieces and their bytes, changed together so a report never counts a piece
     /// without its bytes; and the count last reported (pieces finish on several threads, and a
     /// report computed before another's could otherwise reach the listener after it).
@@ -52,6 +54,7 @@ struct SegmentPool {
         self.connections = connections
         self.stop = stop
         self.report = report
+        mirrors = PieceMirrors(tracks)
     }
 
     /// How far the segments are, as last reported.
@@ -91,7 +94,7 @@ struct SegmentPool {
         let count = min(connections, tally.withLock { $0.pending.count })
         let threads = (0..<count).map { index in
             Worker.run(name: "fetchplay segments \(index)", stage: .downloads, in: nil) { [self] in
-                let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop)
+                let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop, mirrors: mirrors)
                 var handle: CurlEasy?
                 while !stop.isRaised, let piece = next() {
                     do throws(RunHalt) {

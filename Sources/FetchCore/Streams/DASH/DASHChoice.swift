@@ -3,7 +3,10 @@ import CGLib
 /// Which Representations of a manifest to save: the best video (or the tallest up to
 /// `--quality`, by the same rule as an HLS master's variants) and the best audio, in the
 /// desktop's language first, else the AdaptationSet marked `main`, else the first. Each Period
-/// gets the Representation of the same `id` when it has one, else the same rule again.
+/// gets the Representation of the same `id` when it has one, else the same rule again. What is
+/// under DRM or needs an `EssentialProperty` Fetchplay does not know is never chosen (the others
+/// are). Subtitles that are one file each (WebVTT, TTML) go with the video, the desktop's
+/// languages first; segmented ones, or any in a presentation of several Periods, are left out.
 public struct DASHChoice: Sendable, Equatable {
     /// Per Period, in order: the video (nil in an audio-only presentation) and the audio (nil
     /// when the video carries its own, or there is none).
@@ -15,6 +18,8 @@ public struct DASHChoice: Sendable, Equatable {
     public var audioName: String?
     /// No video in the presentation: `video` holds the audio.
     public var isAudioOnly = false
+    /// The subtitle files, one per language and format, the desktop's languages first.
+    public var subtitles: [StreamSubtitle] = []
 
     /// - Parameters:
     ///   - representation: a video Representation's id a person chose (`variants`).
@@ -45,6 +50,7 @@ public struct DASHChoice: Sendable, Equatable {
         guard choice.video.contains(where: { $0 != nil }) || choice.audio.contains(where: { $0 != nil }) else {
             throw .invalid("it has no video or audio Representation")
         }
+        if manifest.periods.count == 1 { choice.subtitles = subtitles(manifest.periods[0], languages: languages) }
         if choice.video.allSatisfy({ $0 == nil }) {
             // Audio only: the audio goes where a variant's stream would.
             choice.video = choice.audio
@@ -95,6 +101,57 @@ public struct DASHChoice: Sendable, Equatable {
 
     // MARK: Choosing
 
+    /// `sets` with only their Representations that can be used, the empty ones left out.
+    private static func usable(_ sets: [DASHAdaptationSet]) -> [DASHAdaptationSet] {
+        sets.map { set in
+            var copy = set
+            copy.representations = set.representations.filter { $0.protection == nil && $0.essential == nil }
+            return copy
+        }.filter { !$0.representations.isEmpty }
+    }
+
+    /// `sets` in the first of `languages` first, then the one marked main, then in their order.
+    private static func byLanguage(_ sets: [DASHAdaptationSet], _ languages: [String]) -> [DASHAdaptationSet] {
+        func rank(_ set: DASHAdaptationSet) -> Int {
+            let language = (set.language ?? "").lowercased().prefix { $0 != "-" && $0 != "_" }
+            if let index = languages.firstIndex(where: { $0 == language }) { return index }
+            if set.roles.contains("main") { return languages.count }
+            return languages.count + 1
+        }
+        return sets.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// The text AdaptationSets' files that can be saved beside the video, the desktop's
+    /// languages first, one per language and format: a Representation with no segments (its
+    /// BaseURL is the file) of WebVTT or TTML, by its type or else its link's extension.
+    static func subtitles(_ period: DASHPeriod, languages: [String]) -> [StreamSubtitle] {
+        var result: [StreamSubtitle] = []
+        for set in byLanguage(usable(period.adaptationSets.filter { $0.kind == "text" }), languages) {
+            for representation in set.representations where representation.segments == .file {
+                guard let format = subtitleFormat(representation.mimeType ?? set.mimeType, url: representation.baseURL) else { continue }
+                let subtitle = StreamSubtitle(url: representation.baseURL, language: StreamSubtitle.tag(set.language), format: format,
+                                              mirrors: representation.mirrors)
+                if !result.contains(where: { $0.language == subtitle.language && $0.format == format }) { result.append(subtitle) }
+                break
+            }
+        }
+        return result
+    }
+
+    /// "vtt" or "ttml" from a MIME type (`text/vtt`, `application/ttml+xml`), else from the
+    /// link's extension; nil for other text (a segmented one in MP4, an unknown format).
+    private static func subtitleFormat(_ mimeType: String?, url: String) -> String? {
+        let type = (mimeType ?? "").lowercased()
+        if type.contains("vtt") { return "vtt" }
+        if type.contains("ttml") { return "ttml" }
+        guard type.isEmpty || type.hasPrefix("text/") || type == "application/xml" else { return nil }
+        switch WebAddress.lastPathSegment(of: url)?.lowercased().split(separator: ".").last {
+        case "vtt": return "vtt"
+        case "ttml", "dfxp": return "ttml"
+        default: return nil
+        }
+    }
+
     private static func variant(of representation: DASHRepresentation) -> StreamVariant {
         StreamVariant(url: representation.baseURL, bandwidth: representation.bandwidth, width: representation.width,
                    height: representation.height, codecs: representation.codecs, representation: representation.id)
@@ -105,29 +162,26 @@ public struct DASHChoice: Sendable, Equatable {
         return videos.first { $0.id == chosen?.representation } ?? videos.first
     }
 
-    /// The Representations of `kind` not under DRM, best first: for audio, the AdaptationSet
-    /// in the first of `languages`, else the one marked main, else the manifest's first, and
-    /// in it the highest bandwidth of a format the MP4 takes.
+    /// The Representations of `kind` that can be used (in the clear, with no EssentialProperty
+    /// Fetchplay does not know), best first: for audio, the AdaptationSet in the first of
+    /// `languages`, else the one marked main, else the manifest's first, and in it the highest
+    /// bandwidth of a format the MP4 takes.
     ///
-    /// - Throws: `.protected` when there are some and all are protected.
+    /// - Throws: when there are some and none can be used: `.invalid` naming the property when
+    ///   one in the clear needs it, else `.protected`.
     private static func candidates(_ period: DASHPeriod, kind: String, languages: [String] = []) throws(DASHRefusal) -> [DASHRepresentation] {
         let sets = period.adaptationSets.filter { $0.kind == kind }
         let all = sets.flatMap(\.representations)
         guard !all.isEmpty else { return [] }
-        let clear = sets.map { set in
-            var copy = set
-            copy.representations = set.representations.filter { $0.protection == nil }
-            return copy
-        }.filter { !$0.representations.isEmpty }
-        guard !clear.isEmpty else { throw .protected(all.compactMap(\.protection).first ?? "ContentProtection") }
-        guard kind == "audio" else { return clear.flatMap(\.representations) }
-        func rank(_ set: DASHAdaptationSet) -> Int {
-            let language = (set.language ?? "").lowercased().prefix { $0 != "-" && $0 != "_" }
-            if let index = languages.firstIndex(where: { $0 == language }) { return index }
-            if set.roles.contains("main") { return languages.count }
-            return languages.count + 1
+        let usable = usable(sets)
+        guard !usable.isEmpty else {
+            if let essential = all.first(where: { $0.protection == nil })?.essential {
+                throw .invalid("every \(kind) Representation has an EssentialProperty@schemeIdUri “\(essential)” Fetchplay does not know")
+            }
+            throw .protected(all.compactMap(\.protection).first ?? "ContentProtection")
         }
-        let ordered = clear.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        guard kind == "audio" else { return usable.flatMap(\.representations) }
+        let ordered = byLanguage(usable, languages)
         return ordered.flatMap { set in
             set.representations.sorted { a, b in
                 let savable = { (r: DASHRepresentation) in StreamVariant(url: "", bandwidth: 0, codecs: r.codecs).isSavable }

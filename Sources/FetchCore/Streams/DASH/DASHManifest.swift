@@ -4,11 +4,17 @@
 //                         how each one's segments are addressed (plain values)
 //   DASHManifestParser    libxml2's streaming reader → DASHManifest; no DTD, no entities, no
 //                         network, bounded; the one gate from libxml2's errors to DASHRefusal
+//   DASHParseState        the elements read so far, each level's segment addressing and
+//                         BaseURLs inherited by the levels below; attributes read by their type
+//   DASHValue             the schema's value types as packagers write them: xs:duration,
+//                         xs:double, whole numbers, byte ranges
 //   DASHSegmentTemplate   SegmentTemplate, SegmentList and SegmentBase → the list of segments
 //                         ($Number$, $Time$…, SegmentTimeline), with caps on their count
 //   DASHSegmentIndex      a `sidx` box (SegmentBase `indexRange`) → byte ranges of segments
 //   DASHChoice            the Representations to save: best (or `--quality`) video, and audio
-//                         by the desktop's language, else main, else the first
+//                         by the desktop's language, else main, else the first; subtitles that
+//                         are one file (WebVTT, TTML) in the desktop's language order; never what
+//                         is under DRM or needs an EssentialProperty Fetchplay does not know
 //   DASHSource            a manifest's answer → the chosen Representations' tracks, Periods
 //                         joined (each segment marked with its Period's start)
 //   DASHRefusal           why a manifest is not saved, in one sentence
@@ -54,13 +60,19 @@ public struct DASHAdaptationSet: Sendable, Equatable {
         let type = (mimeType ?? representations.first?.mimeType ?? "").lowercased()
         if type.hasPrefix("video/") { return "video" }
         if type.hasPrefix("audio/") { return "audio" }
-        if type.hasPrefix("text/") || type.contains("ttml") || type.contains("vtt") { return "text" }
+        if Self.isText(mimeType: type) { return "text" }
         // No type said: the formats tell (RFC 6381 codec names), or a picture size does.
         let formats = Set(representations.flatMap(\.codecs).map { $0.prefix { $0 != "." }.lowercased() })
         if !formats.isDisjoint(with: ["avc1", "avc3", "hvc1", "hev1", "av01", "vp09", "vp8", "mp4v", "dvh1", "dvhe"])
             || representations.contains(where: { $0.height != nil }) { return "video" }
         if !formats.isDisjoint(with: ["mp4a", "ac-3", "ec-3", "opus", "flac", "alac", "ac-4"]) { return "audio" }
         return nil
+    }
+
+    /// Whether a MIME type is one of subtitles or captions (WebVTT, TTML, or any `text/`).
+    static func isText(mimeType: String) -> Bool {
+        let type = mimeType.lowercased()
+        return type.hasPrefix("text/") || type.contains("ttml") || type.contains("vtt")
     }
 }
 
@@ -73,12 +85,22 @@ public struct DASHRepresentation: Sendable, Equatable {
     public var height: Int?
     public var codecs: [String]
     public var mimeType: String?
-    /// Its BaseURL, resolved through the Period's, the MPD's and the manifest's own address.
+    /// Its BaseURL, resolved through the Period's, the MPD's and the manifest's own address
+    /// (each level's first BaseURL).
     public var baseURL: String
     public var segments: DASHSegmentSource
     /// The DRM it is protected by (`ContentProtection`, its own or its AdaptationSet's), named
     /// for people ("Widevine"); nil: in the clear.
     public var protection: String?
+    /// The scheme of an `EssentialProperty` (its own or its AdaptationSet's) Fetchplay does not
+    /// know: it cannot be used. Nil: none.
+    public var essential: String?
+    /// Its BaseURL through the levels' other BaseURLs (the same content on other hosts), in the
+    /// manifest's order, at most `mirrorLimit`.
+    public var mirrors: [String] = []
+
+    /// Other places kept per Representation.
+    public static let mirrorLimit = 4
 }
 
 /// How a Representation's segments are addressed (its own element, or the one it inherits
@@ -87,6 +109,8 @@ public enum DASHSegmentSource: Sendable, Equatable {
     case template(DASHTemplate)
     case list(DASHList)
     case base(DASHBase)
+    /// None in a text Representation: one file (WebVTT, TTML) at its BaseURL.
+    case file
 }
 
 /// `SegmentTimeline`'s `S`: `d` units from `t` (or where the one before ended), `r` more times
@@ -104,8 +128,8 @@ public struct DASHTemplate: Sendable, Equatable {
     public var startNumber: Int64 = 1
     /// Units per second.
     public var timescale: Int64 = 1
-    /// Units per segment when there is no timeline.
-    public var duration: Int64?
+    /// Units per segment when there is no timeline (maybe with a fraction: `xs:double`).
+    public var duration: Double?
     public var presentationTimeOffset: Int64 = 0
     public var timeline: [DASHTimelineEntry]?
 }
@@ -130,7 +154,8 @@ public struct DASHURLRange: Sendable, Equatable {
 public struct DASHList: Sendable, Equatable {
     public var initialization: DASHURLRange?
     public var timescale: Int64 = 1
-    public var duration: Int64?
+    /// Units per segment.
+    public var duration: Double?
     public var timeline: [DASHTimelineEntry]?
     public var segments: [DASHURLRange]
 }

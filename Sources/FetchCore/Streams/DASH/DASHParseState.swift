@@ -8,8 +8,8 @@ struct DASHParseState {
         var kind: Kind
         var attributes: [String: String]
         var timeline: [DASHTimelineEntry]?
-        var initialization: (url: String?, range: String?)?
-        var urls: [(media: String?, range: String?)]?
+        var initialization: (url: String?, range: DASHRange?)?
+        var urls: [(media: String?, range: DASHRange?)]?
     }
 
     /// What one level (Period, AdaptationSet, Representation) says about its segments.
@@ -20,22 +20,25 @@ struct DASHParseState {
     private var isDynamic = false
     private var duration: Double?
     private var periods: [DASHPeriod] = []
-    private var mpdBaseURL: String?
+    /// Each level's BaseURLs in order: the first, then the same content elsewhere.
+    private var mpdBaseURLs: [String] = []
 
     private var period: DASHPeriod?
-    private var periodBaseURL: String?
+    private var periodBaseURLs: [String] = []
     private var periodSegments: Segments = [:]
 
     private var adaptation: DASHAdaptationSet?
     private var adaptationAttributes: [String: String] = [:]
-    private var adaptationBaseURL: String?
+    private var adaptationBaseURLs: [String] = []
     private var adaptationSegments: Segments = [:]
     private var adaptationProtection: String?
+    private var adaptationEssential: String?
 
     private var representation: [String: String]?
-    private var representationBaseURL: String?
+    private var representationBaseURLs: [String] = []
     private var representationSegments: Segments = [:]
     private var representationProtection: String?
+    private var representationEssential: String?
 
     private var segment: SegmentElement?
     private var text: String?
@@ -44,13 +47,19 @@ struct DASHParseState {
 
     init(base: String) { self.base = base }
 
-    mutating func open(_ name: String, _ attributes: [String: String]) throws(DASHRefusal) {
+    /// BaseURLs kept per level: more are the same content at yet more places.
+    static let baseURLLimit = 4
+
+    mutating func open(_ name: String, _ values: [String: String]) throws(DASHRefusal) {
         let parent = stack.last
         defer { stack.append(name) }
+        let attributes = Attributes(element: name, values: values)
         guard let parent else {
             guard name == "MPD" else { throw .notMPD(name) }
-            if attributes["type"] == "dynamic" { throw .live }
-            duration = try attributes["mediaPresentationDuration"].map { text throws(DASHRefusal) in try Self.seconds(text) }
+            // A static manifest's availabilityStartTime, publishTime and the like say when a
+            // live one would be there: nothing here reads them.
+            if values["type"] == "dynamic" { throw .live }
+            duration = try attributes.duration("mediaPresentationDuration")
             return
         }
         switch (parent, name) {
@@ -60,63 +69,63 @@ struct DASHParseState {
             guard periods.count < DASHManifestParser.periodLimit else {
                 throw .tooLarge("more than \(DASHManifestParser.periodLimit) Periods")
             }
-            period = DASHPeriod(id: attributes["id"], start: try attributes["start"].map { text throws(DASHRefusal) in try Self.seconds(text) },
-                                duration: try attributes["duration"].map { text throws(DASHRefusal) in try Self.seconds(text) },
-                                adaptationSets: [])
-            periodBaseURL = nil
+            period = DASHPeriod(id: values["id"], start: try attributes.duration("start"),
+                                duration: try attributes.duration("duration"), adaptationSets: [])
+            periodBaseURLs = []
             periodSegments = [:]
         case ("Period", "AdaptationSet"):
-            adaptation = DASHAdaptationSet(contentType: attributes["contentType"], mimeType: attributes["mimeType"],
-                                           language: attributes["lang"], roles: [], representations: [])
-            adaptationAttributes = attributes
-            adaptationBaseURL = nil
+            adaptation = DASHAdaptationSet(contentType: values["contentType"], mimeType: values["mimeType"],
+                                           language: values["lang"], roles: [], representations: [])
+            adaptationAttributes = values
+            adaptationBaseURLs = []
             adaptationSegments = [:]
             adaptationProtection = nil
+            adaptationEssential = nil
         case ("AdaptationSet", "Role"):
-            if let value = attributes["value"] { adaptation?.roles.append(value.lowercased()) }
+            if let value = values["value"] { adaptation?.roles.append(value.lowercased()) }
         case ("AdaptationSet", "ContentProtection"):
-            adaptationProtection = adaptationProtection ?? Self.protectionName(attributes)
+            adaptationProtection = adaptationProtection ?? Self.protectionName(values)
         case ("Representation", "ContentProtection"):
-            representationProtection = representationProtection ?? Self.protectionName(attributes)
+            representationProtection = representationProtection ?? Self.protectionName(values)
+        case ("AdaptationSet", "EssentialProperty"):
+            adaptationEssential = adaptationEssential ?? Self.unknownEssential(values)
+        case ("Representation", "EssentialProperty"):
+            representationEssential = representationEssential ?? Self.unknownEssential(values)
         case ("AdaptationSet", "Representation"):
             representations += 1
             guard representations <= DASHManifestParser.representationLimit else {
                 throw .tooLarge("more than \(DASHManifestParser.representationLimit) Representations")
             }
-            representation = attributes
-            representationBaseURL = nil
+            representation = values
+            representationBaseURLs = []
             representationSegments = [:]
             representationProtection = nil
+            representationEssential = nil
         case (_, "SegmentTemplate") where ["Period", "AdaptationSet", "Representation"].contains(parent):
-            segment = SegmentElement(kind: .template, attributes: attributes)
+            segment = SegmentElement(kind: .template, attributes: values)
         case (_, "SegmentList") where ["Period", "AdaptationSet", "Representation"].contains(parent):
-            segment = SegmentElement(kind: .list, attributes: attributes)
+            segment = SegmentElement(kind: .list, attributes: values)
         case (_, "SegmentBase") where ["Period", "AdaptationSet", "Representation"].contains(parent):
-            segment = SegmentElement(kind: .base, attributes: attributes)
+            segment = SegmentElement(kind: .base, attributes: values)
         case ("SegmentTemplate", "SegmentTimeline"), ("SegmentList", "SegmentTimeline"):
             segment?.timeline = []
         case ("SegmentTimeline", "S"):
             try count()
-            guard let d = attributes["d"].flatMap({ Int64($0) }), d > 0 else { throw .invalid("an S element has no positive d") }
-            let t = try attributes["t"].map { text throws(DASHRefusal) -> Int64 in
-                guard let value = Int64(text), value >= 0 else { throw .invalid("an S element's t “\(text)” is not a time") }
-                return value
-            }
-            let r = try attributes["r"].map { text throws(DASHRefusal) -> Int64 in
-                guard let value = Int64(text), value >= -1 else { throw .invalid("an S element's r “\(text)” is not a count") }
-                return value
-            } ?? 0
-            segment?.timeline?.append(DASHTimelineEntry(time: t, duration: d, repeats: r))
+            guard let d = try attributes.whole("d", atLeast: 1) else { throw .invalid("S@d is missing") }
+            segment?.timeline?.append(DASHTimelineEntry(time: try attributes.whole("t", atLeast: 0), duration: d,
+                                                        repeats: try attributes.whole("r", atLeast: -1) ?? 0))
         case ("SegmentBase", "Initialization"), ("SegmentList", "Initialization"), ("SegmentTemplate", "Initialization"),
              ("SegmentBase", "Initialisation"), ("SegmentList", "Initialisation"):
-            segment?.initialization = (attributes["sourceURL"], attributes["range"])
+            segment?.initialization = (values["sourceURL"], try attributes.range("range"))
         case ("SegmentList", "SegmentURL"):
             try count()
             if segment != nil {
                 if segment!.urls == nil { segment!.urls = [] }
-                segment!.urls!.append((attributes["media"], attributes["mediaRange"]))
+                segment!.urls!.append((values["media"], try attributes.range("mediaRange")))
             }
         default:
+            // SupplementalProperty, Accessibility, Label, EventStream…: what a player may use,
+            // never needed to save the video.
             break
         }
     }
@@ -140,12 +149,12 @@ struct DASHParseState {
             let value = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             text = nil
             guard !value.isEmpty else { return }
-            // The first BaseURL of a level; the others are the same content elsewhere.
+            // The first BaseURL of a level, then the same content elsewhere.
             switch level {
-            case "MPD": mpdBaseURL = mpdBaseURL ?? value
-            case "Period": periodBaseURL = periodBaseURL ?? value
-            case "AdaptationSet": adaptationBaseURL = adaptationBaseURL ?? value
-            case "Representation": representationBaseURL = representationBaseURL ?? value
+            case "MPD": Self.keep(value, in: &mpdBaseURLs)
+            case "Period": Self.keep(value, in: &periodBaseURLs)
+            case "AdaptationSet": Self.keep(value, in: &adaptationBaseURLs)
+            case "Representation": Self.keep(value, in: &representationBaseURLs)
             default: break
             }
         case (let level?, "SegmentTemplate"), (let level?, "SegmentList"), (let level?, "SegmentBase"):
@@ -195,30 +204,54 @@ struct DASHParseState {
 
     // MARK: Representations
 
-    private func finishRepresentation(_ attributes: [String: String]) throws(DASHRefusal) -> DASHRepresentation {
-        guard let bandwidth = attributes["bandwidth"].flatMap({ Int($0) }), bandwidth >= 0 else {
-            throw .invalid("a Representation has no bandwidth")
+    private func finishRepresentation(_ values: [String: String]) throws(DASHRefusal) -> DASHRepresentation {
+        let attributes = Attributes(element: "Representation", values: values)
+        let id = values["id"] ?? ""
+        guard let bandwidth = try attributes.whole("bandwidth", atLeast: 0) else {
+            throw .invalid("Representation@bandwidth of “\(id)” is missing")
         }
-        let inherited = { (name: String) in attributes[name] ?? adaptationAttributes[name] }
-        var url = base
-        for link in [mpdBaseURL, periodBaseURL, adaptationBaseURL, representationBaseURL].compactMap({ $0 }) {
-            guard let resolved = RelativeLink.resolve(link, against: url) else { throw .unsafeLink(link) }
-            url = resolved
+        let inherited = { (name: String) in values[name] ?? adaptationAttributes[name] }
+        let size = { (name: String) throws(DASHRefusal) -> Int? in
+            let level = values[name] != nil ? attributes : Attributes(element: "AdaptationSet", values: adaptationAttributes)
+            return try level.whole(name, atLeast: 0).map { Int(clamping: $0) }
         }
-        let id = attributes["id"] ?? ""
-        return DASHRepresentation(id: id, bandwidth: bandwidth,
-                                  width: inherited("width").flatMap { Int($0) }, height: inherited("height").flatMap { Int($0) },
+        let bases = try baseURLs()
+        let mimeType = inherited("mimeType")
+        let isText = inherited("contentType")?.lowercased() == "text" || DASHAdaptationSet.isText(mimeType: mimeType ?? "")
+        return DASHRepresentation(id: id, bandwidth: Int(clamping: bandwidth), width: try size("width"), height: try size("height"),
                                   codecs: (inherited("codecs") ?? "").split(separator: ",")
                                       .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-                                  mimeType: inherited("mimeType"), baseURL: url,
-                                  segments: try source(id: id),
-                                  protection: representationProtection ?? adaptationProtection)
+                                  mimeType: mimeType, baseURL: bases[0],
+                                  segments: try source(id: id, isText: isText),
+                                  protection: representationProtection ?? adaptationProtection,
+                                  essential: representationEssential ?? adaptationEssential,
+                                  mirrors: Array(bases.dropFirst()))
     }
 
-    /// The most specific level's kind of segment element, merged over the same kind above it.
-    private func source(id: String) throws(DASHRefusal) -> DASHSegmentSource {
+    /// The Representation's BaseURL resolved through the Period's, the MPD's and the manifest's
+    /// own address, first with each level's first BaseURL, then with the others (the same
+    /// content elsewhere), at most `mirrorLimit` of those.
+    private func baseURLs() throws(DASHRefusal) -> [String] {
+        var results = [base]
+        for level in [mpdBaseURLs, periodBaseURLs, adaptationBaseURLs, representationBaseURLs] where !level.isEmpty {
+            var next: [String] = []
+            for url in results {
+                for link in level {
+                    guard let resolved = RelativeLink.resolve(link, against: url) else { throw .unsafeLink(link) }
+                    if !next.contains(resolved) { next.append(resolved) }
+                }
+            }
+            results = Array(next.prefix(1 + DASHRepresentation.mirrorLimit))
+        }
+        return results
+    }
+
+    /// The most specific level's kind of segment element, merged over the same kind above it;
+    /// none in a text Representation: the one file at its BaseURL.
+    private func source(id: String, isText: Bool) throws(DASHRefusal) -> DASHSegmentSource {
         let levels = [representationSegments, adaptationSegments, periodSegments]
         guard let kind = levels.lazy.compactMap({ $0.keys.min(by: { $0.rawValue < $1.rawValue }) }).first else {
+            if isText { return .file }
             throw .invalid("the Representation “\(id)” lists no segments")
         }
         var merged = SegmentElement(kind: kind, attributes: [:])
@@ -229,100 +262,90 @@ struct DASHParseState {
             merged.initialization = element.initialization ?? merged.initialization
             merged.urls = element.urls ?? merged.urls
         }
-        let timescale = try Self.positive(merged.attributes["timescale"], default: 1, name: "timescale")
-        let duration = try merged.attributes["duration"].map { text throws(DASHRefusal) in
-            try Self.positive(text, default: 1, name: "duration")
-        }
-        let initialization = try merged.initialization.map { url, range throws(DASHRefusal) in
-            DASHURLRange(url: url, range: try range.map { text throws(DASHRefusal) in try Self.range(text) })
-        }
+        let element = ["SegmentTemplate", "SegmentList", "SegmentBase"][kind.rawValue]
+        let attributes = Attributes(element: element, values: merged.attributes)
+        let timescale = try attributes.whole("timescale", atLeast: 1) ?? 1
+        let duration = try attributes.positive("duration")
+        let initialization = merged.initialization.map { DASHURLRange(url: $0.url, range: $0.range) }
         switch kind {
         case .template:
-            guard let media = merged.attributes["media"] else { throw .invalid("the SegmentTemplate of “\(id)” has no media") }
+            guard let media = merged.attributes["media"] else { throw .invalid("SegmentTemplate@media of “\(id)” is missing") }
             var template = DASHTemplate(media: media, initialization: merged.attributes["initialization"] ?? initialization?.url)
             template.timescale = timescale
             template.duration = duration
             template.timeline = merged.timeline
-            template.startNumber = try merged.attributes["startNumber"].map { text throws(DASHRefusal) in
-                guard let value = Int64(text), value >= 0 else { throw .invalid("the startNumber “\(text)” is not a number") }
-                return value
-            } ?? 1
-            template.presentationTimeOffset = Int64(merged.attributes["presentationTimeOffset"] ?? "") ?? 0
+            template.startNumber = try attributes.whole("startNumber", atLeast: 0) ?? 1
+            template.presentationTimeOffset = try attributes.whole("presentationTimeOffset", atLeast: 0) ?? 0
             guard template.timeline != nil || template.duration != nil else {
                 throw .invalid("the SegmentTemplate of “\(id)” has neither a SegmentTimeline nor a duration")
             }
             return .template(template)
         case .list:
-            let urls = try (merged.urls ?? []).map { media, range throws(DASHRefusal) in
-                DASHURLRange(url: media, range: try range.map { text throws(DASHRefusal) in try Self.range(text) })
-            }
+            let urls = (merged.urls ?? []).map { DASHURLRange(url: $0.media, range: $0.range) }
             guard !urls.isEmpty else { throw .invalid("the SegmentList of “\(id)” has no SegmentURL") }
             return .list(DASHList(initialization: initialization, timescale: timescale, duration: duration,
                                   timeline: merged.timeline, segments: urls))
         case .base:
-            return .base(DASHBase(initialization: initialization,
-                                  indexRange: try merged.attributes["indexRange"].map { text throws(DASHRefusal) in try Self.range(text) },
+            return .base(DASHBase(initialization: initialization, indexRange: try attributes.range("indexRange"),
                                   timescale: timescale))
         }
     }
 
     // MARK: Values
 
-    private static func positive(_ text: String?, default value: Int64, name: String) throws(DASHRefusal) -> Int64 {
-        guard let text else { return value }
-        guard let number = Int64(text), number > 0 else { throw .invalid("the \(name) “\(text)” is not a positive number") }
-        return number
-    }
+    /// An element's attributes read as the schema types them; one that is not of its type is
+    /// refused with its element and attribute named ("the duration “PT1X” of
+    /// MPD@mediaPresentationDuration is not an xs:duration").
+    struct Attributes {
+        let element: String
+        let values: [String: String]
 
-    /// `first-last`, both included.
-    static func range(_ text: String) throws(DASHRefusal) -> DASHRange {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let first = Int64(parts[0].trimmingCharacters(in: .whitespaces)),
-              let last = Int64(parts[1].trimmingCharacters(in: .whitespaces)), first >= 0, last >= first, last < Int64.max / 2 else {
-            throw .invalid("the byte range “\(text)” is not FIRST-LAST")
+        private func refuse(_ kind: String, _ text: String, _ name: String, _ expected: String) -> DASHRefusal {
+            .invalid("the \(kind) “\(text)” of \(element)@\(name) is not \(expected)")
         }
-        return DASHRange(first: first, last: last)
-    }
 
-    /// An `xs:duration` ("PT1H2M3.5S", "P1DT2H") in seconds; years and months as 365 and 30 days.
-    static func seconds(_ text: String) throws(DASHRefusal) -> Double {
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
-        guard rest.hasPrefix("P") else { throw .invalid("the duration “\(text)” is not an ISO 8601 duration") }
-        rest = rest.dropFirst()
-        var total = 0.0
-        var inTime = false
-        var number = ""
-        var any = false
-        for character in rest {
-            if character == "T" {
-                guard !inTime, number.isEmpty else { throw .invalid("the duration “\(text)” is not an ISO 8601 duration") }
-                inTime = true
-            } else if character.isNumber || character == "." {
-                number.append(character)
-            } else {
-                guard let value = Double(number), value.isFinite else {
-                    throw .invalid("the duration “\(text)” is not an ISO 8601 duration")
-                }
-                let unit: Double? = switch (inTime, character) {
-                case (false, "Y"): 365 * 86_400
-                case (false, "M"): 30 * 86_400
-                case (false, "W"): 7 * 86_400
-                case (false, "D"): 86_400
-                case (true, "H"): 3_600
-                case (true, "M"): 60
-                case (true, "S"): 1
-                default: nil
-                }
-                guard let unit else { throw .invalid("the duration “\(text)” is not an ISO 8601 duration") }
-                total += value * unit
-                number = ""
-                any = true
+        /// Seconds, from an `xs:duration`.
+        func duration(_ name: String) throws(DASHRefusal) -> Double? {
+            guard let text = values[name] else { return nil }
+            guard let seconds = DASHValue.duration(text) else { throw refuse("duration", text, name, "an xs:duration") }
+            return seconds
+        }
+
+        /// A whole number of at least `minimum` (written as one, or as a double with a whole value).
+        func whole(_ name: String, atLeast minimum: Int64) throws(DASHRefusal) -> Int64? {
+            guard let text = values[name] else { return nil }
+            guard let value = DASHValue.whole(text), value >= minimum else {
+                throw refuse("number", text, name, minimum == 1 ? "a positive whole number" : "a whole number of \(minimum) or more")
             }
+            return value
         }
-        guard any, number.isEmpty, total.isFinite, total < 1e9 else {
-            throw .invalid("the duration “\(text)” is not an ISO 8601 duration")
+
+        /// A number above 0, maybe with a fraction or an exponent.
+        func positive(_ name: String) throws(DASHRefusal) -> Double? {
+            guard let text = values[name] else { return nil }
+            guard let value = DASHValue.double(text), value > 0 else { throw refuse("number", text, name, "a positive number") }
+            return value
         }
-        return total
+
+        func range(_ name: String) throws(DASHRefusal) -> DASHRange? {
+            guard let text = values[name] else { return nil }
+            guard let range = DASHValue.range(text) else { throw refuse("byte range", text, name, "FIRST-LAST") }
+            return range
+        }
+    }
+
+    private static func keep(_ link: String, in level: inout [String]) {
+        if level.count < baseURLLimit { level.append(link) }
+    }
+
+    /// An `EssentialProperty`'s scheme when Fetchplay does not know it (then what it is on cannot
+    /// be used, ISO/IEC 23009-1 §5.8.4.8); nil for the colour descriptions a remux carries as
+    /// they are.
+    private static func unknownEssential(_ values: [String: String]) -> String? {
+        let scheme = values["schemeIdUri"] ?? ""
+        let understood = ["urn:mpeg:mpegB:cicp:ColourPrimaries", "urn:mpeg:mpegB:cicp:TransferCharacteristics",
+                          "urn:mpeg:mpegB:cicp:MatrixCoefficients"]
+        return understood.contains(scheme) ? nil : (scheme.isEmpty ? "EssentialProperty" : scheme)
     }
 
     /// A `ContentProtection`'s scheme for people: the DRM systems' names, else its value or URI.

@@ -19,6 +19,8 @@ public enum DASHSegmentTemplate {
             return try track(list, representation, periodDuration: periodDuration)
         case .base:
             return nil
+        case .file:
+            throw .invalid("the Representation “\(representation.id)” lists no segments")
         }
     }
 
@@ -28,6 +30,7 @@ public enum DASHSegmentTemplate {
                               periodDuration: Double?) throws(DASHRefusal) -> StreamTrack {
         guard let media = template.media else { throw .invalid("a SegmentTemplate has no media") }
         let timescale = Double(template.timescale)
+        var links = Links(representation)
         var segments: [StreamSegment] = []
         if let timeline = template.timeline {
             let end = periodDuration.map { Int64(min($0 * timescale, 9e15)) + template.presentationTimeOffset }
@@ -35,13 +38,13 @@ public enum DASHSegmentTemplate {
             segments.reserveCapacity(times.count)
             for (index, entry) in times.enumerated() {
                 let link = try fill(media, representation, number: template.startNumber + Int64(index), time: entry.time)
-                segments.append(StreamSegment(url: try resolve(link, representation), duration: Double(entry.duration) / timescale))
+                segments.append(StreamSegment(url: try links.resolve(link), duration: Double(entry.duration) / timescale))
             }
         } else if let duration = template.duration {
             guard let periodDuration, periodDuration > 0 else {
                 throw .invalid("the Period of “\(representation.id)” has no duration to count its segments by")
             }
-            let seconds = Double(duration) / timescale
+            let seconds = duration / timescale
             let exact = periodDuration / seconds
             guard exact.isFinite, exact <= Double(segmentLimit) else { throw .tooLarge("more than \(segmentLimit) segments") }
             // The last segment may be shorter; a rounding error is no extra segment.
@@ -49,18 +52,18 @@ public enum DASHSegmentTemplate {
             segments.reserveCapacity(count)
             for index in 0..<count {
                 let link = try fill(media, representation, number: template.startNumber + Int64(index),
-                                    time: Int64(index) * duration + template.presentationTimeOffset)
+                                    time: Int64((Double(index) * duration).rounded(.down)) + template.presentationTimeOffset)
                 let length = index == count - 1 ? periodDuration - Double(index) * seconds : seconds
-                segments.append(StreamSegment(url: try resolve(link, representation), duration: length))
+                segments.append(StreamSegment(url: try links.resolve(link), duration: length))
             }
         } else {
             throw .invalid("the SegmentTemplate of “\(representation.id)” has neither a SegmentTimeline nor a duration")
         }
         guard !segments.isEmpty else { throw .invalid("the Representation “\(representation.id)” lists no segments") }
         let initialization = try template.initialization.map { pattern throws(DASHRefusal) in
-            InitSection(url: try resolve(try fill(pattern, representation, number: template.startNumber, time: 0), representation))
+            InitSection(url: try links.resolve(try fill(pattern, representation, number: template.startNumber, time: 0)))
         }
-        return track(initialization, segments)
+        return track(initialization, segments, mirrors: links.mirrors)
     }
 
     /// Each segment's start and length in the timeline's units; a negative `r` repeats up to
@@ -160,20 +163,20 @@ public enum DASHSegmentTemplate {
         let timed = try list.timeline.map { timeline throws(DASHRefusal) in
             try times(timeline, end: periodDuration.map { Int64(min($0 * timescale, 9e15)) }).map { Double($0.duration) / timescale }
         }
-        let even = list.duration.map { Double($0) / timescale }
+        let even = list.duration.map { $0 / timescale }
             ?? periodDuration.map { $0 / Double(list.segments.count) } ?? 0
+        var links = Links(representation)
         var segments: [StreamSegment] = []
         segments.reserveCapacity(list.segments.count)
         for (index, entry) in list.segments.enumerated() {
-            let url = try entry.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL
+            let url = try links.resolve(entry.url)
             let duration = timed.flatMap { index < $0.count ? $0[index] : nil } ?? even
             segments.append(StreamSegment(url: url, range: entry.range?.span, duration: duration))
         }
         let initialization = try list.initialization.map { part throws(DASHRefusal) in
-            InitSection(url: try part.url.map { link throws(DASHRefusal) in try resolve(link, representation) } ?? representation.baseURL,
-                        range: part.range?.span)
+            InitSection(url: try links.resolve(part.url), range: part.range?.span)
         }
-        return track(initialization, segments)
+        return track(initialization, segments, mirrors: links.mirrors)
     }
 
     // MARK: SegmentBase
@@ -184,24 +187,41 @@ public enum DASHSegmentTemplate {
         guard case .base(let base) = representation.segments, let indexRange = base.indexRange else {
             throw .invalid("the SegmentBase of “\(representation.id)” has no indexRange")
         }
-        let url = representation.baseURL
+        var links = Links(representation)
+        let url = try links.resolve(nil)
         let references = try DASHSegmentIndex.references(index, at: indexRange.first)
         let segments = references.map { StreamSegment(url: url, range: $0.range.span, duration: $0.duration) }
         // No Initialization: the bytes before the index (ftyp and moov).
-        let initialization = base.initialization.map { part in
-            InitSection(url: part.url.flatMap { RelativeLink.resolve($0, against: url) } ?? url, range: part.range?.span)
+        let initialization = try base.initialization.map { part throws(DASHRefusal) in
+            InitSection(url: try links.resolve(part.url), range: part.range?.span)
         } ?? (indexRange.first > 0 ? InitSection(url: url, range: ByteSpan(offset: 0, length: indexRange.first)) : nil)
-        return track(initialization, segments)
+        return track(initialization, segments, mirrors: links.mirrors)
     }
 
     /// A track of one init section (or none) before every segment.
-    private static func track(_ initialization: InitSection?, _ segments: [StreamSegment]) -> StreamTrack {
+    private static func track(_ initialization: InitSection?, _ segments: [StreamSegment], mirrors: [StreamMirror]) -> StreamTrack {
         StreamTrack(sections: initialization.map { [$0] } ?? [],
-                    segments: initialization == nil ? segments : segments.map { var segment = $0; segment.section = 0; return segment })
+                    segments: initialization == nil ? segments : segments.map { var segment = $0; segment.section = 0; return segment },
+                    mirrors: mirrors)
     }
 
-    private static func resolve(_ link: String, _ representation: DASHRepresentation) throws(DASHRefusal) -> String {
-        guard let url = RelativeLink.resolve(link, against: representation.baseURL) else { throw .unsafeLink(link) }
-        return url
+    /// A Representation's links resolved against its BaseURL (none: the BaseURL itself), each
+    /// also against its other BaseURLs, so the track knows where else its pieces are.
+    struct Links {
+        let representation: DASHRepresentation
+        private(set) var mirrors: [StreamMirror] = []
+
+        init(_ representation: DASHRepresentation) { self.representation = representation }
+
+        mutating func resolve(_ link: String?) throws(DASHRefusal) -> String {
+            guard let url = link.map({ RelativeLink.resolve($0, against: representation.baseURL) }) ?? representation.baseURL else {
+                throw .unsafeLink(link ?? "")
+            }
+            for base in representation.mirrors {
+                guard let other = link.map({ RelativeLink.resolve($0, against: base) }) ?? base else { throw .unsafeLink(link ?? "") }
+                StreamMirror.note(url, at: other, in: &mirrors)
+            }
+            return url
+        }
     }
 }

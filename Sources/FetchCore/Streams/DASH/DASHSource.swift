@@ -60,6 +60,7 @@ enum DASHSource {
                                     variant: choice.label)
         part.audioOnly = choice.isAudioOnly ? true : nil
         if !audio.segments.isEmpty { part.audioName = choice.audioName }
+        if !choice.subtitles.isEmpty { part.subtitles = choice.subtitles }
         return PresentationFolder.record(url: url, part)
     }
 
@@ -73,7 +74,7 @@ enum DASHSource {
             throw .failed(.refusedManifest(.invalid("the SegmentBase of “\(representation.id)” has no indexRange")))
         }
         guard indexRange.length <= Int64(ResourceFetch.limit) else { throw .failed(.refusedManifest(.tooLarge("an indexRange of more than 16 MiB"))) }
-        let index = try fetch.get(representation.baseURL, range: indexRange)
+        let index = try fetch.get([representation.baseURL] + representation.mirrors, range: indexRange)
         do throws(DASHRefusal) {
             return try DASHSegmentTemplate.track(of: representation, index: index.body)
         } catch {
@@ -97,6 +98,9 @@ extension StreamTrack {
             var segment = segment
             if periods > 1 { segment.periodStart = begins }
             append(segment, section: period.section(of: segment))
+        }
+        for mirror in period.mirrors ?? [] where mirrors?.contains(mirror) != true && (mirrors?.count ?? 0) < StreamMirror.limit {
+            mirrors = (mirrors ?? []) + [mirror]
         }
     }
 }
