@@ -89,8 +89,7 @@ public final class MainWindow {
         }
         downloadInhibitor = SessionInhibitor(window: widget, flags: GTK_APPLICATION_INHIBIT_SUSPEND,
                                              reason: tr("Downloading videos"))
-        downloadPage = DownloadPageController(ui: ui, ring: ring, store: store, cacheError: cacheError,
-                                              library: library, window: widget)
+        downloadPage = DownloadPageController(ui: ui, ring: ring, store: store, cacheError: cacheError, window: widget)
         playback = PlaybackController(window: widget, view: video,
                                       positions: store.map { PlaybackPositions(cacheRoot: $0.cache.root, library: $0) },
                                       audio: .automatic)

@@ -24,7 +24,6 @@ final class DownloadPageController {
     /// A reference to each widget above, taken at the end of `init`: none of these pointers
     /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
-    private let library: LibraryCoordinator?
     /// Plays a finished download (the window shows the video page).
     var play: (@MainActor (_ path: String, _ title: String) -> Void)?
     /// Play on a video that is still downloading: it plays from what is on disk as it arrives.
@@ -38,18 +37,15 @@ final class DownloadPageController {
     var updateActions: (@MainActor () -> Void)?
     /// Whether the download page shows now.
     var isShown: (@MainActor () -> Bool)?
-    /// Set while the page itself writes the entry, so that is not taken for typing.
-    private var settingEntry = false
     /// A start from the entry is waiting for its control to show (`focusControlsOnceShown`).
     private var focusAwaitsControl = false
 
     init(ui: MainWindowLayout, ring: RingView, store: DownloadStore?, cacheError: DownloadError?,
-         library: LibraryCoordinator?, window: UnsafeMutablePointer<GtkWidget>) {
+         window: UnsafeMutablePointer<GtkWidget>) {
         self.ui = ui
         self.ring = ring
         self.store = store
         self.cacheError = cacheError
-        self.library = library
         self.window = window
         ui.entry.connect("activate") { [weak self] in self?.entryActivated() }.store(in: &connections)
         ui.entry.connect("changed") { [weak self] in self?.entryChanged() }.store(in: &connections)
@@ -200,14 +196,14 @@ final class DownloadPageController {
     }
 
     /// Typing clears the message; the panel follows the entry: another link than the one shown
-    /// leaves the selection (the library row too), a link the cache knows is shown.
+    /// leaves the selection (the library row too), a link the cache knows is shown. The entry
+    /// naming the selected download (as `refresh()` writes it) changes nothing.
     private func entryChanged() {
-        guard !settingEntry else { return }
+        let selected = store?.url
+        if let selected, (try? WebAddress.identity(entryText)) == selected { return }
         focusAwaitsControl = false
         showURLMessage(nil)
-        if let store, store.url != nil, (try? WebAddress.identity(entryText)) != store.url {
-            store.clearSelection()
-        }
+        if selected != nil { store?.clearSelection() }
         refresh()
         previewCachedDownload()
     }
@@ -234,11 +230,7 @@ final class DownloadPageController {
         let state = store?.state ?? .idle
         let progress = store?.progress
         // A download chosen elsewhere (a library row) puts its link in the entry.
-        if let url = store?.url, (try? WebAddress.identity(entryText)) != url {
-            settingEntry = true
-            urlText = url
-            settingEntry = false
-        }
+        if let url = store?.url, (try? WebAddress.identity(entryText)) != url { urlText = url }
         let controls = self.controls
         // Only what applies shows; if the focused button goes (or greys out), the focus moves to
         // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
@@ -256,7 +248,6 @@ final class DownloadPageController {
             : store?.isWaiting == true ? tr("Waiting for another download to finish")
             : StatusText.line(state: state, progress: progress,
                               linkRefreshed: (store?.url.flatMap { store?.entries[$0]?.refreshes } ?? 0) > 0))
-        library?.view.select(url: store?.url)
         let carries = store?.contextSummary
         if let carries { Widgets.setText(ui.contextLabel, carries) }
         Widgets.setVisible(ui.contextLabel, carries != nil)

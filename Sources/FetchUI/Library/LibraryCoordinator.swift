@@ -33,7 +33,11 @@ public final class LibraryCoordinator {
     public init(store: DownloadStore, view: LibraryView) {
         self.store = store
         self.view = view
-        store.observe { [weak self] _ in self?.refreshRows() }
+        store.observe { [weak self] change in
+            guard let self else { return }
+            // Another download selected: only the list's selection follows it.
+            if change.videos || !change.urls.isEmpty { self.refreshRows() } else { self.view.select(url: self.store.url) }
+        }
         view.observe { [weak self] event in
             guard let self else { return }
             switch event {

@@ -47,7 +47,7 @@ extension DownloadStore {
                 MainContext.post { [weak self] in
                     guard let self, generation == self.generation else { return }
                     self.items = sorted
-                    self.observers.notify(Change())
+                    self.observers.notify(Change(videos: true))
                 }
             } : nil) }
             if let cap { library.evict(toFit: cap, protected: protected) }
@@ -56,7 +56,7 @@ extension DownloadStore {
                 guard let self, generation == self.generation else { return }
                 self.isLoading = false
                 self.items = items
-                self.observers.notify(Change())
+                self.observers.notify(Change(videos: true))
                 // The reading's garbage (records, listings) is freed by now.
                 if first { FreedMemory.release() }
             }
@@ -85,7 +85,7 @@ extension DownloadStore {
         MainContext.post { [weak self] in
             guard let self else { return }
             self.notificationPending = false
-            self.observers.notify(Change())
+            self.observers.notify(Change(videos: true))
         }
     }
 
@@ -117,7 +117,7 @@ extension DownloadStore {
         let asked = Set(urls)
         items.removeAll { asked.contains($0.url) }
         generation += 1 // a reload in flight would bring the rows back
-        observers.notify(Change())
+        observers.notify(Change(videos: true))
         let library = library
         disk.submit {
             var deleted: [Deletion] = []
@@ -138,7 +138,7 @@ extension DownloadStore {
                 if let remaining {
                     self.items = remaining
                     self.generation += 1
-                    self.observers.notify(Change())
+                    self.observers.notify(Change(videos: true))
                 }
                 done(deleted, refusal)
             }
@@ -162,7 +162,7 @@ extension DownloadStore {
                 guard let self else { return }
                 self.items = items
                 self.generation += 1
-                self.observers.notify(Change())
+                self.observers.notify(Change(videos: true))
                 done(failure)
             }
         }
@@ -174,7 +174,7 @@ extension DownloadStore {
         let deletions = pendingDeletions
         pendingDeletions = []
         // Nothing is left to undo: the window's Undo (Ctrl+Z) turns off.
-        observers.notify(Change())
+        observers.notify(Change(videos: true))
         let library = library
         disk.submit { for deletion in deletions { library.commit(deletion) } }
     }

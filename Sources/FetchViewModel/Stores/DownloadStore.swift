@@ -28,7 +28,7 @@ public final class DownloadStore {
     private var selected: DownloadQueue.Entry? { url.flatMap { entries[$0] } }
     /// Every download the queue knows, by URL, as of the last main-loop update.
     public private(set) var entries: [String: DownloadQueue.Entry] = [:]
-    /// What one update changed; nothing named for a change of the videos only.
+    /// What one update changed.
     public struct Change: Sendable {
         /// URLs whose queue entries changed (or left the queue).
         public var urls: Set<String> = []
@@ -36,6 +36,8 @@ public final class DownloadStore {
         public var selection = false
         /// Downloads whose run here finished or failed (`DownloadQueue.Event.ended`).
         public var ended: Set<String> = []
+        /// The videos changed (read, added, deleted, undone, probed).
+        public var videos = false
     }
 
     let observers = Observers<Change>()
