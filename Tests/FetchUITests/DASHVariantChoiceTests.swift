@@ -45,9 +45,9 @@ struct DASHVariantChoiceTests {
         #expect(GtkHarness.iterate(until: { chooser.chosen?.height == 180 }, timeout: 5),
                 "the click missed: \(RealInput.describeScreen("dash-variant-click"))")
         try RealInput.click(try #require(chooser.button(VariantChooser.download)))
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 60),
-                "the chosen Representation did not download: \(String(describing: window.session?.state))")
-        let path = try #require(window.session?.state.completedPath)
+        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+                "the chosen Representation did not download: \(String(describing: window.store?.state))")
+        let path = try #require(window.store?.state.completedPath)
         let media = try DiscoveredMedia.probe(path)
         #expect(media.height == 180 && media.audioStreams == 1, "\(media)")
         #expect(abs(media.duration - clip.seconds) < 0.1)

@@ -21,7 +21,7 @@ struct FailedLinkTests {
     /// Types `url` into the entry and presses Enter, as a person does.
     func enter(_ url: String, in window: MainWindow) throws { try RealInput.enter(url, in: window) }
 
-    func failed(_ window: MainWindow) -> Bool { window.session?.state.isFailed == true }
+    func failed(_ window: MainWindow) -> Bool { window.store?.state.isFailed == true }
 
     @Test func aLinkThatFailedWithNothingDownloadedLeavesNoRow() throws {
         let window = try RealInput.window(cacheRoot: cache.path)
@@ -54,9 +54,9 @@ struct FailedLinkTests {
         let url = server.url("/flaky.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
         try enter(url, in: window)
-        #expect(GtkHarness.iterate(until: { (window.session?.progress?.fraction ?? 0) > 0.1 }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { (window.store?.progress?.fraction ?? 0) > 0.1 }, timeout: 10))
         try RealInput.key("space") // the focus left the entry: Space pauses
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
         try RealInput.key("space") // continues: the server now answers 500
         #expect(GtkHarness.iterate(until: { failed(window) }, timeout: 30))
         let row = try #require(window.library?.view.row(url: url))
@@ -131,11 +131,11 @@ struct CurrentItemTests {
             window.activate(.start)
             #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.isFinished == true }, timeout: 10))
         }
-        #expect(window.session?.url == two)
+        #expect(window.store?.url == two)
 
         // A click on the other row: the entry, the panel and the buttons follow.
         try RealInput.click(try #require(library.view.row(url: one)).row)
-        #expect(GtkHarness.iterate(until: { window.session?.url == one }, timeout: 5),
+        #expect(GtkHarness.iterate(until: { window.store?.url == one }, timeout: 5),
                 "the click on the row: \(RealInput.describeScreen("current-item-click"))")
         #expect(window.urlText == one, "the entry shows \(window.urlText)")
         #expect(String(cString: gtk_label_get_text(window.ui.titleLabel.opaque)) == "one.webm")
@@ -146,14 +146,14 @@ struct CurrentItemTests {
         try RealInput.key("ctrl+l")
         try RealInput.type(server.url("/three.webm"))
         #expect(GtkHarness.iterate(until: { window.urlText == server.url("/three.webm") }, timeout: 5))
-        #expect(window.session?.url == nil)
+        #expect(window.store?.url == nil)
         #expect(library.view.selectedURL == nil, "the library still selects \(library.view.selectedURL ?? "")")
         #expect(!window.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start))
 
         // Typing a known link again shows it.
         try RealInput.key("ctrl+l")
         try RealInput.type(two)
-        #expect(GtkHarness.iterate(until: { window.session?.url == two }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.store?.url == two }, timeout: 5))
         #expect(library.view.selectedURL == two)
         #expect(window.isPlayVisible)
     }

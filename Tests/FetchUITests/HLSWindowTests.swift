@@ -35,20 +35,20 @@ struct HLSWindowTests {
         defer { GtkHarness.close(window) }
         window.urlText = server.url("/v360/index.m3u8")
         window.activate(.start)
-        let fraction = { window.session?.progress?.fraction ?? 0 }
-        #expect(GtkHarness.iterate(until: { fraction() > 0 && window.session?.state == .downloading }, timeout: 20),
+        let fraction = { window.store?.progress?.fraction ?? 0 }
+        #expect(GtkHarness.iterate(until: { fraction() > 0 && window.store?.state == .downloading }, timeout: 20),
                 "the ring never started filling")
         #expect(window.statusText.contains("segments"), "\(window.statusText)")
         GtkHarness.screenshot(window.widget, "window-hls-downloading")
 
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 5))
         #expect(window.isEnabled(.continue))
         server.release("/" + last)
         window.activate(.continue)
-        #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { true } else { false } },
+        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { true } else { false } },
                                    timeout: 60), "the presentation did not complete")
-        guard case .completed(let path) = window.session?.state else { return }
+        guard case .completed(let path) = window.store?.state else { return }
         #expect(path.hasSuffix(".mp4"))
         #expect(fraction() == 1)
         #expect(GtkHarness.iterate(until: { window.isPlayVisible && window.isEnabled(.play) }, timeout: 5))
@@ -65,7 +65,7 @@ struct HLSWindowTests {
         let window = try RealInput.window(cacheRoot: cache.path, link: url)
         defer { GtkHarness.close(window) }
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { window.isPlayVisible } else { false } },
+        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { window.isPlayVisible } else { false } },
                                    timeout: 60), "the presentation did not complete")
         #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.playButton) }, timeout: 5),
                 "focus on \(RealInput.describeFocus(window))")

@@ -22,7 +22,7 @@ struct KeyboardFocusTests {
     func state(_ window: MainWindow) -> PlayerState? { window.playback.player?.state }
 
     func completed(_ window: MainWindow) -> Bool {
-        if case .completed = window.session?.state { true } else { false }
+        if case .completed = window.store?.state { true } else { false }
     }
 
     /// A window whose selected download of a real clip is complete, the Play button showing.
@@ -51,24 +51,24 @@ struct KeyboardFocusTests {
         try RealInput.type(url)
         #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5), "typed: \(window.urlText)")
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { window.session?.state == .downloading }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10))
         #expect(!RealInput.focusIsIn(window, window.ui.entry), "the focus stayed in the entry")
 
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10),
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10),
                 "Space did not pause; focus on \(RealInput.describeFocus(window))")
         #expect(window.urlText == url, "Space went into the link: “\(window.urlText)”")
         let requests = server.requests(to: "/slow.webm").count
 
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { window.session?.state == .downloading }, timeout: 10),
+        #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10),
                 "Space did not continue; focus on \(RealInput.describeFocus(window))")
         #expect(GtkHarness.iterate(until: { server.requests(to: "/slow.webm").count > requests }, timeout: 10))
         #expect(server.requests(to: "/slow.webm").last?["range"] != nil, "it did not resume with a range")
         #expect(window.urlText == url)
         #expect(!GtkHarness.app.isChoosingFile)
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
     }
 
     @Test func afterPlaySpaceTogglesThePlaybackWhateverWasClicked() throws {

@@ -128,7 +128,7 @@ struct LibraryMenuTests {
             if activation { library.activate(url) } else { library.perform(.playItem, url: url) }
             #expect(GtkHarness.iterate(until: {
                 window.visiblePage == "video" && window.playback.player?.state == .playing
-            }, timeout: 10), "activated: \(activation); \(String(describing: window.session?.state))")
+            }, timeout: 10), "activated: \(activation); \(String(describing: window.store?.state))")
             window.playback.player?.close()
         }
         #expect(server.requests(to: "/menu.webm").count == requests, "a finished video was downloaded again")

@@ -62,12 +62,12 @@ struct LibraryWindowTests {
         // Two URLs entered one after the other both download at once.
         window.urlText = first
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { (window.session?.progress?.bytesDone ?? 0) > 0 }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { (window.store?.progress?.bytesDone ?? 0) > 0 }, timeout: 10))
         window.urlText = second
         #expect(window.isEnabled(.start), "another URL cannot be added while one downloads")
         window.activate(.start)
-        #expect(window.session?.url == second, "the big ring does not show the new download")
-        #expect(GtkHarness.iterate(until: { window.session?.queue.runningURLs.count == 2 }, timeout: 5))
+        #expect(window.store?.url == second, "the big ring does not show the new download")
+        #expect(GtkHarness.iterate(until: { window.store?.queue.runningURLs.count == 2 }, timeout: 5))
         #expect(GtkHarness.iterate(until: {
             rowActivity(window, first) == .downloading && rowActivity(window, second) == .downloading
         }, timeout: 5), "both rows should show their own progress")
@@ -92,13 +92,13 @@ struct LibraryWindowTests {
         // Selecting a row shows it in the big ring; Enter plays it through the hook.
         lib.view.select(url: nil)
         lib.view.choose(url: first)
-        #expect(window.session?.url == first)
+        #expect(window.store?.url == first)
         #expect(window.ring.tone == .done)
         var played: String?
         let playObservation = window.observePlays { played = $0 }
         defer { withExtendedLifetime(playObservation) {} }
         lib.view.activateRow(url: first)
-        let cached = try #require(window.session?.cache.entry(for: first)?.path)
+        let cached = try #require(window.store?.cache.entry(for: first)?.path)
         #expect(played == cached, "the hook did not receive the cached path")
         #expect(cached.hasPrefix(cache.path) && cached.contains("/videos/"))
         #expect(window.visiblePage == "video")
@@ -110,10 +110,10 @@ struct LibraryWindowTests {
         #expect(!window.isEnabled(.delete))
 
         // Delete the other one, then undo: the exact bytes come back.
-        let secondPath = try #require(window.session?.cache.entry(for: second)?.path)
+        let secondPath = try #require(window.store?.cache.entry(for: second)?.path)
         let secondHash = try sha256Hex(ofFile: secondPath)
         lib.view.choose(url: second)
-        #expect(window.session?.url == second)
+        #expect(window.store?.url == second)
         #expect(window.isEnabled(.delete))
         window.activate(.delete)
         #expect(!lib.view.urls.contains(second), "the row did not go at once")
@@ -127,7 +127,7 @@ struct LibraryWindowTests {
         #expect(!lib.view.isUndoVisible)
         #expect(GtkHarness.iterate(until: { lib.view.urls.contains(second) }, timeout: 5))
         #expect(try sha256Hex(ofFile: secondPath) == secondHash)
-        #expect(window.session?.url == second)
+        #expect(window.store?.url == second)
 
         // A restart (a new window on the same cache) shows the same library.
         let before = lib.store.items.map(\.url)
@@ -153,18 +153,18 @@ struct LibraryWindowTests {
         window.urlText = next
         window.activate(.start)
         // One slot: the second waits, and says so.
-        #expect(window.session?.isWaiting == true)
+        #expect(window.store?.isWaiting == true)
         #expect(window.statusText.contains("Waiting"))
         #expect(window.isEnabled(.pause) && !window.isEnabled(.continue))
         #expect(GtkHarness.iterate(until: { rowActivity(window, next) == .waiting }, timeout: 5))
         #expect(lib.view.row(url: next)?.toggleAction == "Pause this download")
-        #expect(GtkHarness.iterate(until: { (window.session?.entries[slow]?.progress.bytesDone ?? 0) > 10_000 },
+        #expect(GtkHarness.iterate(until: { (window.store?.entries[slow]?.progress.bytesDone ?? 0) > 10_000 },
                                    timeout: 10))
         shot(window, "library-waiting")
 
         // Quitting mid-download keeps the partial; the next start lists it ready to continue.
         gtk_window_close(window.widget.as(GtkWindow.self))
-        #expect(GtkHarness.iterate(until: { window.session?.isAnyRunning == false }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.store?.isAnyRunning == false }, timeout: 5))
         let again = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
         let lib2 = try library(again)

@@ -63,7 +63,7 @@ struct LinkDropTests {
         let (source, label) = dragSourceWindow(url + "\r\n", mimeType: "text/uri-list")
         defer { gtk_window_destroy(source.as(GtkWindow.self)) }
         try drag(from: label, to: window.ring.widget)
-        #expect(GtkHarness.iterate(until: { window.session?.url == url }, timeout: 10),
+        #expect(GtkHarness.iterate(until: { window.store?.url == url }, timeout: 10),
                 "the dropped link did not start: entry “\(window.urlText)”")
         #expect(GtkHarness.iterate(until: { server.requests(to: "/dropped.webm").count > 0 }, timeout: 10))
     }

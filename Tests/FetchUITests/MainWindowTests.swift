@@ -26,11 +26,11 @@ struct MainWindowTests {
 
     /// The partial file's size on disk for `url`.
     func partialSize(_ window: MainWindow, _ url: String) -> Int64? {
-        guard let entry = window.session?.cache.entry(for: url), !entry.isComplete else { return nil }
+        guard let entry = window.store?.cache.entry(for: url), !entry.isComplete else { return nil }
         return fileSize(entry.path)
     }
 
-    func fraction(_ window: MainWindow) -> Double { window.session?.progress?.fraction ?? 0 }
+    func fraction(_ window: MainWindow) -> Double { window.store?.progress?.fraction ?? 0 }
 
     @Test func startPauseContinueCompletePlay() throws {
         server.serve("/clip.webm", body: body, etag: "\"v1\"", faults: [.throttle(bytesPerSecond: 400_000)])
@@ -47,17 +47,17 @@ struct MainWindowTests {
         #expect(GtkHarness.iterate(until: { fraction(window) > 0.05 }, timeout: 10), "the fraction never grew")
         let early = fraction(window)
         #expect(GtkHarness.iterate(until: { fraction(window) > early + 0.05 }, timeout: 10), "the fraction stopped")
-        #expect(window.session?.state == .downloading)
+        #expect(window.store?.state == .downloading)
         #expect(window.isEnabled(.pause) && !window.isEnabled(.start) && !window.isEnabled(.continue))
         #expect(window.ring.tone == .running)
         #expect(window.statusText.contains(" of "))
         GtkHarness.screenshot(window.widget, "window-downloading")
 
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 5))
         #expect(window.isEnabled(.continue) && !window.isEnabled(.pause))
         #expect(window.ring.tone == .paused)
-        let pausedBytes = window.session?.progress?.bytesDone
+        let pausedBytes = window.store?.progress?.bytesDone
         let pausedSize = partialSize(window, url)
         #expect(pausedSize != nil && pausedSize! > 0)
         let requestsWhilePaused = server.requests(to: "/clip.webm").count
@@ -66,12 +66,12 @@ struct MainWindowTests {
             GtkHarness.iterate(for: 0.1)
             #expect(partialSize(window, url) == pausedSize)
         }
-        #expect(window.session?.progress?.bytesDone == pausedBytes)
+        #expect(window.store?.progress?.bytesDone == pausedBytes)
         #expect(server.requests(to: "/clip.webm").count == requestsWhilePaused)
         GtkHarness.screenshot(window.widget, "window-paused")
 
         window.activate(.continue)
-        #expect(GtkHarness.iterate(until: { if case .completed = window.session?.state { true } else { false } },
+        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { true } else { false } },
                                    timeout: 30), "the download did not complete")
         #expect(server.requests(to: "/clip.webm").last?["range"] != nil)
         #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
@@ -79,7 +79,7 @@ struct MainWindowTests {
         #expect(window.ring.tone == .done)
         #expect(window.isPlayVisible && window.isEnabled(.play))
         #expect(!window.isEnabled(.pause) && !window.isEnabled(.continue))
-        if case .completed(let path) = window.session?.state {
+        if case .completed(let path) = window.store?.state {
             #expect(fileSize(path) == Int64(body.count))
         }
         GtkHarness.iterate(until: { false }, timeout: 0.4) // let the Play button slide in
@@ -104,7 +104,7 @@ struct MainWindowTests {
         window.urlText = "not a link"
         window.activate(.start)
         #expect(window.urlMessage?.contains("not a web address") == true)
-        #expect(window.session?.url == nil)
+        #expect(window.store?.url == nil)
         GtkHarness.screenshot(window.widget, "window-bad-url")
 
         window.urlText = "ftp://example.com/video.webm"
@@ -132,11 +132,11 @@ struct MainWindowTests {
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { fraction(window) > 0.1 }, timeout: 10))
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 5))
         let kept = try #require(partialSize(window, url))
 
         window.activate(.continue)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isFailed == true }, timeout: 30))
+        #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true }, timeout: 30))
         #expect(window.errorMessage?.contains("500") == true)
         #expect(window.ring.tone == .failed)
         // With bytes kept, Continue is the retry: no Start, no Try Again, no greyed Pause.
@@ -155,7 +155,7 @@ struct MainWindowTests {
         defer { GtkHarness.close(window) }
         window.urlText = server.url("/missing.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isFailed == true }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true }, timeout: 20))
         #expect(window.errorMessage?.contains("404") == true)
         #expect(window.isEnabled(.start) && !window.isEnabled(.continue))
         // Try Again, not Start beside it too.
@@ -174,21 +174,21 @@ struct MainWindowTests {
         #expect(GtkHarness.iterate(until: { fraction(first) > 0.1 }, timeout: 10))
         // Closing mid-download hides the window, stops the task, then destroys the window.
         gtk_window_close(first.widget.as(GtkWindow.self))
-        #expect(GtkHarness.iterate(until: { first.session?.isRunning == false }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { first.store?.isRunning == false }, timeout: 5))
         let kept = try #require(partialSize(first, url))
 
         let second = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(second) }
         second.urlText = url
         #expect(GtkHarness.iterate(until: { second.isEnabled(.continue) }, timeout: 5), "the partial was not shown")
-        #expect(second.session?.progress?.bytesDone ?? 0 > 0)
+        #expect(second.store?.progress?.bytesDone ?? 0 > 0)
         #expect(second.ring.fraction ?? 0 > 0)
         #expect(second.statusText.contains("ready to continue"))
         GtkHarness.screenshot(second.widget, "window-partial-ready")
         second.activate(.continue)
         // Finished, not only playable: Play is offered as soon as the start is on disk (watching
         // while it downloads), which can be before the server has counted the ranged request.
-        #expect(GtkHarness.iterate(until: { second.session?.state.isCompleted == true }, timeout: 30))
+        #expect(GtkHarness.iterate(until: { second.store?.state.isCompleted == true }, timeout: 30))
         #expect(second.isEnabled(.play))
         let ranges = server.requests(to: "/resume.webm").map { $0["range"] ?? "none" }
         #expect(server.requests(to: "/resume.webm").last?["range"] != nil, "it did not resume: \(ranges), kept \(kept)")

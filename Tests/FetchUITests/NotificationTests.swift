@@ -56,7 +56,7 @@ struct NotificationTests {
     func download(_ url: String, in window: MainWindow) -> Bool {
         window.urlText = url
         window.activate(.start)
-        return GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20)
+        return GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20)
     }
 
     /// Serves a clip at `path` and downloads it in a window that is then closed; returns a new
@@ -92,10 +92,10 @@ struct NotificationTests {
         // Meanwhile another link was typed in the entry; a click on the notification brings the
         // window back on the finished download, over the other window.
         window.urlText = other
-        #expect(GtkHarness.iterate(until: { window.session?.url != url && !window.isPlayVisible }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.store?.url != url && !window.isPlayVisible }, timeout: 5))
         try peers.invoke(notification: id, action: "default")
-        #expect(GtkHarness.iterate(until: { window.session?.url == url && RealInput.isActive(window) }, timeout: 10),
-                "selected \(window.session?.url ?? "nothing"): \(RealInput.describeScreen("notify-click"))")
+        #expect(GtkHarness.iterate(until: { window.store?.url == url && RealInput.isActive(window) }, timeout: 10),
+                "selected \(window.store?.url ?? "nothing"): \(RealInput.describeScreen("notify-click"))")
         #expect(window.visiblePage == "download" && window.isPlayVisible)
 
         // The app's Play action over D-Bus, as the notification's button (or a shell) calls it.
@@ -107,7 +107,7 @@ struct NotificationTests {
         #expect(GtkHarness.iterate(until: {
             window.visiblePage == "video" && window.playback.player?.state == .playing && window.playback.view.framesShown >= 3
         }, timeout: 10), "the video does not play: \(String(describing: window.playback.player?.state))")
-        #expect(window.playback.player?.path == window.session?.state.completedPath)
+        #expect(window.playback.player?.path == window.store?.state.completedPath)
         window.playback.player?.close()
     }
 
@@ -141,8 +141,8 @@ struct NotificationTests {
         window.playLink(url)
         #expect(GtkHarness.iterate(until: {
             window.visiblePage == "video" && window.playback.player?.state == .playing
-        }, timeout: 10), "Play did not play: \(String(describing: window.session?.state))")
-        #expect(window.playback.player?.path == window.session?.state.completedPath)
+        }, timeout: 10), "Play did not play: \(String(describing: window.store?.state))")
+        #expect(window.playback.player?.path == window.store?.state.completedPath)
         window.playback.player?.close()
     }
 
@@ -201,7 +201,7 @@ struct NotificationTests {
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
         let before = notifyCount()
         #expect(download(server.url("/named"), in: window))
-        #expect(window.session?.state.completedPath.map { URL(fileURLWithPath: $0).lastPathComponent } == name)
+        #expect(window.store?.state.completedPath.map { URL(fileURLWithPath: $0).lastPathComponent } == name)
         #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 10), "no Notify call")
         let (_, notify) = try #require(try notifications(after: before).first)
         let body = try #require(notify.args[4] as? String)

@@ -37,7 +37,7 @@ struct PageVideoChoiceTests {
                 && window.pageVideoChooser.map { gtk_window_is_active($0.window.as(GtkWindow.self)) != 0 } == true
         }, timeout: 15)
         if !shown {
-            Issue.record("no chooser with the focus (state \(String(describing: window.session?.state)), requests \(server.requests.map(\.path))): \(RealInput.describeScreen("page-video-chooser-missing"))")
+            Issue.record("no chooser with the focus (state \(String(describing: window.store?.state)), requests \(server.requests.map(\.path))): \(RealInput.describeScreen("page-video-chooser-missing"))")
         }
         return try #require(window.pageVideoChooser)
     }
@@ -65,14 +65,14 @@ struct PageVideoChoiceTests {
         try RealInput.key("Return")
         let first = WebAddress.pageVideo(1, on: page), third = WebAddress.pageVideo(3, on: page)
         #expect(GtkHarness.iterate(until: {
-            [first, third].allSatisfy { window.session?.entries[$0]?.state.isCompleted == true }
-        }, timeout: 30), "entries: \(String(describing: window.session?.entries))")
+            [first, third].allSatisfy { window.store?.entries[$0]?.state.isCompleted == true }
+        }, timeout: 30), "entries: \(String(describing: window.store?.entries))")
         #expect(window.pageVideoChooser == nil)
-        let names = [first, third].compactMap { window.session?.entries[$0]?.state.completedPath }.map { ($0 as NSString).lastPathComponent }
+        let names = [first, third].compactMap { window.store?.entries[$0]?.state.completedPath }.map { ($0 as NSString).lastPathComponent }
         #expect(names == ["Reef knot.webm", "Eye splice.webm"])
         #expect(server.requests(to: "/m/two.webm").isEmpty)
-        #expect(window.session?.entries[page] == nil, "the page's own entry left the queue")
-        #expect(window.session?.url == first, "the first chosen is the one shown")
+        #expect(window.store?.entries[page] == nil, "the page's own entry left the queue")
+        #expect(window.store?.url == first, "the first chosen is the one shown")
     }
 
     @Test func escapeSavesNothing() throws {
@@ -83,7 +83,7 @@ struct PageVideoChoiceTests {
         try RealInput.key("Escape")
         #expect(GtkHarness.iterate(until: { window.pageVideoChooser == nil }, timeout: 5), "Escape did not close the chooser")
         #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/m/") })
-        #expect(window.session?.state == .failed(.severalVideos(3)))
+        #expect(window.store?.state == .failed(.severalVideos(3)))
     }
 
     @Test func aPageWithOneVideoStartsAtOnceUnderThePagesTitle() throws {
@@ -94,10 +94,10 @@ struct PageVideoChoiceTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         try RealInput.enter(server.url("/single"), in: window)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 30),
-                "state: \(String(describing: window.session?.state))")
+        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 30),
+                "state: \(String(describing: window.store?.state))")
         #expect(window.pageVideoChooser == nil)
-        let path = try #require(window.session?.state.completedPath)
+        let path = try #require(window.store?.state.completedPath)
         #expect((path as NSString).lastPathComponent == "Reef knot in slow motion.webm")
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.bodies[0]))
         let title = String(cString: gtk_label_get_text(window.ui.titleLabel.opaque))
@@ -112,7 +112,7 @@ struct PageVideoChoiceTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         try RealInput.enter(server.url("/tides"), in: window)
-        let session = try #require(window.session)
+        let session = try #require(window.store)
         #expect(GtkHarness.iterate(until: { (session.progress?.bytesDone ?? 0) > 0 }, timeout: 20))
         session.pause()
         #expect(GtkHarness.iterate(until: { session.state == .paused }, timeout: 10), "state: \(session.state)")

@@ -68,10 +68,10 @@ struct PreferencesWindowTests {
         // Each control, clicked or typed into as a person does.
         try RealInput.click(try plusButton(preferences.maxRunningSpin))
         #expect(GtkHarness.iterate(until: { window.preferences.settings.maxRunning == 4 }, timeout: 5))
-        #expect(window.session?.queue.maxRunning == 4, "the queue follows at once")
+        #expect(window.store?.queue.maxRunning == 4, "the queue follows at once")
         try RealInput.click(try plusButton(preferences.connectionsSpin))
         #expect(GtkHarness.iterate(until: { window.preferences.settings.connections == 9 }, timeout: 5))
-        #expect(window.session?.connections.connections == 9, "the next run's ceiling follows at once")
+        #expect(window.store?.connections.connections == 9, "the next run's ceiling follows at once")
         try RealInput.click(preferences.speedSwitch)
         #expect(GtkHarness.iterate(until: { window.preferences.settings.speedLimit == PreferencesWindow.defaultSpeedLimit },
                                    timeout: 5))
@@ -82,7 +82,7 @@ struct PreferencesWindowTests {
         try RealInput.key("Tab")
         #expect(GtkHarness.iterate(until: { window.preferences.settings.speedLimit == 2048 }, timeout: 5),
                 "typed limit: \(String(describing: window.preferences.settings.speedLimit))")
-        #expect(window.session?.speedLimit.bytesPerSecond == Int64(2048 * 1024), "the downloads' limit follows at once")
+        #expect(window.store?.speedLimit.bytesPerSecond == Int64(2048 * 1024), "the downloads' limit follows at once")
         try RealInput.click(preferences.keepAwakeSwitch)
         #expect(GtkHarness.iterate(until: { !window.preferences.settings.keepAwake }, timeout: 5))
         try RealInput.click(preferences.capSwitch)
@@ -104,12 +104,12 @@ struct PreferencesWindowTests {
         // Next time (a new window reading the same file) shows them again.
         let again = try GtkHarness.window(cacheRoot: cache.path, preferences: Preferences(store: store, migratingFrom: nil))
         defer { GtkHarness.close(again) }
-        #expect(again.session?.queue.maxRunning == 4)
+        #expect(again.store?.queue.maxRunning == 4)
         again.showPreferences()
         let shown = try #require(again.preferencesWindow)
         #expect(gtk_spin_button_get_value(shown.maxRunningSpin.opaque) == 4)
         #expect(gtk_spin_button_get_value(shown.connectionsSpin.opaque) == 9)
-        #expect(again.session?.connections.connections == 9)
+        #expect(again.store?.connections.connections == 9)
         #expect(gtk_switch_get_active(shown.speedSwitch.opaque) != 0)
         #expect(gtk_spin_button_get_value(shown.speedSpin.opaque) == 2048)
         #expect(gtk_switch_get_active(shown.keepAwakeSwitch.opaque) == 0)
@@ -144,8 +144,8 @@ struct PreferencesWindowTests {
         // The next video that finishes lands there.
         window.urlText = server.url("/chosen.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.session?.state == .completed(path: chosen + "/chosen.webm") },
-                                   timeout: 20), "state: \(String(describing: window.session?.state))")
+        #expect(GtkHarness.iterate(until: { window.store?.state == .completed(path: chosen + "/chosen.webm") },
+                                   timeout: 20), "state: \(String(describing: window.store?.state))")
     }
 
     @Test func aFileIsNoFolder() throws {
@@ -174,13 +174,13 @@ struct PreferencesWindowTests {
         window.activate(.start)
         window.urlText = server.url("/second.webm")
         window.activate(.start)
-        #expect(window.session?.isWaiting == true, "one at a time: the second waits")
+        #expect(window.store?.isWaiting == true, "one at a time: the second waits")
         window.showPreferences()
         let preferences = try #require(window.preferencesWindow)
         gtk_spin_button_spin(preferences.maxRunningSpin.opaque, GTK_SPIN_STEP_FORWARD, 1)
         #expect(window.preferences.settings.maxRunning == 2)
         #expect(GtkHarness.iterate(until: {
-            window.session?.isWaiting == false && window.session?.queue.runningURLs.count == 2
+            window.store?.isWaiting == false && window.store?.queue.runningURLs.count == 2
         }, timeout: 5), "the waiting download did not start")
         #expect(GtkHarness.iterate(until: { server.requests(to: "/second.webm").count == 1 }, timeout: 5))
     }
@@ -208,7 +208,7 @@ struct PreferencesWindowTests {
         #expect(inhibit.args[2] as? String == "Downloading videos")
         #expect((inhibit.args[3] as? Int) == Int(GTK_APPLICATION_INHIBIT_SUSPEND.rawValue), "suspend: \(inhibit.args)")
         let cookie = inhibitor.cookie
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20))
         #expect(!inhibitor.isActive && inhibitor.cookie == 0, "released when the download ends")
         #expect(GtkHarness.iterate(until: { peers.calls("Uninhibit").contains { $0.args.first as? Int == Int(cookie) } },
                                    timeout: 5), "the session manager was not told")
@@ -219,12 +219,12 @@ struct PreferencesWindowTests {
         window.urlText = server.url("/asleep.webm")
         window.activate(.start)
         // A new link waits for the cache's read before it runs.
-        #expect(GtkHarness.iterate(until: { window.session?.state == .downloading }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10))
         #expect(!inhibitor.isActive)
         window.preferences.change { $0.keepAwake = true }
         #expect(inhibitor.isActive && inhibitor.cookie != 0)
         #expect(peers.calls("Inhibit").count == count + 1)
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20))
         #expect(!inhibitor.isActive)
     }
 

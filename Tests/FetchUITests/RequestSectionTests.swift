@@ -60,8 +60,8 @@ struct RequestSectionTests {
         try RealInput.type("X-Token: \(Self.secrets[1])")
         GtkHarness.screenshot(window.widget, "request-section")
         try RealInput.click(window.ui.startButton)
-        #expect(GtkHarness.iterate(until: { window.session?.state.completedPath != nil }, timeout: 20),
-                "state: \(String(describing: window.session?.state)), message: \(window.urlMessage ?? "none")")
+        #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 20),
+                "state: \(String(describing: window.store?.state)), message: \(window.urlMessage ?? "none")")
 
         let sent = try #require(server.requests(to: "/clip.webm").first)
         #expect(sent.headers.first { $0.name == "cookie" }?.value == "sid=\(Self.secrets[0]); theme=dark")
@@ -104,12 +104,12 @@ struct RequestSectionTests {
                          "secure": false, "httpOnly": true, "session": true]],
         ] as [String: Any])
         window.downloadFromBrowser(String(decoding: message, as: UTF8.self))
-        #expect(GtkHarness.iterate(until: { window.session?.state.completedPath != nil }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 20))
         let sent = try #require(server.requests(to: "/watch/video.mp4").first)
         #expect(sent.headers.first { $0.name == "cookie" }?.value == "sid=\(Self.secrets[0])")
         #expect(sent.headers.first { $0.name == "user-agent" }?.value == "Mozilla/5.0 Test")
-        #expect(window.session?.state.completedPath?.hasSuffix("/A Good Film.mp4") == true,
-                "saved as \(window.session?.state.completedPath ?? "nothing")")
+        #expect(window.store?.state.completedPath?.hasSuffix("/A Good Film.mp4") == true,
+                "saved as \(window.store?.state.completedPath ?? "nothing")")
         let texts = Self.labelTexts(in: window.widget)
         #expect(texts.contains("A Good Film.mp4"), "labels: \(texts)")
         #expect(texts.contains("From the browser, with 1 cookie, the page’s address, the browser’s user agent."), "labels: \(texts)")

@@ -84,7 +84,7 @@ struct ShowInFilesTests {
 
         // A video moved away outside Fetchplay: its folder is opened instead.
         try FileManager.default.removeItem(atPath: path)
-        window.library?.reload()
+        window.library?.store.reload()
         #expect(GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isMissing == true }, timeout: 10))
         try clickShowInFiles(try #require(window.library?.view.row(url: url)))
         #expect(GtkHarness.iterate(until: { !fileManager.calls("ShowFolders").isEmpty }, timeout: 10))

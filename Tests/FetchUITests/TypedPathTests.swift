@@ -26,7 +26,7 @@ struct TypedPathTests {
         #expect(GtkHarness.iterate(until: { window.visiblePage == "video" && window.playback.view.framesShown >= 1 }, timeout: 10),
                 "page \(window.visiblePage)")
         #expect(window.playback.player?.path == clip)
-        #expect(window.session?.url == nil, "a download was started")
+        #expect(window.store?.url == nil, "a download was started")
         #expect(window.library?.view.urls.isEmpty == true)
     }
 
@@ -40,7 +40,7 @@ struct TypedPathTests {
             #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
             #expect(window.urlMessage?.contains(words) == true, "“\(text)”: \(window.urlMessage ?? "")")
             #expect(window.visiblePage == "download")
-            #expect(window.session?.url == nil, "“\(text)” started a download")
+            #expect(window.store?.url == nil, "“\(text)” started a download")
         }
         #expect(window.library?.view.urls.isEmpty == true)
     }
@@ -52,7 +52,7 @@ struct TypedPathTests {
         let typed = "127.0.0.1:\(server.port)/v.webm"
         try RealInput.enter(typed, in: window)
         #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 10), "message: \(window.urlMessage ?? "none")")
-        #expect(window.session?.url == "http://127.0.0.1:\(server.port)/v.webm")
+        #expect(window.store?.url == "http://127.0.0.1:\(server.port)/v.webm")
         #expect(server.requests(to: "/v.webm").count == 1)
     }
 }

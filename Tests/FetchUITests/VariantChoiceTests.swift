@@ -37,7 +37,7 @@ struct VariantChoiceTests {
         if !shown {
             let chooser = window.variantChooser.map { "shown \($0.isShown)" } ?? "none"
             let requests = server.requests.map(\.path)
-            Issue.record("no chooser with the focus (chooser \(chooser), state \(String(describing: window.session?.state)), requests \(requests)): \(RealInput.describeScreen("hls-variant-chooser-missing"))")
+            Issue.record("no chooser with the focus (chooser \(chooser), state \(String(describing: window.store?.state)), requests \(requests)): \(RealInput.describeScreen("hls-variant-chooser-missing"))")
         }
         return try #require(window.variantChooser)
     }
@@ -61,10 +61,10 @@ struct VariantChoiceTests {
         #expect(GtkHarness.iterate(until: { chooser.chosen?.height == 360 }, timeout: 5),
                 "the click at \(point) missed: \(RealInput.describeScreen("hls-variant-click"))")
         try RealInput.click(try #require(chooser.button(VariantChooser.download)))
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 60),
-                "the chosen variant did not download: \(String(describing: window.session?.state))")
+        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+                "the chosen variant did not download: \(String(describing: window.store?.state))")
         #expect(window.variantChooser == nil)
-        let path = try #require(window.session?.state.completedPath)
+        let path = try #require(window.store?.state.completedPath)
         let media = try DiscoveredMedia.probe(path)
         #expect(media.height == 360)
         #expect(abs(media.duration - clip.seconds) < 0.25)
@@ -83,7 +83,7 @@ struct VariantChoiceTests {
         #expect(GtkHarness.iterate(until: { window.variantChooser == nil }, timeout: 5), "Escape did not close the chooser")
         GtkHarness.iterate(for: 0.3) // a download would have asked for its playlist by now
         #expect(segmentRequests.isEmpty && server.requests(to: "/v720/index.m3u8").isEmpty)
-        #expect(window.session?.state == .idle)
+        #expect(window.store?.state == .idle)
         let presentations = (try? FileManager.default.contentsOfDirectory(atPath: cache.path + "/hls")) ?? []
         #expect(presentations.isEmpty, "a cancelled choice kept \(presentations)")
 
@@ -92,9 +92,9 @@ struct VariantChoiceTests {
         try RealInput.key("Return")
         let again = try chooser(of: window)
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { window.session?.state.isCompleted == true }, timeout: 60),
-                "Enter did not download: \(String(describing: window.session?.state)) \(again.isShown)")
-        let path = try #require(window.session?.state.completedPath)
+        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+                "Enter did not download: \(String(describing: window.store?.state)) \(again.isShown)")
+        let path = try #require(window.store?.state.completedPath)
         #expect(try DiscoveredMedia.probe(path).height == 720)
     }
 }

@@ -20,7 +20,7 @@ struct WatchWhileDownloadingTests {
         cache = try TemporaryDirectory(prefix: "fetchplay-watch")
     }
 
-    func downloading(_ window: MainWindow) -> Bool { window.session?.state == .downloading }
+    func downloading(_ window: MainWindow) -> Bool { window.store?.state == .downloading }
 
     @Test func playBeforeTheCheckmarkThenSeekAheadFetchesThatPartFirst() throws {
         let clip = try Clips.webm(seconds: 12, width: 640, height: 360, audio: false)
@@ -71,14 +71,14 @@ struct WatchWhileDownloadingTests {
         var partsAtFrame: [ClosedRange<Double>]?
         #expect(GtkHarness.iterate(until: {
             guard (window.playback.view.currentFrame?.timestamp ?? 0) >= duration * 0.7 else { return false }
-            partsAtFrame = window.session?.url.flatMap { window.session?.queue.board(for: $0)?.coverage.fractions }
+            partsAtFrame = window.store?.url.flatMap { window.store?.queue.board(for: $0)?.coverage.fractions }
             return true
         }, timeout: 15), "no picture from 80%: at \(window.playback.view.currentFrame?.timestamp ?? -1) of \(duration)")
         #expect((partsAtFrame?.count ?? 0) >= 2, "nothing was missing before the picture: \(partsAtFrame ?? [])")
 
         // The download completes under the playing video: the line goes, the file is exact.
-        #expect(GtkHarness.iterate(until: { window.session?.state.completedPath != nil }, timeout: 30))
-        let path = try #require(window.session?.state.completedPath)
+        #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 30))
+        let path = try #require(window.store?.state.completedPath)
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
         #expect(GtkHarness.iterate(until: { controls.downloadedParts.parts == nil }, timeout: 5))
         #expect(!player.state.isFailed)
@@ -119,10 +119,10 @@ struct OfflinePartialWindowTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { (window.session?.progress?.bytesDone ?? 0) >= Int64(body.count * 2 / 5) }, timeout: 15),
-                "at \(window.session?.progress?.bytesDone ?? -1) of \(body.count): \(window.session?.url.flatMap { window.session?.queue.board(for: $0)?.coverage.spans } ?? [])")
+        #expect(GtkHarness.iterate(until: { (window.store?.progress?.bytesDone ?? 0) >= Int64(body.count * 2 / 5) }, timeout: 15),
+                "at \(window.store?.progress?.bytesDone ?? -1) of \(body.count): \(window.store?.url.flatMap { window.store?.queue.board(for: $0)?.coverage.spans } ?? [])")
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.session?.state == .paused }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
         GtkHarness.close(window)
         server.stop()
 
@@ -136,6 +136,6 @@ struct OfflinePartialWindowTests {
         #expect(GtkHarness.iterate(until: { player.state.isFailed }, timeout: 20), "it never said what is missing")
         #expect(again.playback.view.errorMessage == "This part is not downloaded yet.",
                 "said: \(again.playback.view.errorMessage ?? "nothing")")
-        #expect(again.session?.state.completedPath == nil && again.session?.hasPartial == true, "the partial is still a partial")
+        #expect(again.store?.state.completedPath == nil && again.store?.hasPartial == true, "the partial is still a partial")
     }
 }

@@ -12,7 +12,7 @@ import GLibSupport
 /// (`g_timeout_set_expiration`), so each tick notes that due time and the next tick measures
 /// `now − due`: the time the main thread was busy elsewhere (drawing, handling progress, …) when
 /// it should have been free. Ticks are kept apart by phase: before the download starts, while the
-/// window's session is downloading, and after. Frames the window paints while downloading are
+/// window's store is downloading, and after. Frames the window paints while downloading are
 /// counted too (its frame clock's `after-paint`), to show the UI was busy drawing progress. At quit
 /// (the application's `shutdown`) a summary goes to FILE as `key=value` lines, with the raw
 /// lateness of each tick while downloading (`downloading_samples_us`) so runs can be pooled.
@@ -80,8 +80,8 @@ final class MainLoopLatencyProbe {
     }
 
     private func observeSession(now: Int64) {
-        guard let session = app?.window?.session else { return }
-        switch (phase, session.state) {
+        guard let store = app?.window?.store else { return }
+        switch (phase, store.state) {
         case (.before, .downloading):
             phase = .downloading
             downloadStarted = now
@@ -95,7 +95,7 @@ final class MainLoopLatencyProbe {
         case (.downloading, let state):
             phase = .after
             downloadEnded = now
-            bytes = session.progress?.bytesDone ?? 0
+            bytes = store.progress?.bytesDone ?? 0
             endState = Self.describe(state)
             paintHandler = nil // disconnects
             if quitWhenDone, let app {

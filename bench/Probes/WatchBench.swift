@@ -59,7 +59,7 @@ final class WatchBench {
             ("seek_frame_s", String(format: "%.3f", now - seekAt)),
             ("seek_frame_at_s", String(format: "%.3f", timestamp)),
             ("seek_frame_bytes", "\(bytesOnDisk(window))"),
-            ("total_bytes", "\(window.session?.progress?.total ?? -1)"),
+            ("total_bytes", "\(window.store?.progress?.total ?? -1)"),
             ("duration_s", String(format: "%.3f", player.duration ?? -1)),
         ]
         FileHandle.standardOutput.write(Data(("fetchplay-watch " + fields.map { "\($0)=\($1)" }.joined(separator: " ") + "\n").utf8))
@@ -80,7 +80,7 @@ final class WatchBench {
     }
 
     private func bytesOnDisk(_ window: MainWindow) -> Int64 {
-        window.session?.progress?.bytesDone ?? -1
+        window.store?.progress?.bytesDone ?? -1
     }
 
     private static func now() -> Double { Double(g_get_monotonic_time()) / 1_000_000 }

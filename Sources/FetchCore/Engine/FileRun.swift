@@ -57,7 +57,7 @@ struct FileRun {
 
     /// Requests until the download completes, fails or is stopped; retries with backoff.
     private func attempts(_ partial: PartialFile, options: DownloadOptions) -> End {
-        var meter = SpeedMeter()
+        let meter = SpeedMeter()
         var failures = 0
         var backoff = Backoff(options)
         var forceFromZero = false
@@ -71,9 +71,11 @@ struct FileRun {
         while true {
             let record = partial.record
             let resume = !forceFromZero && record.isResumable
-            report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: &meter)
+            report(bytes: resume ? record.durableBytes : 0, total: record.total, meter: meter)
             let attempt = RangeDownload(url: requestURL, partial: partial, options: options, connections: connections,
-                                        limits: limits, stop: stop) { bytes, total in report(bytes: bytes, total: total, meter: &meter) }
+                                        limits: limits, meter: meter, stop: stop) { bytes, total in
+                report(bytes: bytes, total: total, meter: meter)
+            }
             let outcome = attempt.run(resume: resume)
             if attempt.slicesRefused { connections = 1 }
             switch outcome {
@@ -159,7 +161,7 @@ struct FileRun {
         }
     }
 
-    private func report(bytes: Int64, total: Int64?, meter: inout SpeedMeter) {
+    private func report(bytes: Int64, total: Int64?, meter: SpeedMeter) {
         meter.add(bytes: bytes, at: monotonicSeconds())
         let speed = meter.bytesPerSecond
         let left = total.flatMap { speed > 0 ? Double($0 - bytes) / speed : nil }

@@ -36,8 +36,8 @@ final class RangeDownload {
     private(set) var slicesRefused = false
     var active: [Transfer] = []
     private var lastProgress = 0.0
-    /// This attempt's speed, all connections together.
-    var meter = SpeedMeter()
+    /// The run's speed, all connections together; the run's progress reports measure it.
+    let meter: SpeedMeter
     /// When the next extra connection may open, after one failed (monotonic seconds).
     private var nextSliceAt = 0.0
     private var sliceBackoff: Backoff
@@ -69,9 +69,11 @@ final class RangeDownload {
     ///   - url: the request URL (credentials included).
     ///   - connections: at most this many at once; 1 for today's one-connection behaviour.
     ///   - limits: the speed limits all connections share (the download's own, the global one).
+    ///   - meter: the run's speed, which `onBytes` measures.
     init(url: String, partial: PartialFile, options: DownloadOptions, connections: Int, limits: SpeedLimits,
-         stop: StopSignal, onBytes: @escaping (Int64, Int64?) -> Void) {
+         meter: SpeedMeter, stop: StopSignal, onBytes: @escaping (Int64, Int64?) -> Void) {
         self.url = url
+        self.meter = meter
         self.limits = limits
         self.partial = partial
         self.options = options
@@ -379,7 +381,6 @@ final class RangeDownload {
         guard now - lastProgress >= options.progressInterval else { return }
         lastProgress = now
         reportedLength = partial.length
-        meter.add(bytes: partial.length, at: now)
         onBytes(partial.length, partial.identity.total)
     }
 }

@@ -1,15 +1,16 @@
 import Glibc
 
 /// Bytes per second over a sliding window of a few seconds, so the number people read does not
-/// jump with every packet.
-struct SpeedMeter: Sendable {
+/// jump with every packet. One per run (`FileRun`), on its worker's thread: its progress reports
+/// add the samples, and each attempt (`RangeDownload`) reads the same one.
+final class SpeedMeter {
     /// Seconds of history the average covers.
     let window: Double
     private var samples: [(time: Double, bytes: Int64)] = []
 
     init(window: Double = 3) { self.window = window }
 
-    mutating func add(bytes: Int64, at time: Double) {
+    func add(bytes: Int64, at time: Double) {
         samples.append((time, bytes))
         while let first = samples.first, time - first.time > window, samples.count > 2 {
             samples.removeFirst()
@@ -20,8 +21,6 @@ struct SpeedMeter: Sendable {
         guard let first = samples.first, let last = samples.last, last.time - first.time > 0.05 else { return 0 }
         return Double(last.bytes - first.bytes) / (last.time - first.time)
     }
-
-    mutating func reset() { samples.removeAll() }
 }
 
 /// Seconds on a clock that never jumps.

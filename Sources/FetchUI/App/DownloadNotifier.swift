@@ -11,7 +11,7 @@ import Localization
 /// (`app.play-link` with the link as its target), and a click on it bringing the window back
 /// on that download (`app.show-link`).
 ///
-/// Only an end seen to happen counts (`DownloadSession.Change.ended`): a download started or
+/// Only an end seen to happen counts (`DownloadStore.Change.ended`): a download started or
 /// continued in this window that is now complete or failed. A video that was already complete
 /// when it was selected says nothing, and nothing is said while the window has the focus (the
 /// ring and the row already say it).
@@ -21,7 +21,7 @@ final class DownloadNotifier {
     /// A reference to each widget above, taken at the end of `init`: none of these pointers
     /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
-    private let session: DownloadSession
+    private let store: DownloadStore
     /// What was sent, newest last, as plain text (tests read it beside what the notification
     /// server received).
     private(set) var sent: [(id: String, title: String, body: String)] = []
@@ -29,10 +29,10 @@ final class DownloadNotifier {
     /// when GLib picks its backend for good.
     private var bodyIsMarkupOnce: Bool?
 
-    init(window: UnsafeMutablePointer<GtkWidget>, session: DownloadSession) {
+    init(window: UnsafeMutablePointer<GtkWidget>, store: DownloadStore) {
         self.window = window
-        self.session = session
-        session.observe { [weak self] change in self?.entriesChanged(change.ended) }
+        self.store = store
+        store.observe { [weak self] change in self?.entriesChanged(change.ended) }
         owned = OwnedWidget.keep(window)
     }
 
@@ -42,7 +42,7 @@ final class DownloadNotifier {
     /// `ended`: downloads that finished or failed since they were started or continued here.
     private func entriesChanged(_ ended: Set<String>) {
         for url in ended {
-            switch session.entries[url]?.state {
+            switch store.entries[url]?.state {
             case .completed(let path): notifyFinished(url: url, path: path)
             case .failed(let error): notifyFailed(url: url, error: error)
             default: break

@@ -8,8 +8,8 @@
 //   ├─ PlaybackController    the video page: Player ↔ VideoView / VideoControls, positions;
 //   │  │                     SessionInhibitor (no blanking), MediaPlayer2 (MPRIS)
 //   │  └─ VideoView          GtkPicture + VideoPaintable: frames as textures (GL) or cairo surfaces
-//   ├─ DownloadSession       the DownloadQueue and its selected URL; events hop to the main thread
-//   ├─ LibraryCoordinator    the library pane: LibraryStore (disk, off the main thread),
+//   ├─ DownloadStore         the one store: downloads and videos by URL, the selected one
+//   ├─ LibraryCoordinator    the library pane over the store,
 //   │                        LibraryView / LibraryRow (widgets, row menu), LibraryRowModel (pure)
 //   ├─ ControlState          state → which buttons show and work, the ring's tone (pure)
 //   ├─ StatusText            bytes, speed, time left in words (pure)

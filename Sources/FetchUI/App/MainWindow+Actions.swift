@@ -62,7 +62,7 @@ extension MainWindow {
         let controls = self.controls
         let onVideo = visiblePage == "video", ready = playback.isReady
         switch action {
-        case .start: return session != nil && (controls.showsStart || controls.showsRetry)
+        case .start: return store != nil && (controls.showsStart || controls.showsRetry)
         case .pause: return controls.canPause
         case .continue: return controls.canContinue
         case .pauseOrContinue: return !onVideo && (controls.canPause || controls.canContinue)
@@ -95,11 +95,11 @@ extension MainWindow {
         case .start:
             startFromEntry()
         case .pause:
-            session?.pause()
+            store?.pause()
         case .continue:
-            session?.start()
+            store?.start()
         case .pauseOrContinue:
-            if controls.canPause { session?.pause() } else if controls.canContinue { session?.start() }
+            if controls.canPause { store?.pause() } else if controls.canContinue { store?.start() }
         case .play:
             playSelected()
         case .focusURL:

@@ -7,8 +7,8 @@ import GLibSupport
 /// (`app.play-link`, `app.show-link`, which `FetchplayApplication` routes here).
 extension MainWindow {
     func installNotifications() {
-        guard let session else { return }
-        notifier = DownloadNotifier(window: widget, session: session)
+        guard let store else { return }
+        notifier = DownloadNotifier(window: widget, store: store)
     }
 
     /// A click on a notification: the window comes back showing that download (its ring, its
@@ -16,7 +16,7 @@ extension MainWindow {
     public func showLink(_ url: String) {
         showDownloadPage()
         showDownloadColumn()
-        session?.select(url: url)
+        store?.select(url: url)
         refresh()
         present()
     }
@@ -26,7 +26,7 @@ extension MainWindow {
     /// it (D-Bus activation) the video's record is read in the background: it plays once read.
     public func playLink(_ url: String) {
         showLink(url)
-        downloadPage.playWhenReady(session?.url)
+        downloadPage.playWhenReady(store?.url)
     }
 
     /// A link the browser extension handed over (`app.browser-download`, from the native host):
@@ -36,11 +36,11 @@ extension MainWindow {
         showDownloadPage()
         showDownloadColumn()
         present()
-        guard let session else { return }
+        guard let store else { return }
         do throws(RequestContextError) {
             guard case .download(let url, let context) = try BrowserMessage.parse(Data(message.utf8)) else { return }
             do throws(DownloadError) {
-                try session.start(url, context: context)
+                try store.start(url, context: context)
             } catch {
                 showURLMessage(error.message)
             }

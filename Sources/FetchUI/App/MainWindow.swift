@@ -23,8 +23,9 @@ public final class MainWindow {
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
     private let ownedWidget: OwnedWidget
     public let ring = RingView()
-    /// The session, or nil when the cache folder could not be opened (`cacheError` says why).
-    public let session: DownloadSession?
+    /// The downloads and videos the window shows, or nil when the cache folder could not be
+    /// opened (`cacheError` says why).
+    public let store: DownloadStore?
     public let cacheError: DownloadError?
     /// The library pane and its wiring; nil when the cache folder could not be opened.
     public let library: LibraryCoordinator?
@@ -77,22 +78,20 @@ public final class MainWindow {
             let preferences = preferences ?? Preferences(legacyOf: cache)
             self.preferences = preferences
             let settings = preferences.settings
-            let session = DownloadSession(cache: cache, maxRunning: settings.maxRunning, presentations: .gstreamer)
-            self.session = session
-            library = libraryView.map { LibraryCoordinator(session: session, view: $0, settings: settings.library) }
+            let store = DownloadStore(cache: cache, maxRunning: settings.maxRunning, presentations: .gstreamer,
+                                      settings: settings.library)
+            self.store = store
+            library = libraryView.map { LibraryCoordinator(store: store, view: $0) }
             cacheError = nil
         case .failure(let error):
             self.preferences = preferences ?? Preferences()
-            session = nil; library = nil; cacheError = error
+            store = nil; library = nil; cacheError = error
         }
         downloadInhibitor = SessionInhibitor(window: widget, flags: GTK_APPLICATION_INHIBIT_SUSPEND,
                                              reason: tr("Downloading videos"))
-        downloadPage = DownloadPageController(ui: ui, ring: ring, session: session, cacheError: cacheError,
-                                              library: library, window: widget)
+        downloadPage = DownloadPageController(ui: ui, ring: ring, store: store, cacheError: cacheError, window: widget)
         playback = PlaybackController(window: widget, view: video,
-                                      positions: session.map { [library] in
-                                          PlaybackPositions(cacheRoot: $0.cache.root, library: library?.store)
-                                      },
+                                      positions: store.map { PlaybackPositions(cacheRoot: $0.cache.root, library: $0) },
                                       audio: .automatic)
         installPlayback()
         installActions()
@@ -110,7 +109,7 @@ public final class MainWindow {
             releaseBox($0)
         }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }.store(in: &connections)
-        session?.observe { [weak self] _ in self?.refresh() }
+        store?.observe { [weak self] _ in self?.refresh() }
         refresh()
     }
 
@@ -145,7 +144,7 @@ public final class MainWindow {
     /// (at once when it is already downloaded); choosing another item meanwhile cancels that.
     public func downloadAndPlay(url: String) {
         download(url: url)
-        downloadPage.playWhenReady(session?.url)
+        downloadPage.playWhenReady(store?.url)
     }
 
     /// Shows a local video file for playback: `fetchplay FILE` and Open.
@@ -231,12 +230,12 @@ public final class MainWindow {
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
         saveGeometry()
-        guard let session, session.isAnyRunning else { return false }
+        guard let store, store.isAnyRunning else { return false }
         let app = gtk_window_get_application(widget.as(GtkWindow.self))
         gtk_widget_set_visible(widget, 0)
         if let app { g_application_hold(app.as(GApplication.self)) }
         nonisolated(unsafe) let window = widget
-        session.stop {
+        store.stop {
             gtk_window_destroy(window.as(GtkWindow.self))
             if let app { g_application_release(app.as(GApplication.self)) }
         }

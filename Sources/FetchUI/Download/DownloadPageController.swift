@@ -9,8 +9,8 @@ import ThreadKit
 /// The download page's controller: the entry, the ring, the title and status line, the error,
 /// and the buttons, for the one current download.
 ///
-/// It turns the entry's text and the session's state into widgets (`refresh()`) through the
-/// pure `ControlState` and `StatusText`, and Enter / Start into `DownloadSession` calls. The
+/// It turns the entry's text and the store's state into widgets (`refresh()`) through the
+/// pure `ControlState` and `StatusText`, and Enter / Start into `DownloadStore` calls. The
 /// window owns it beside the video page's `PlaybackController` and switches between the two.
 @MainActor
 final class DownloadPageController {
@@ -18,13 +18,12 @@ final class DownloadPageController {
     private var connections: [SignalConnection] = []
     let ui: MainWindowLayout
     let ring: RingView
-    let session: DownloadSession?
+    let store: DownloadStore?
     let cacheError: DownloadError?
     private let window: UnsafeMutablePointer<GtkWidget>
     /// A reference to each widget above, taken at the end of `init`: none of these pointers
     /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
-    private let library: LibraryCoordinator?
     /// Plays a finished download (the window shows the video page).
     var play: (@MainActor (_ path: String, _ title: String) -> Void)?
     /// Play on a video that is still downloading: it plays from what is on disk as it arrives.
@@ -38,18 +37,15 @@ final class DownloadPageController {
     var updateActions: (@MainActor () -> Void)?
     /// Whether the download page shows now.
     var isShown: (@MainActor () -> Bool)?
-    /// Set while the page itself writes the entry, so that is not taken for typing.
-    private var settingEntry = false
     /// A start from the entry is waiting for its control to show (`focusControlsOnceShown`).
     private var focusAwaitsControl = false
 
-    init(ui: MainWindowLayout, ring: RingView, session: DownloadSession?, cacheError: DownloadError?,
-         library: LibraryCoordinator?, window: UnsafeMutablePointer<GtkWidget>) {
+    init(ui: MainWindowLayout, ring: RingView, store: DownloadStore?, cacheError: DownloadError?,
+         window: UnsafeMutablePointer<GtkWidget>) {
         self.ui = ui
         self.ring = ring
-        self.session = session
+        self.store = store
         self.cacheError = cacheError
-        self.library = library
         self.window = window
         ui.entry.connect("activate") { [weak self] in self?.entryActivated() }.store(in: &connections)
         ui.entry.connect("changed") { [weak self] in self?.entryChanged() }.store(in: &connections)
@@ -84,10 +80,10 @@ final class DownloadPageController {
     /// The buttons and the ring for the selected download and what the entry holds.
     var controls: ControlState {
         let entryURL = try? WebAddress.identity(entryText)
-        let entryIsNew = !entryText.isEmpty && (entryURL == nil || entryURL != session?.url)
-        return ControlState(state: session?.state ?? .idle, progress: session?.progress,
-                            hasPartial: session?.hasPartial ?? false, entryIsNew: entryIsNew,
-                            isWaiting: session?.isWaiting ?? false, canWatch: watchableBoard != nil)
+        let entryIsNew = !entryText.isEmpty && (entryURL == nil || entryURL != store?.url)
+        return ControlState(state: store?.state ?? .idle, progress: store?.progress,
+                            hasPartial: store?.hasPartial ?? false, entryIsNew: entryIsNew,
+                            isWaiting: store?.isWaiting ?? false, canWatch: watchableBoard != nil)
     }
 
     /// Start (a button, or Enter on something new): checks the link every time, says why it
@@ -102,7 +98,7 @@ final class DownloadPageController {
             play?(local.path, (local.path as NSString).lastPathComponent)
             return
         }
-        guard let session else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
+        guard let store else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
         let context: RequestContext?
         do throws(RequestContextError) {
             context = try ui.request.context()
@@ -112,7 +108,7 @@ final class DownloadPageController {
         if let context {
             // The download keeps what the section held; the fields let go of it.
             do throws(DownloadError) {
-                try session.start(entryText, context: context)
+                try store.start(entryText, context: context)
             } catch {
                 return showURLMessage(error.message)
             }
@@ -122,13 +118,13 @@ final class DownloadPageController {
             return focusControlsOnceShown()
         }
         do {
-            try session.load(entryText)
+            try store.load(entryText)
         } catch {
             return showURLMessage(error.message)
         }
         showURLMessage(nil)
-        if case .completed = session.state { return refresh() }
-        session.start()
+        if case .completed = store.state { return refresh() }
+        store.start()
         refresh()
         focusControlsOnceShown()
     }
@@ -136,13 +132,13 @@ final class DownloadPageController {
     /// Enter in the entry: plays a link already downloaded, continues or retries the one shown,
     /// else checks and starts it.
     func entryActivated() {
-        let loaded = (try? WebAddress.identity(entryText)).flatMap { $0 == session?.url ? $0 : nil }
-        guard loaded != nil, let session else { return startFromEntry() }
+        let loaded = (try? WebAddress.identity(entryText)).flatMap { $0 == store?.url ? $0 : nil }
+        guard loaded != nil, let store else { return startFromEntry() }
         let controls = self.controls
         if controls.canPlay { return playSelected() }
-        if controls.canContinue { session.start() } else if controls.showsRetry { return startFromEntry() }
+        if controls.canContinue { store.start() } else if controls.showsRetry { return startFromEntry() }
         // Loaded and never started (an HLS link whose choice of variant was cancelled): Enter starts it.
-        else if session.state == .idle, !session.hasPartial, !session.isWaiting { return startFromEntry() }
+        else if store.state == .idle, !store.hasPartial, !store.isWaiting { return startFromEntry() }
         refresh()
         focusControlsOnceShown()
     }
@@ -158,8 +154,8 @@ final class DownloadPageController {
     /// Plays the selected download: the finished file, or the partial while it downloads once
     /// its start is on disk.
     func playSelected() {
-        guard let session, let url = session.url else { return }
-        if case .completed(let path) = session.state {
+        guard let store, let url = store.url else { return }
+        if case .completed(let path) = store.state {
             play?(path, LinkTitle.of(url))
         } else if let board = watchableBoard {
             watch?(board, LinkTitle.of(url))
@@ -174,8 +170,8 @@ final class DownloadPageController {
 
     /// The selected download's board when the video can start playing before it is complete.
     private var watchableBoard: DownloadBoard? {
-        guard let session, let url = session.url, session.state.completedPath == nil,
-              let board = session.queue.board(for: url), board.coverage.canStartPlaying else { return nil }
+        guard let store, let url = store.url, store.state.completedPath == nil,
+              let board = store.queue.board(for: url), board.coverage.canStartPlaying else { return nil }
         return board
     }
 
@@ -200,14 +196,14 @@ final class DownloadPageController {
     }
 
     /// Typing clears the message; the panel follows the entry: another link than the one shown
-    /// leaves the selection (the library row too), a link the cache knows is shown.
+    /// leaves the selection (the library row too), a link the cache knows is shown. The entry
+    /// naming the selected download (as `refresh()` writes it) changes nothing.
     private func entryChanged() {
-        guard !settingEntry else { return }
+        let selected = store?.url
+        if let selected, (try? WebAddress.identity(entryText)) == selected { return }
         focusAwaitsControl = false
         showURLMessage(nil)
-        if let session, session.url != nil, (try? WebAddress.identity(entryText)) != session.url {
-            session.clearSelection()
-        }
+        if selected != nil { store?.clearSelection() }
         refresh()
         previewCachedDownload()
     }
@@ -215,30 +211,26 @@ final class DownloadPageController {
     /// When the entry holds a URL the cache knows (a partial or a finished video), shows it, ready
     /// to Continue or Play. The cache is read off the main thread.
     private func previewCachedDownload() {
-        guard let session, let url = try? WebAddress.identity(entryText), url != session.url else { return }
-        if session.entries[url] != nil { return session.select(url: url) }
-        let cache = session.cache
+        guard let store, let url = try? WebAddress.identity(entryText), url != store.url else { return }
+        if store.entries[url] != nil { return store.select(url: url) }
+        let cache = store.cache
         cacheLook = Worker.run(name: "fetchplay cache look", stage: .media, .skippable) {
             guard cache.entry(for: url) != nil else { return }
             MainContext.post { [weak self] in
-                guard let self, let session = self.session, session.url == nil,
+                guard let self, let store = self.store, store.url == nil,
                       (try? WebAddress.identity(self.entryText)) == url else { return }
-                try? session.load(url)
+                try? store.load(url)
             }
         }
     }
 
-    /// Brings every widget in line with the session: one current item, shown by the panel, the
+    /// Brings every widget in line with the store: one current item, shown by the panel, the
     /// entry, the library's selection and the buttons alike.
     func refresh() {
-        let state = session?.state ?? .idle
-        let progress = session?.progress
+        let state = store?.state ?? .idle
+        let progress = store?.progress
         // A download chosen elsewhere (a library row) puts its link in the entry.
-        if let url = session?.url, (try? WebAddress.identity(entryText)) != url {
-            settingEntry = true
-            urlText = url
-            settingEntry = false
-        }
+        if let url = store?.url, (try? WebAddress.identity(entryText)) != url { urlText = url }
         let controls = self.controls
         // Only what applies shows; if the focused button goes (or greys out), the focus moves to
         // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
@@ -248,16 +240,15 @@ final class DownloadPageController {
 
         ring.tone = controls.ringTone
         ring.fraction = controls.ringFraction
-        let title = session.flatMap { session in session.url.map(session.title) } ?? tr("Ready when you are")
+        let title = store.flatMap { store in store.url.map(store.title) } ?? tr("Ready when you are")
         Widgets.setText(ui.titleLabel, title)
-        Widgets.setTooltip(ui.titleLabel, session?.url == nil ? nil : title)
-        Widgets.setText(ui.statusLabel, session?.url == nil
+        Widgets.setTooltip(ui.titleLabel, store?.url == nil ? nil : title)
+        Widgets.setText(ui.statusLabel, store?.url == nil
             ? (cacheError?.message ?? tr("Paste a link to a video, then press Start."))
-            : session?.isWaiting == true ? tr("Waiting for another download to finish")
+            : store?.isWaiting == true ? tr("Waiting for another download to finish")
             : StatusText.line(state: state, progress: progress,
-                              linkRefreshed: (session?.url.flatMap { session?.entries[$0]?.refreshes } ?? 0) > 0))
-        library?.view.select(url: session?.url)
-        let carries = session?.contextSummary
+                              linkRefreshed: (store?.url.flatMap { store?.entries[$0]?.refreshes } ?? 0) > 0))
+        let carries = store?.contextSummary
         if let carries { Widgets.setText(ui.contextLabel, carries) }
         Widgets.setVisible(ui.contextLabel, carries != nil)
         if let message = controls.errorMessage { Widgets.setText(ui.errorLabel, message) }
@@ -272,7 +263,7 @@ final class DownloadPageController {
             gtk_revealer_set_reveal_child(ui.playRevealer.opaque, controls.canPlay ? 1 : 0)
         }
         if let pending = pendingPlay {
-            if session?.url != pending || state.isFailed {
+            if store?.url != pending || state.isFailed {
                 pendingPlay = nil  // another item was chosen, or this one failed: nothing to play
             } else if controls.canPlay {
                 pendingPlay = nil

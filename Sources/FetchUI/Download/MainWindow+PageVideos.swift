@@ -4,7 +4,7 @@ import FetchViewModel
 /// A web page with several videos: the window asks which of them to save.
 extension MainWindow {
     func installPageVideoChooser() {
-        session?.choosePageVideos = { [weak self] finding, done in
+        store?.choosePageVideos = { [weak self] finding, done in
             guard let self else { return done([]) }
             let chooser = PageVideoChooser(over: self.widget, finding: finding) { [weak self] chosen in
                 self?.pageVideoChooser = nil

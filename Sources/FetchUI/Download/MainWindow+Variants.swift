@@ -4,7 +4,7 @@ import FetchViewModel
 /// An HLS link with several variants: the window asks which one to save before it starts.
 extension MainWindow {
     func installVariantChooser() {
-        session?.chooseVariant = { [weak self] url, variants, done in
+        store?.chooseVariant = { [weak self] url, variants, done in
             guard let self else { return done(nil) }
             self.chooseVariant(url: url, variants: variants, done: done)
         }

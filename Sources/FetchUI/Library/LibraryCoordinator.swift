@@ -6,28 +6,22 @@ import GLibSupport
 import Localization
 import ThreadKit
 
-/// Wires the library to the window: the store (disk), the view (rows), and the download session
-/// (the queue and the selected item).
+/// Wires the library's view (rows) to the store (the downloads, the videos, the selected item).
 ///
 /// Selecting a row selects that download, so the big ring shows it; Enter or a double-click plays
 /// a finished video (through `win.play`) or pauses / continues a partial; a row's button does the
 /// same for its own URL; Delete moves the video to the trash with an undo toast; the deletion
-/// becomes final when the toast goes (after `undoSeconds`, or closed). A download that finishes
-/// joins the store from its record, one that stops otherwise has the store read the folder again
-/// (both apply the size cap).
+/// becomes final when the toast goes (after `undoSeconds`, or closed).
 @MainActor
 public final class LibraryCoordinator {
-    public let store: LibraryStore
+    public let store: DownloadStore
     public let view: LibraryView
-    let session: DownloadSession
     /// Its observers of the view, for as long as it lives.
     private var observations: [ObserverToken] = []
 
     /// Plays the selected video now, or as soon as it can: a row just selected in a window that
     /// has not read its record yet (it is read in the background) plays once it is known.
     var playSelected: (@MainActor () -> Void)?
-    /// The video open in the player, if any: never deleted nor evicted.
-    var playingPath: (@MainActor () -> String?)?
     /// The window, for what the file manager opens over.
     var parentWindow: (@MainActor () -> UnsafeMutablePointer<GtkWindow>?)?
     /// Says why a command could not run (the window shows it under the entry).
@@ -36,47 +30,28 @@ public final class LibraryCoordinator {
     /// Seconds the undo toast stays before the deletion becomes final.
     public static let undoSeconds: UInt32 = 10
 
-    public init(session: DownloadSession, view: LibraryView, settings: LibrarySettings) {
-        self.session = session
+    public init(store: DownloadStore, view: LibraryView) {
+        self.store = store
         self.view = view
-        store = LibraryStore(cache: session.cache, settings: settings)
-        store.observe { [weak self] in self?.refreshRows() }
-        session.observe { [weak self] change in self?.entriesChanged(change) }
+        store.observe { [weak self] change in
+            guard let self else { return }
+            // Another download selected: only the list's selection follows it.
+            if change.videos || !change.urls.isEmpty { self.refreshRows() } else { self.view.select(url: self.store.url) }
+        }
         view.observe { [weak self] event in
             guard let self else { return }
             switch event {
-            case .selected(let url): self.session.select(url: url)
+            case .selected(let url): self.store.select(url: url)
             case .activated(let url): self.activate(url)
             case .durationProbed(let url, let seconds): self.store.setDuration(seconds, url: url)
             }
         }.store(in: &observations)
-        view.thumbnails.folder = session.cache.thumbnailsDirectory
-        reload()
+        view.thumbnails.folder = store.cache.thumbnailsDirectory
+        refreshRows()
     }
 
     /// URLs and paths that must not be deleted or evicted now.
-    var busy: Set<String> {
-        var busy = session.runningURLs
-        if let path = playingPath?() { busy.insert(path) }
-        return busy
-    }
-
-    /// Reads the cache folder again (and applies the size cap).
-    public func reload() { store.reload(protecting: busy) }
-
-    /// The session's entries changed: a finished download is listed from its record; one that
-    /// stopped otherwise (or is found finished unseen) is read from disk anew.
-    func entriesChanged(_ change: DownloadSession.Change) {
-        guard !change.urls.isEmpty else { return }
-        for item in change.finished.values { store.reload(adding: item, protecting: busy) }
-        let stopped = change.urls.contains { url in
-            guard change.finished[url] == nil, let entry = session.entries[url] else { return false }
-            return entry.state != .downloading && !entry.isWaiting
-                && (store.item(url: url)?.isComplete != entry.state.isCompleted || store.item(url: url) == nil)
-        }
-        if stopped { reload() }
-        refreshRows()
-    }
+    var busy: Set<String> { store.inUse }
 
     /// Rows of videos the queue does not know, kept from one refresh to the next.
     private let rowMemo = LibraryRowModel.Memo()
@@ -85,19 +60,19 @@ public final class LibraryCoordinator {
     func refreshRows() {
         // While the first reading arrives in batches, rows go in date order; after it, rows on
         // screen keep their place.
-        let rows = LibraryRowModel.rows(items: store.items, entries: session.queue.entries,
+        let rows = LibraryRowModel.rows(items: store.items, entries: store.queue.entries,
                                         keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
         view.update(rows, total: LibraryRowModel.summary(rows))
-        view.select(url: session.url)
+        view.select(url: store.url)
     }
 
     func activate(_ url: String) {
-        session.select(url: url)
-        // The store has read every record; the session may not have read this one yet.
-        if session.state.isCompleted || store.item(url: url)?.isComplete == true {
+        store.select(url: url)
+        // The library has read every record; the queue may not have read this one yet.
+        if store.state.isCompleted || store.item(url: url)?.isComplete == true {
             playSelected?()
         } else {
-            session.toggle(url: url)
+            store.toggle(url: url)
         }
     }
 
@@ -106,16 +81,16 @@ public final class LibraryCoordinator {
     func perform(_ action: FetchplayAction, url: String) {
         switch action {
         case .playItem:
-            session.select(url: url)
+            store.select(url: url)
             playSelected?()
         case .pauseItem, .continueItem:
-            session.toggle(url: url)
+            store.toggle(url: url)
         case .showItemInFiles:
             showInFiles(url: url)
         case .copyItemLink:
             if let display = gdk_display_get_default() { gdk_clipboard_set_text(gdk_display_get_clipboard(display), url) }
         case .deleteItem:
-            session.select(url: url)
+            store.select(url: url)
             deleteSelected()
         default:
             break
@@ -124,7 +99,7 @@ public final class LibraryCoordinator {
 
     /// Shows `url`'s video (or partial) in the file manager, selected; says so when nothing can.
     private func showInFiles(url: String) {
-        guard let path = session.entries[url]?.state.completedPath ?? store.item(url: url)?.path else { return }
+        guard let path = store.entries[url]?.state.completedPath ?? store.item(url: url)?.path else { return }
         let window = parentWindow?()
         let connection = window.flatMap { gtk_window_get_application($0) }
             .flatMap { g_application_get_dbus_connection($0.as(GApplication.self)) }
@@ -148,8 +123,8 @@ public final class LibraryCoordinator {
     var canDelete: Bool {
         let selected = view.selectedURLs
         if selected.count > 1 { return selected.contains { !busy.contains($0) } }
-        guard let url = session.url, view.contains(url: url) else { return false }
-        return !busy.contains(url) && !(session.state.completedPath.map(busy.contains) ?? false)
+        guard let url = store.url, view.contains(url: url) else { return false }
+        return !busy.contains(url) && !(store.state.completedPath.map(busy.contains) ?? false)
     }
 
     /// Deletes the selected video or partial, with an undo bar; several selected rows go
@@ -157,18 +132,18 @@ public final class LibraryCoordinator {
     func deleteSelected() {
         let selected = view.selectedURLs
         if selected.count > 1 { return deleteMany(selected) }
-        guard let url = session.url else { return }
-        if let path = session.state.completedPath, busy.contains(path) {
+        guard let url = store.url else { return }
+        if let path = store.state.completedPath, busy.contains(path) {
             return showMessage?(LibraryError.inUse.message) ?? ()
         }
-        guard session.queue.remove(url) else { return showMessage?(LibraryError.inUse.message) ?? () }
-        store.delete(urls: [url], busy: busy) { [weak self] deleted, refusal in
+        guard store.queue.remove(url) else { return showMessage?(LibraryError.inUse.message) ?? () }
+        store.delete(urls: [url]) { [weak self] deleted, refusal in
             guard let self else { return }
             guard let deletion = deleted.first else {
                 self.refreshRows()
                 return self.showMessage?((refusal ?? .inUse).message) ?? ()
             }
-            if self.session.url == url { self.session.clearSelection() }
+            if self.store.url == url { self.store.clearSelection() }
             self.showUndoBar(Self.deletedMarkup(deletion.item.displayName))
         }
     }
@@ -176,10 +151,10 @@ public final class LibraryCoordinator {
     /// Deletes `urls` at once; those downloading or playing stay, and the window says so.
     private func deleteMany(_ urls: [String]) {
         let busy = self.busy
-        let free = urls.filter { !busy.contains($0) && session.queue.remove($0) }
-        store.delete(urls: free, busy: busy) { [weak self] deleted, refusal in
+        let free = urls.filter { !busy.contains($0) && store.queue.remove($0) }
+        store.delete(urls: free) { [weak self] deleted, refusal in
             guard let self else { return }
-            if let url = self.session.url, deleted.contains(where: { $0.url == url }) { self.session.clearSelection() }
+            if let url = self.store.url, deleted.contains(where: { $0.url == url }) { self.store.clearSelection() }
             if deleted.count < urls.count { self.showMessage?((refusal ?? .inUse).message) }
             guard !deleted.isEmpty else { return self.refreshRows() }
             self.showUndoBar(deleted.count == 1 ? Self.deletedMarkup(deleted[0].item.displayName)
@@ -215,7 +190,7 @@ public final class LibraryCoordinator {
         store.undo { [weak self] failure in
             guard let self else { return }
             if let failure { return self.showMessage?(failure.message) ?? () }
-            self.session.select(url: url)
+            self.store.select(url: url)
         }
         view.hideUndo()
     }
@@ -231,7 +206,7 @@ public final class LibraryCoordinator {
 
     /// `file:///…` of the cache folder.
     public var folderURI: String {
-        guard let uri = g_filename_to_uri(session.cache.root, nil, nil) else { return "file://" + session.cache.root }
+        guard let uri = g_filename_to_uri(store.cache.root, nil, nil) else { return "file://" + store.cache.root }
         defer { g_free(uri) }
         return String(cString: uri)
     }
@@ -239,13 +214,5 @@ public final class LibraryCoordinator {
     /// Opens the cache folder in the file manager.
     func openFolder(parent: UnsafeMutablePointer<GtkWindow>) {
         gtk_show_uri(parent, folderURI, guint32(GDK_CURRENT_TIME))
-    }
-}
-
-extension DownloadState {
-    var isCompleted: Bool { completedPath != nil }
-
-    var completedPath: String? {
-        if case .completed(let path) = self { path } else { nil }
     }
 }

@@ -112,7 +112,7 @@ extension LibraryView {
     }
 
     private func selectionChanged() {
-        guard !selecting, let url = selectedURL else { return }
+        guard let url = selectedURL else { return }
         events.notify(.selected(url: url))
     }
 

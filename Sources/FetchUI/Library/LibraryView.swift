@@ -63,12 +63,11 @@ public final class LibraryView {
     var visibilityRetries = 0
     /// Set by `focusList(when:)` until the list can take the focus.
     private var focusWanted: (@MainActor () -> Bool)?
-    /// Set while the view changes the selection itself, so it is not reported as a choice.
-    var selecting = false
 
     /// What the person did in the list, and what the view learnt, for `observe`.
     enum Event {
-        /// The person selected one row (`select(url:)` is not reported).
+        /// One row is selected, by the person or by `select(url:)` (the store's selection, which
+        /// then hears what it already holds).
         case selected(url: String)
         /// A row was activated: Enter or a double-click.
         case activated(url: String)
@@ -203,9 +202,7 @@ public final class LibraryView {
     /// Shows `models` in their order; rows that stay keep their widgets and the selection.
     func update(_ models: [LibraryRowModel], total: String) {
         summary = total
-        selecting = true
         let changed = model.set(models)
-        selecting = false
         for url in changed { if let row = bound[url], let model = model.models[url] { show(model, in: row) } }
         gtk_stack_set_visible_child_name(emptyStack.opaque, models.isEmpty ? "empty" : "list")
         updateTotal()
@@ -222,14 +219,12 @@ public final class LibraryView {
         Widgets.setText(totalLabel, text)
     }
 
-    /// Selects `url`'s row alone (nil: none) without reporting it back. A selection of several
-    /// rows made by the person stays while it holds `url`.
+    /// Selects `url`'s row alone (nil: none). A selection of several rows made by the person
+    /// stays while it holds `url`.
     func select(url: String?) {
         let selected = model.selectedURLs
         if let url, selected.contains(url), selected.count > 1 { return }
         guard selected != (url.map { [$0] } ?? []) else { return }
-        selecting = true
-        defer { selecting = false }
         let selection = model.selection
         if let url, let position = model.position(of: url) {
             gtk_selection_model_select_item(selection, guint(position), 1)

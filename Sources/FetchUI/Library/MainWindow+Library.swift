@@ -4,17 +4,15 @@ import FetchViewModel
 import GLibSupport
 
 /// The window's side of the library: the pane beside the ring, its actions, and what the
-/// session's changes mean for it.
+/// store's changes mean for it.
 extension MainWindow {
-    /// Connects the library to the session and the window's actions.
+    /// Connects the library to the store and the window's actions.
     func installLibrary() {
+        store?.playingPath = { [weak self] in self?.playback.player?.path }
         guard let library else { return }
-        library.playSelected = { [weak self] in self?.downloadPage.playWhenReady(self?.session?.url) }
-        library.playingPath = { [weak self] in self?.playback.player?.path }
+        library.playSelected = { [weak self] in self?.downloadPage.playWhenReady(self?.store?.url) }
         library.parentWindow = { [weak self] in self?.widget.as(GtkWindow.self) }
         library.showMessage = { [weak self] message in self?.showURLMessage(message) }
-        // The coordinator redraws the rows itself; the window only follows (delete, undo).
-        library.store.observe { [weak self] in self?.refresh() }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in self?.library?.close() }.store(in: &connections)
     }

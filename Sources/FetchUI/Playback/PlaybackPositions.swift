@@ -24,9 +24,9 @@ public final class PlaybackPositions {
     private let read = Locked<[String: Double]?>(nil)
 
     /// The library whose videos keep their positions in their records; nil: none.
-    let library: LibraryStore?
+    let library: DownloadStore?
 
-    public init(file: String, library: LibraryStore? = nil) {
+    public init(file: String, library: DownloadStore? = nil) {
         self.file = file
         self.library = library
         writer.submit { [read] in
@@ -37,7 +37,7 @@ public final class PlaybackPositions {
     }
 
     /// `<root>/positions.json`.
-    public convenience init(cacheRoot: String, library: LibraryStore? = nil) {
+    public convenience init(cacheRoot: String, library: DownloadStore? = nil) {
         self.init(file: (cacheRoot as NSString).appendingPathComponent("positions.json"), library: library)
     }
 

@@ -8,10 +8,10 @@ import GLibSupport
 extension MainWindow {
     func installPreferences() {
         preferences.observe { [weak self] settings in self?.apply(settings) }
-        session?.speedLimit.bytesPerSecond = Self.bytesPerSecond(preferences.settings.speedLimit)
-        session?.proxy.setting = preferences.settings.proxy
-        session?.connections.connections = preferences.settings.connections
-        session?.observe { [weak self] _ in self?.updateKeepAwake() }
+        store?.speedLimit.bytesPerSecond = Self.bytesPerSecond(preferences.settings.speedLimit)
+        store?.proxy.setting = preferences.settings.proxy
+        store?.connections.connections = preferences.settings.connections
+        store?.observe { [weak self] _ in self?.updateKeepAwake() }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in
             guard let self else { return }
@@ -23,23 +23,23 @@ extension MainWindow {
     /// Applies changed settings. The videos folder is applied only when it changes here, so a
     /// `--videos-dir` given for this run stays until someone chooses another folder.
     private func apply(_ settings: AppSettings) {
-        guard let session else { return }
-        if session.queue.maxRunning != settings.maxRunning { session.queue.maxRunning = settings.maxRunning }
-        if let folder = settings.videosFolder, folder != session.cache.videoFolder {
+        guard let store else { return }
+        if store.queue.maxRunning != settings.maxRunning { store.queue.maxRunning = settings.maxRunning }
+        if let folder = settings.videosFolder, folder != store.cache.videoFolder {
             do throws(DownloadError) {
-                try session.cache.setVideoFolder(folder)
+                try store.cache.setVideoFolder(folder)
             } catch {
                 showURLMessage(error.message)
             }
         }
-        if let library, library.store.settings.sizeCap != settings.sizeCap {
-            library.store.settings = settings.library
-            library.reload() // evicts at once down to a lower cap
+        if store.settings.sizeCap != settings.sizeCap {
+            store.settings = settings.library
+            store.reload() // evicts at once down to a lower cap
         }
         // All downloads together; running ones follow at once.
-        session.speedLimit.bytesPerSecond = Self.bytesPerSecond(settings.speedLimit)
-        session.proxy.setting = settings.proxy
-        session.connections.connections = settings.connections
+        store.speedLimit.bytesPerSecond = Self.bytesPerSecond(settings.speedLimit)
+        store.proxy.setting = settings.proxy
+        store.connections.connections = settings.connections
         updateKeepAwake()
         refresh()
     }
@@ -49,11 +49,11 @@ extension MainWindow {
 
     /// Keeps the computer from suspending while any download runs, if the person wants that.
     func updateKeepAwake() {
-        downloadInhibitor.update(active: preferences.settings.keepAwake && (session?.isAnyRunning ?? false))
+        downloadInhibitor.update(active: preferences.settings.keepAwake && (store?.isAnyRunning ?? false))
     }
 
     /// The folder finished videos go to now.
-    var currentVideoFolder: String { session?.cache.videoFolder ?? preferences.settings.videosFolder ?? "" }
+    var currentVideoFolder: String { store?.cache.videoFolder ?? preferences.settings.videosFolder ?? "" }
 
     // MARK: The windows over this one
 

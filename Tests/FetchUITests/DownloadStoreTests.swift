@@ -1,16 +1,16 @@
 import FetchCore
-import FetchViewModel
+@testable import FetchViewModel
 import Foundation
 import ThreadKit
 import Testing
 import TestSupport
 @testable import FetchUI
 
-/// Which downloads the session reports as ended (what notifications follow). Its updates are
+/// Which downloads the store reports as ended (what notifications follow). Its updates are
 /// coalesced on the main loop, so a small file can go from Start to finished between two: the
 /// tests hold the main loop until the engine has finished, as a busy or a fast machine does.
 @Suite(.serialized) @MainActor
-struct DownloadSessionTests {
+struct DownloadStoreTests {
     let server: FaultServer
     let folder: TemporaryDirectory
 
@@ -21,15 +21,15 @@ struct DownloadSessionTests {
         server.serve("/small.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"small\"")
     }
 
-    /// A session on the folder's cache; every update's ended downloads go into `ends`, in order.
-    func session(_ ends: Locked<[Set<String>]>) throws -> DownloadSession {
-        let session = DownloadSession(cache: try Cache(root: folder.file("cache")), presentations: .gstreamer)
+    /// A store on the folder's cache; every update's ended downloads go into `ends`, in order.
+    func session(_ ends: Locked<[Set<String>]>) throws -> DownloadStore {
+        let session = DownloadStore(cache: try Cache(root: folder.file("cache")), presentations: .gstreamer)
         session.observe { change in if !change.ended.isEmpty { ends.withLock { $0.append(change.ended) } } }
         return session
     }
 
     /// Starts `url` and keeps the main loop still until the engine has finished it.
-    func startUnseen(_ url: String, in session: DownloadSession) throws {
+    func startUnseen(_ url: String, in session: DownloadStore) throws {
         try session.load(url)
         session.start()
         try #require(waitUntil(timeout: .seconds(20)) { session.queue.entry(url)?.state.isCompleted == true },
@@ -45,19 +45,18 @@ struct DownloadSessionTests {
         #expect(ended.withLock { $0 } == [[url]], "no update showed it downloading, and its end was lost")
     }
 
-    /// A finished download brings its video as the library lists it: the window lists it from
+    /// A finished download brings its video as the library lists it: the store lists it from
     /// that, without reading the cache folder again.
     @Test func aFinishedDownloadBringsItsLibraryItem() throws {
         let url = server.url("/small.webm")
         let session = try session(Locked([]))
-        let finished = Locked<[LibraryItem]>([])
-        session.observe { change in finished.withLock { $0 += change.finished.values } }
         try startUnseen(url, in: session)
-        #expect(GtkHarness.iterate(until: { !finished.withLock { $0 }.isEmpty }, timeout: 5))
-        let item = try #require(finished.withLock { $0 }.first)
-        #expect(item.url == url && item.isComplete)
+        let readings = session.generation
+        #expect(GtkHarness.iterate(until: { session.item(url: url)?.isComplete == true }, timeout: 5))
+        let item = try #require(session.item(url: url))
         #expect(item.path == session.state.completedPath)
         #expect(item == session.cache.entry(for: url), "not the item a reading of the folder lists")
+        #expect(session.generation == readings, "the folder was read again")
     }
 
     /// Try Again on a failed HLS link: the failure before is not this run's end (the window would

@@ -3,18 +3,23 @@ import Foundation
 import GLibSupport
 import ThreadKit
 
-/// The window's view of its downloads: the queue of every URL, and the one selected in it.
+/// The one store the window reads, on the main thread: every download by URL (the queue's
+/// entries), every video by URL (the library's items), the selected download, and the commands
+/// that change them.
 ///
 /// The queue (FetchCore) reports its events on worker threads, in order. They wait in an inbox
 /// with at most one main-loop callback pending, which takes them all: none is lost or reordered,
-/// and only progress is coalesced (a URL's newest replaces its last one still waiting). Observers
-/// hear once per main-loop update, on the main thread, which URLs changed, whether the selected
-/// download did, and which runs ended (the window, the library list and notifications follow).
+/// and only progress is coalesced (a URL's newest replaces its last one still waiting). A
+/// finished download joins the videos from the item its end carries (the folder is not read
+/// again); one that stopped otherwise has the folder read anew. Observers (the page, the rows,
+/// the notifications) hear once per main-loop update, on the main thread, which URLs changed,
+/// whether the selected download did, and which runs ended; and after every change of the
+/// videos (DownloadStore+Library.swift).
 @MainActor
-public final class DownloadSession {
+public final class DownloadStore {
     public let cache: Cache
     public let queue: DownloadQueue
-    /// The selected download, which the big ring and the buttons show.
+    /// The selected download, which the big ring, the buttons and the library's row show.
     public private(set) var url: String?
     public var state: DownloadState { selected?.state ?? .idle }
     public var progress: DownloadProgress? { selected?.progress }
@@ -26,18 +31,18 @@ public final class DownloadSession {
     /// What one update changed.
     public struct Change: Sendable {
         /// URLs whose queue entries changed (or left the queue).
-        public var urls: Set<String>
+        public var urls: Set<String> = []
         /// The selected download changed, or another one was selected.
-        public var selection: Bool
+        public var selection = false
         /// Downloads whose run here finished or failed (`DownloadQueue.Event.ended`).
         public var ended: Set<String> = []
-        /// The videos of those that finished, as the library lists them.
-        public var finished: [String: LibraryItem] = [:]
+        /// The videos changed (read, added, deleted, undone, probed).
+        public var videos = false
     }
 
-    private let observers = Observers<Change>()
+    let observers = Observers<Change>()
 
-    /// Calls `body` after every change, for the session's lifetime.
+    /// Calls `body` after every change, for the store's lifetime.
     public func observe(_ body: @escaping @MainActor (Change) -> Void) { observers.add(body) }
 
     /// Asks a person which variant of a new HLS link to save (the window's chooser), calling
@@ -56,7 +61,7 @@ public final class DownloadSession {
     /// Presentation links whose variant was settled here (chosen, or nothing to choose): they
     /// start and continue unasked.
     private var settled: Set<String> = []
-    /// Raised when the session stops: a master still being read ends there.
+    /// Raised when the store stops: a master still being read ends there.
     private let variantReads = StopSignal()
     /// The workers reading a link's variants, until their answer is in.
     private var variantReaders: [String: Worker] = [:]
@@ -76,13 +81,38 @@ public final class DownloadSession {
     public let connections = ConnectionCeiling()
     private let options: DownloadOptions
 
+    // The videos (DownloadStore+Library.swift).
+    public let library: Library
+    /// Every video and partial the cache holds, newest first, as last read or changed here.
+    public internal(set) var items: [LibraryItem] = [] {
+        didSet { positions = Dictionary(items.enumerated().map { ($1.url, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+    /// Where each URL is in `items`: a big library is looked up by URL at every change.
+    var positions: [String: Int] = [:]
+    /// The last deletion (one video, or several selected together), while it can be undone.
+    public internal(set) var pendingDeletions: [Deletion] = []
+    /// True while the folder is read; the items so far arrive in batches.
+    public internal(set) var isLoading = false
+    public var settings: LibrarySettings
+    /// The file open in the player, if any (the window's): never deleted nor evicted.
+    public var playingPath: @MainActor () -> String? = { nil }
+    /// The library's reads and writes, off the main thread, in the order asked.
+    let disk = Worker(name: "fetchplay library", stage: .records)
+    /// Raised by each reading of the folder or change that a reading in flight must not undo.
+    var generation = 0
+    var notificationPending = false
+
     /// - Parameters:
     ///   - maxRunning: downloads that run at once (the setting); the rest wait in order.
     ///   - presentations: how HLS and DASH links are saved (the window hands in GStreamer's
     ///     remux; this module imports no GStreamer).
-    public init(cache: Cache, maxRunning: Int = 3, presentations: PresentationSaving = PresentationSaving()) {
+    ///   - settings: the library's size cap.
+    public init(cache: Cache, maxRunning: Int = 3, presentations: PresentationSaving = PresentationSaving(),
+                settings: LibrarySettings = LibrarySettings()) {
         self.cache = cache
-        let owner = WeakSession(), inbox = inbox
+        library = Library(cache: cache)
+        self.settings = settings
+        let owner = WeakStore(), inbox = inbox
         var options = DownloadOptions()
         speedLimit = SpeedLimit()
         options.speedLimit = speedLimit
@@ -103,9 +133,17 @@ public final class DownloadSession {
                 defer { inbox.posted = true }
                 return !inbox.posted
             }
-            if post { MainContext.post { owner.session?.update() } }
+            if post { MainContext.post { owner.store?.update() } }
         }
-        owner.session = self
+        owner.store = self
+        // Deletions nobody undid before the last quit or crash go now, and leftovers of older
+        // versions (unheld locks, abandoned temporary files, orphaned request contexts).
+        let library = library
+        disk.submit {
+            library.purgeTrash()
+            library.cache.tidyLeftovers()
+        }
+        reload()
     }
 
     /// True when bytes are on disk that Continue would build on.
@@ -122,7 +160,7 @@ public final class DownloadSession {
         let entry = try queue.add(text, start: false)
         entries[entry.url] = entry
         url = entry.url
-        observers.notify(Change(urls: [], selection: true))
+        observers.notify(Change(selection: true))
     }
 
     /// Selects a download the library lists (it joins the queue, not started).
@@ -134,7 +172,7 @@ public final class DownloadSession {
     /// Nothing selected (the selected video was deleted).
     public func clearSelection() {
         url = nil
-        observers.notify(Change(urls: [], selection: true))
+        observers.notify(Change(selection: true))
     }
 
     /// Starts or continues the selected download (a retry after a failure); it waits when every
@@ -201,7 +239,7 @@ public final class DownloadSession {
         var options = options
         if let context = contexts[url] { options.context = context }
         // Its own worker, held until the answer is in, and joined with the downloads at quit;
-        // stopping the session ends the read.
+        // stopping the store ends the read.
         variantReaders[url] = Worker.run(name: "fetchplay variants", stage: .downloads, .skippable) { [options] in
             let begun = cache.hasPresentation(for: url) || cache.entry(for: url)?.isComplete == true
             let variants = begun ? [] : (try? StreamLink.variants(at: url, options: options, stop: stop)) ?? []
@@ -271,8 +309,9 @@ public final class DownloadSession {
         queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
-    /// Takes the queue's events waiting in the inbox; tells the window and the library what
-    /// changed. A command calls it at once, so what it changed shows before the loop turns.
+    /// Takes the queue's events waiting in the inbox; lists a finished video, reads the folder
+    /// again for one that stopped otherwise; tells the observers what changed. A command calls
+    /// it at once, so what it changed shows before the loop turns.
     private func update() {
         let events = inbox.withLock { inbox in
             defer { inbox = ([], false) }
@@ -301,18 +340,32 @@ public final class DownloadSession {
             whenStopped = []
             waiting.forEach { $0() }
         }
-        if !changed.isEmpty {
-            observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended,
-                                    finished: finished))
+        guard !changed.isEmpty else { return }
+        for item in finished.values { reload(adding: item) }
+        let stopped = changed.contains { url in
+            guard finished[url] == nil, let entry = entries[url] else { return false }
+            return entry.state != .downloading && !entry.isWaiting
+                && (item(url: url)?.isComplete != entry.state.isCompleted || item(url: url) == nil)
         }
+        if stopped { reload() }
+        observers.notify(Change(urls: changed, selection: url.map(changed.contains) ?? false, ended: ended))
         for url in ended {
             if case .failed(.severalVideos) = entries[url]?.state { offerPageVideos(url) }
         }
     }
 }
 
-/// Lets the queue's events reach the session without keeping it alive (the queue holds the closure).
+/// Lets the queue's events reach the store without keeping it alive (the queue holds the closure).
 @MainActor
-private final class WeakSession {
-    weak var session: DownloadSession?
+private final class WeakStore {
+    weak var store: DownloadStore?
+}
+
+extension DownloadState {
+    public var isCompleted: Bool { completedPath != nil }
+
+    /// The finished video's file.
+    public var completedPath: String? {
+        if case .completed(let path) = self { path } else { nil }
+    }
 }

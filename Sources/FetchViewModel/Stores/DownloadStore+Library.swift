@@ -3,48 +3,22 @@ import Foundation
 import GLibSupport
 import ThreadKit
 
-/// The library on the main thread: the items as last read, and the commands that change them.
+/// The store's videos: the items as last read, and the commands that change them.
 ///
-/// Reading the folder, eviction, probing results and record writes run on the store's own
+/// Reading the folder, eviction, probing results and record writes run on the store's `disk`
 /// worker off the main thread, in the order asked, and the results come back through
 /// `MainContext.post`. Delete and undo too: a row goes at once, and the renames (which on a slow
 /// or network disk take their time) never hold the window. When the store goes, its worker
 /// finishes the writes asked for; the process's shutdown joins it in its `.records` stage.
-@MainActor
-public final class LibraryStore {
-    public let library: Library
-    public private(set) var items: [LibraryItem] = [] {
-        didSet { positions = Dictionary(items.enumerated().map { ($1.url, $0) }, uniquingKeysWith: { first, _ in first }) }
-    }
-    /// Where each URL is in `items`: a big library is looked up by URL at every change.
-    private var positions: [String: Int] = [:]
-    /// The last deletion (one video, or several selected together), while it can be undone.
-    public private(set) var pendingDeletions: [Deletion] = []
+extension DownloadStore {
     public var pendingDeletion: Deletion? { pendingDeletions.last }
-    /// True while the folder is read; the items so far arrive in batches.
-    public private(set) var isLoading = false
-    public var settings: LibrarySettings
-    private let observers = Observers<Void>()
 
-    /// Calls `body` after every change of `items`, for the store's lifetime.
-    public func observe(_ body: @escaping @MainActor () -> Void) { observers.add(body) }
-
-    private let disk = Worker(name: "fetchplay library", stage: .records)
-    private var generation = 0
-
-    public init(cache: Cache, settings: LibrarySettings) {
-        library = Library(cache: cache)
-        self.settings = settings
-        // Deletions nobody undid before the last quit or crash go now, and leftovers of older
-        // versions (unheld locks, abandoned temporary files, orphaned request contexts).
-        let library = library
-        disk.submit {
-            library.purgeTrash()
-            library.cache.tidyLeftovers()
-        }
+    /// URLs and paths that must not be deleted or evicted now: what downloads, what plays.
+    public var inUse: Set<String> {
+        var busy = runningURLs
+        if let path = playingPath() { busy.insert(path) }
+        return busy
     }
-
-    public var cache: Cache { library.cache }
 
     /// Bytes of every video and partial listed.
     public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
@@ -53,8 +27,9 @@ public final class LibraryStore {
 
     /// Reads the folder again, or lists `finished` only (a download's end, its record read by the
     /// engine: a finish never reads the folder); with a size cap, evicts the least recently
-    /// played videos first, never a partial nor anything in `protected` (what plays or downloads).
-    public func reload(adding finished: LibraryItem? = nil, protecting protected: Set<String> = []) {
+    /// played videos first, never a partial nor anything `inUse`.
+    public func reload(adding finished: LibraryItem? = nil) {
+        let protected = inUse
         // A reading in flight still shows: the item joins what it read.
         if finished == nil { generation += 1 }
         let generation = generation, library = library, cap = settings.sizeCap
@@ -72,7 +47,7 @@ public final class LibraryStore {
                 MainContext.post { [weak self] in
                     guard let self, generation == self.generation else { return }
                     self.items = sorted
-                    self.observers.notify(())
+                    self.observers.notify(Change(videos: true))
                 }
             } : nil) }
             if let cap { library.evict(toFit: cap, protected: protected) }
@@ -81,7 +56,7 @@ public final class LibraryStore {
                 guard let self, generation == self.generation else { return }
                 self.isLoading = false
                 self.items = items
-                self.observers.notify(())
+                self.observers.notify(Change(videos: true))
                 // The reading's garbage (records, listings) is freed by now.
                 if first { FreedMemory.release() }
             }
@@ -110,10 +85,9 @@ public final class LibraryStore {
         MainContext.post { [weak self] in
             guard let self else { return }
             self.notificationPending = false
-            self.observers.notify(())
+            self.observers.notify(Change(videos: true))
         }
     }
-    private var notificationPending = false
 
     /// Remembers where playback of `url` stopped (nil: from the start next time), in its record.
     public func setPosition(_ seconds: Double?, url: String) {
@@ -133,17 +107,17 @@ public final class LibraryStore {
     }
 
     /// Moves the files of every URL in `urls` to the trash, as one deletion that one undo brings
-    /// back; those in `busy` (or that cannot be moved) stay. A previous pending deletion is
+    /// back; those `inUse` (or that cannot be moved) stay. A previous pending deletion is
     /// committed first. The rows go at once; the renames run on the disk worker, after any reading
     /// asked before (the library's own list must know the items), and `done` gets what was
     /// deleted and the first refusal on the main thread, where refused rows are back.
-    public func delete(urls: [String], busy: Set<String>,
-                       done: @escaping @MainActor (_ deleted: [Deletion], _ refusal: LibraryError?) -> Void) {
+    public func delete(urls: [String], done: @escaping @MainActor (_ deleted: [Deletion], _ refusal: LibraryError?) -> Void) {
         commitPending()
+        let busy = inUse
         let asked = Set(urls)
         items.removeAll { asked.contains($0.url) }
         generation += 1 // a reload in flight would bring the rows back
-        observers.notify(())
+        observers.notify(Change(videos: true))
         let library = library
         disk.submit {
             var deleted: [Deletion] = []
@@ -164,7 +138,7 @@ public final class LibraryStore {
                 if let remaining {
                     self.items = remaining
                     self.generation += 1
-                    self.observers.notify(())
+                    self.observers.notify(Change(videos: true))
                 }
                 done(deleted, refusal)
             }
@@ -188,7 +162,7 @@ public final class LibraryStore {
                 guard let self else { return }
                 self.items = items
                 self.generation += 1
-                self.observers.notify(())
+                self.observers.notify(Change(videos: true))
                 done(failure)
             }
         }
@@ -200,7 +174,7 @@ public final class LibraryStore {
         let deletions = pendingDeletions
         pendingDeletions = []
         // Nothing is left to undo: the window's Undo (Ctrl+Z) turns off.
-        observers.notify(())
+        observers.notify(Change(videos: true))
         let library = library
         disk.submit { for deletion in deletions { library.commit(deletion) } }
     }
