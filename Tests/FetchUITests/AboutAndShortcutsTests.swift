@@ -74,12 +74,13 @@ struct AboutAndShortcutsTests {
         let shown = sections.flatMap(descendants).filter { typeName($0) == "GtkShortcutsShortcut" }.map {
             (title: string(UnsafeMutableRawPointer($0), "title") ?? "", keys: string(UnsafeMutableRawPointer($0), "accelerator") ?? "")
         }
-        let withKeys = FetchplayAction.allCases.filter { !$0.keys.isEmpty }
+        let withKeys = FetchplayAction.allCases.filter { !$0.row.keys.isEmpty }
         #expect(shown.count == withKeys.count, "\(shown.map(\.title))")
         for action in withKeys {
-            let line = shown.first { $0.title == action.title }
-            #expect(line != nil, "\(action) (\(action.keys)) is missing from the shortcuts window")
-            #expect(line?.keys == ShortcutsWindow.shownKeys(action).joined(separator: " "), "\(action): \(line?.keys ?? "")")
+            let row = action.row
+            let line = shown.first { $0.title == row.title }
+            #expect(line != nil, "\(action) (\(row.keys)) is missing from the shortcuts window")
+            #expect(line?.keys == ShortcutsWindow.shownKeys(row.keys).joined(separator: " "), "\(action): \(line?.keys ?? "")")
         }
         // Grouped by where the keys work, each group titled.
         let groups = sections.flatMap(descendants).filter { typeName($0) == "GtkShortcutsGroup" }

@@ -125,7 +125,7 @@ struct LibraryMenuTests {
             defer { GtkHarness.close(window) }
             let library = try #require(window.library)
             #expect(GtkHarness.iterate(until: { library.store.item(url: url)?.isComplete == true }, timeout: 10))
-            if activation { library.activate(url) } else { library.perform(.playItem, url: url) }
+            if activation { library.activate(url) } else { window.activate(.playItem, parameter: url) }
             #expect(GtkHarness.iterate(until: {
                 window.visiblePage == "video" && window.playback.player?.state == .playing
             }, timeout: 10), "activated: \(activation); \(String(describing: window.store?.state))")

@@ -1,5 +1,6 @@
 import CGtk
 import FetchCore
+import FetchViewModel
 import Foundation
 import Testing
 import TestSupport
@@ -208,5 +209,24 @@ struct MainWindowTests {
         window.activate(.focusURL)
         let focus = gtk_root_get_focus(window.widget.opaque)
         #expect(focus != nil && (focus == window.ui.entry || gtk_widget_is_ancestor(focus, window.ui.entry) != 0))
+    }
+
+    /// Each action's handler belongs to the owner its row names, and takes a link exactly when
+    /// its row has a parameter: every action installed is found where its buttons look for it.
+    @Test func everyHandlerMatchesItsRow() throws {
+        let window = try GtkHarness.window(cacheRoot: cache.path)
+        defer { GtkHarness.close(window) }
+        for action in FetchplayAction.allCases {
+            let row = action.row
+            let (scope, takesLink): (FetchplayAction.Scope, Bool) = switch action.handler {
+            case .app: (.app, false)
+            case .appLink: (.app, true)
+            case .window: (.win, false)
+            case .windowLink: (.win, true)
+            }
+            #expect(scope == row.scope && takesLink == (row.parameterType == "s"), "\(action)")
+            let group = row.scope == .win ? window.widget.opaque : GtkHarness.app.application.opaque
+            #expect(g_action_group_has_action(group, action.name) != 0, "\(action.detailedName) is not installed")
+        }
     }
 }

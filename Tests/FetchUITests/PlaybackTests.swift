@@ -243,7 +243,7 @@ struct PlaybackTests {
         for action in keys { #expect(!window.isEnabled(action)) }
         // The plain keys live on the video page, never as application accelerators.
         #expect(GtkHarness.accelerators(.seekForward).isEmpty && GtkHarness.accelerators(.fullscreen).isEmpty)
-        #expect(FetchplayAction.seekForward.keys == ["Right"] && FetchplayAction.seekForward.keyScope == .videoPage)
+        #expect(FetchplayAction.seekForward.row.keys == ["Right"] && FetchplayAction.seekForward.row.keyScope == .videoPage)
     }
 
     @Test func bracketKeysStepTheSpeedAndTheControlFollows() throws {
@@ -252,8 +252,8 @@ struct PlaybackTests {
         let player = try #require(window.playback.player)
         let controls = window.playback.view.controls
         // Plain keys of the video page (pressed for real in KeyboardFocusTests).
-        #expect(FetchplayAction.faster.keys == ["bracketright"] && FetchplayAction.slower.keys == ["bracketleft"])
-        #expect(FetchplayAction.faster.keyScope == .videoPage && GtkHarness.accelerators(.faster).isEmpty)
+        #expect(FetchplayAction.faster.row.keys == ["bracketright"] && FetchplayAction.slower.row.keys == ["bracketleft"])
+        #expect(FetchplayAction.faster.row.keyScope == .videoPage && GtkHarness.accelerators(.faster).isEmpty)
         #expect(window.isEnabled(.faster) && window.isEnabled(.slower))
         window.activate(.faster)
         window.activate(.faster)

@@ -25,11 +25,46 @@ struct ActionTableTests {
 
     @Test func everyMenuItemHasWordsAndEveryRowActionTakesTheLink() {
         for action in FetchplayAction.primaryMenu.joined() + FetchplayAction.rowMenu {
-            #expect(action.menuLabel?.isEmpty == false, "\(action) has no menu label")
+            #expect(action.row.menuLabel?.isEmpty == false, "\(action) has no menu label")
         }
         for action in FetchplayAction.rowMenu {
-            #expect(action.parameterType == "s" && action.scope == .win && action.keys.isEmpty, "\(action)")
+            let row = action.row
+            #expect(row.parameterType == "s" && row.scope == .win && row.keys.isEmpty, "\(action)")
         }
+    }
+
+    /// The window's situation, one fact changed from a plain one: the download page, a download
+    /// paused with its partial, no video, a library with nothing to delete or undo.
+    func context(_ change: (inout ActionContext) -> Void = { _ in }) -> ActionContext {
+        var context = ActionContext(controls: ControlState(state: .paused, progress: nil, hasPartial: true),
+                                    hasStore: true, hasLibrary: true, showsVideo: false, videoIsReady: false,
+                                    isFullscreen: false, canDelete: false, canUndo: false)
+        change(&context)
+        return context
+    }
+
+    /// Which actions each situation enables, read from the rows: the download page's keys never
+    /// reach the player, the video page's Space never pauses the download, the application's
+    /// actions always run.
+    @Test func eachRowSaysWhenItsActionIsEnabled() {
+        func enabled(_ context: ActionContext) -> Set<FetchplayAction> {
+            Set(FetchplayAction.allCases.filter { $0.row.isEnabled(context) })
+        }
+        let always: Set<FetchplayAction> = [.focusURL, .pasteURL, .close, .open, .quit, .preferences, .shortcuts, .about,
+                                            .playLink, .showLink, .browserDownload]
+        let library: Set<FetchplayAction> = [.openFolder, .find, .playItem, .pauseItem, .continueItem, .showItemInFiles,
+                                             .copyItemLink, .deleteItem]
+        #expect(enabled(context()) == always.union(library).union([.continue, .pauseOrContinue]))
+        #expect(enabled(context { $0.hasStore = false; $0.hasLibrary = false; $0.controls = ControlState(state: .idle, progress: nil, hasPartial: false) })
+                == always)
+        #expect(enabled(context { $0.controls = ControlState(state: .idle, progress: nil, hasPartial: false, entryIsNew: true) })
+                == always.union(library).union([.start]))
+        let video: Set<FetchplayAction> = [.back, .volumeUp, .volumeDown, .mute, .fullscreen]
+        #expect(enabled(context { $0.showsVideo = true }) == always.union(library).union(video).union([.continue]).subtracting([.find]))
+        let ready: Set<FetchplayAction> = [.togglePlayback, .seekForward, .seekBackward, .startOver, .slower, .faster]
+        #expect(enabled(context { $0.showsVideo = true; $0.videoIsReady = true; $0.isFullscreen = true })
+                == always.union(library).union(video).union(ready).union([.continue, .leaveFullscreen]).subtracting([.find]))
+        #expect(enabled(context { $0.canDelete = true; $0.canUndo = true }).isSuperset(of: [.delete, .undo]))
     }
 }
 

@@ -2,7 +2,7 @@
 //
 //   FetchplayApplication     the GtkApplication: startup (CSS, icons, app actions), activate, open;
 //                            observers for startup and windows (FetchBench attaches there)
-//   MainWindow               owns the widgets, switches pages, runs the action table
+//   MainWindow               owns the widgets, switches pages, installs the window's actions
 //   ├─ MainWindowLayout      the widget tree, built once, no logic; +Layout: wide / narrow, size
 //   ├─ DownloadPageController the download page: entry, ring, status, buttons (refresh)
 //   ├─ PlaybackController    the video page: Player ↔ VideoView / VideoControls, positions;
@@ -20,8 +20,8 @@
 //   ├─ AboutWindow, ShortcutsWindow  About (AdwAboutWindow), and every key of the action table (Ctrl+?)
 //   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
 //   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
-//   FetchplayAction          every command in one table: scope, name, keys and where they are heard;
-//                            MainWindow.isAllowed decides enabling in one place; +Labels: its words
+//   FetchplayAction          every command in one table (FetchViewModel): scope, name, keys, words,
+//                            when it is enabled; ActionHandler: what each does, bound to app or window
 //   Observers, OwnedWidget   many listeners (each a token that removes itself when dropped) instead
 //                            of one closure slot; owned widget references (`OwnedWidget.keep`)
 //   SignalConnection         (GLibSupport) a connected handler as a token: the object that owns the
@@ -186,15 +186,20 @@ public final class FetchplayApplication {
         startupObservers.notify(self)
     }
 
-    /// The `app.*` actions and every accelerator of the table.
+    /// The `app.*` actions, each running its `ActionHandler`, and every accelerator of the table.
     private func installActions() {
         for action in FetchplayAction.allCases {
-            if action.scope == .app {
+            let run: ((FetchplayApplication, String?) -> Void)? = switch action.handler {
+            case .app(let handle): { app, _ in handle(app) }
+            case .appLink(let handle): { app, link in if let link { handle(app, link) } }
+            case .window, .windowLink: nil // the window's own (MainWindow+Actions)
+            }
+            if let run {
                 action.install(in: application.opaque) { [weak self] parameter in
-                    self?.perform(action, parameter: parameter) // the link, for the actions that take one
+                    if let self { run(self, parameter) } // the link, for the actions that take one
                 }.activation.store(in: &connections)
             }
-            var accels: [UnsafeMutablePointer<CChar>?] = action.accelerators.map { strdup($0) } + [nil]
+            var accels: [UnsafeMutablePointer<CChar>?] = action.row.accelerators.map { strdup($0) } + [nil]
             accels.withUnsafeMutableBufferPointer { buffer in
                 buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
                     gtk_application_set_accels_for_action(application, action.detailedName, $0.baseAddress)
@@ -204,25 +209,15 @@ public final class FetchplayApplication {
         }
     }
 
-    private func perform(_ action: FetchplayAction, parameter: String?) {
-        switch action {
-        case .open: chooseFile()
-        case .quit:
-            if let window = currentWindow { gtk_window_close(window.widget.as(GtkWindow.self)) } else {
-                g_application_quit(application.as(GApplication.self))
-            }
-        case .preferences: presentWindow().showPreferences()
-        case .shortcuts: presentWindow().showShortcuts()
-        case .about: presentWindow().showAbout()
-        case .playLink: if let parameter { presentWindow().playLink(parameter) }
-        case .showLink: if let parameter { presentWindow().showLink(parameter) }
-        case .browserDownload: if let parameter { presentWindow().downloadFromBrowser(parameter) }
-        default: break
+    /// Ctrl+Q: closes the window (which pauses the downloads first), else quits at once.
+    func quit() {
+        if let window = currentWindow { gtk_window_close(window.widget.as(GtkWindow.self)) } else {
+            g_application_quit(application.as(GApplication.self))
         }
     }
 
     /// Ctrl+O: a native file chooser for videos (GTK 4.8 has no GtkFileDialog).
-    private func chooseFile() {
+    func chooseFile() {
         guard fileChooser == nil else { return }
         let parent = presentWindow().widget.as(GtkWindow.self)
         guard let chooser = gtk_file_chooser_native_new(tr("Open Video"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,

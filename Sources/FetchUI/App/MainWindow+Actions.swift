@@ -3,8 +3,8 @@ import FetchCore
 import FetchViewModel
 import GLibSupport
 
-/// The window's actions: installed from `FetchplayAction`'s table, enabled from one predicate,
-/// run from one switch.
+/// The window's actions: installed from `FetchplayAction`'s table, each running its
+/// `ActionHandler` and enabled as its row says in the window's `actionContext`.
 extension MainWindow {
     /// Runs a window action, exactly as its button or key would; `parameter` for those that
     /// take one (a library row's link).
@@ -18,27 +18,36 @@ extension MainWindow {
         return g_action_get_enabled(gaction) != 0
     }
 
-    /// Creates the `win.*` actions and puts each action's keys where its `keyScope` says: the
-    /// window (unclaimed keys), the video page, the library list. Application accelerators are
-    /// installed by `FetchplayApplication`.
+    /// Creates the `win.*` actions, each running its handler (then refreshing the window), and
+    /// puts each action's keys where its `keyScope` says: the window (unclaimed keys), the video
+    /// page, the library list. Application accelerators are installed by `FetchplayApplication`.
     func installActions() {
         let unclaimed = Self.shortcutController(on: widget)
         let videoPage = Self.shortcutController(on: playback.view.widget)
         let libraryList = library.map { Self.shortcutController(on: $0.view.list) }
-        for action in FetchplayAction.allCases where action.scope == .win {
+        for action in FetchplayAction.allCases {
+            let run: (MainWindow, String?) -> Void
+            switch action.handler {
+            case .window(let handle): run = { window, _ in handle(window) }
+            case .windowLink(let handle): run = { window, link in if let link { handle(window, link) } }
+            case .app, .appLink: continue // the application's own (FetchplayApplication)
+            }
             let installed = action.install(in: widget.opaque) { [weak self] parameter in
-                self?.perform(action, parameter: parameter) // a row's link, for the row actions
+                guard let self, self.isEnabled(action) else { return }
+                run(self, parameter)
+                self.refresh()
             }
             installed.activation.store(in: &connections)
             actions[action] = installed.action
-            let controller: OpaquePointer? = switch action.keyScope {
+            let row = action.row
+            let controller: OpaquePointer? = switch row.keyScope {
             case .anywhere: nil
             case .unclaimed: unclaimed
             case .videoPage: videoPage
             case .libraryList: libraryList
             }
             guard let controller else { continue }
-            for key in action.keys {
+            for key in row.keys {
                 let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(key),
                                                 gtk_named_action_new(action.detailedName))
                 gtk_shortcut_controller_add_shortcut(controller, shortcut)
@@ -56,70 +65,21 @@ extension MainWindow {
         return controller.opaque
     }
 
-    /// Whether `action` can run now: the one place that decides it. Buttons grey out and keys
-    /// fall through to other widgets when it says no.
-    func isAllowed(_ action: FetchplayAction) -> Bool {
-        let controls = self.controls
-        let onVideo = visiblePage == "video", ready = playback.isReady
-        switch action {
-        case .start: return store != nil && (controls.showsStart || controls.showsRetry)
-        case .pause: return controls.canPause
-        case .continue: return controls.canContinue
-        case .pauseOrContinue: return !onVideo && (controls.canPause || controls.canContinue)
-        case .play: return controls.canPlay
-        case .focusURL, .pasteURL, .close: return true
-        case .back: return onVideo
-        case .togglePlayback, .seekForward, .seekBackward, .startOver, .slower, .faster: return onVideo && ready
-        case .volumeUp, .volumeDown, .mute, .fullscreen: return onVideo
-        case .leaveFullscreen: return playback.isFullscreen
-        case .delete: return library?.canDelete ?? false
-        case .undo: return library?.canUndo ?? false
-        case .openFolder: return library != nil
-        case .playItem, .pauseItem, .continueItem, .showItemInFiles, .copyItemLink, .deleteItem: return library != nil
-        case .find: return library != nil && !onVideo
-        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload: return true
-        }
+    /// What the window's actions depend on now (`FetchplayAction.Row.isEnabled` decides).
+    var actionContext: ActionContext {
+        let showsVideo = visiblePage == "video"
+        return ActionContext(controls: downloadPage.controls, hasStore: store != nil, hasLibrary: library != nil,
+                             showsVideo: showsVideo, videoIsReady: showsVideo && playback.isReady,
+                             isFullscreen: playback.isFullscreen, canDelete: library?.canDelete ?? false,
+                             canUndo: library?.canUndo ?? false)
     }
 
-    /// Brings every action's enabled state in line with `isAllowed`.
+    /// Brings every action's enabled state in line with its row.
     func updateActions() {
+        let context = actionContext
         for (action, gaction) in actions {
-            let allowed = isAllowed(action)
+            let allowed = action.row.isEnabled(context)
             if (g_action_get_enabled(gaction) != 0) != allowed { g_simple_action_set_enabled(gaction, allowed ? 1 : 0) }
         }
-    }
-
-    func perform(_ action: FetchplayAction, parameter: String? = nil) {
-        guard action.scope == .win, isEnabled(action) else { return }
-        switch action {
-        case .start:
-            startFromEntry()
-        case .pause:
-            store?.pause()
-        case .continue:
-            store?.start()
-        case .pauseOrContinue:
-            if controls.canPause { store?.pause() } else if controls.canContinue { store?.start() }
-        case .play:
-            playSelected()
-        case .focusURL:
-            focusEntry()
-        case .pasteURL:
-            pasteIntoEntry()
-        case .back:
-            showDownloadPage()
-        case .close:
-            gtk_window_close(widget.as(GtkWindow.self))
-        case .togglePlayback, .seekForward, .seekBackward, .volumeUp, .volumeDown, .mute, .fullscreen,
-             .leaveFullscreen, .startOver, .slower, .faster:
-            playback.perform(action)
-        case .delete, .undo, .openFolder, .find:
-            performLibrary(action)
-        case .playItem, .pauseItem, .continueItem, .showItemInFiles, .copyItemLink, .deleteItem:
-            if let parameter { library?.perform(action, url: parameter) }
-        case .open, .quit, .preferences, .shortcuts, .about, .playLink, .showLink, .browserDownload:
-            break // the application's own (FetchplayApplication)
-        }
-        refresh()
     }
 }

@@ -37,7 +37,7 @@ extension MainWindow {
         showDownloadPage()
         showDownloadColumn()
         urlText = link
-        startFromEntry()
+        downloadPage.startFromEntry()
     }
 
     /// Ctrl+V outside the entry: the clipboard's text goes into the entry, ready to Start.

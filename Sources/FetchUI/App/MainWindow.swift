@@ -9,8 +9,8 @@ import ThreadKit
 /// The window: a download page and a video page, each with its controller
 /// (`DownloadPageController`, `PlaybackController`), the library beside them, one action table.
 ///
-/// Thin by design: it owns the widgets (`MainWindowLayout`), switches pages, and runs actions
-/// (MainWindow+Actions.swift); the controllers turn state into widgets.
+/// Thin by design: it owns the widgets (`MainWindowLayout`), switches pages, and installs the
+/// window's actions (MainWindow+Actions.swift); the controllers turn state into widgets.
 @MainActor
 public final class MainWindow {
     /// The signal handlers it connected: they are disconnected when it goes.
@@ -137,7 +137,7 @@ public final class MainWindow {
     /// Puts `url` in the entry and starts it (or shows it done when cached): `fetchplay URL`.
     public func download(url: String) {
         urlText = url
-        perform(.start)
+        activate(.start)
     }
 
     /// `fetchplay --play URL`: downloads the link and plays it as soon as its start is on disk
@@ -170,12 +170,6 @@ public final class MainWindow {
     }
 
     // MARK: Behaviour
-
-    var entryText: String { downloadPage.entryText }
-    var controls: ControlState { downloadPage.controls }
-    func startFromEntry() { downloadPage.startFromEntry() }
-    func playSelected() { downloadPage.playSelected() }
-    func focusPrimaryControl() { downloadPage.focusPrimaryControl() }
 
     /// Brings every widget in line: the download page (which updates the actions too).
     func refresh() { downloadPage.refresh() }
@@ -215,7 +209,7 @@ public final class MainWindow {
         gtk_stack_set_visible_child_name(ui.stack.opaque, "download")
         gtk_window_set_title(widget.as(GtkWindow.self), "Fetchplay")
         refresh()
-        focusPrimaryControl()
+        downloadPage.focusPrimaryControl()
     }
 
     /// Ctrl+L: back to the download page with the link selected, ready to type over.

@@ -195,7 +195,7 @@ struct MainWindowLayout {
         let menu = g_menu_new()!
         for items in FetchplayAction.primaryMenu {
             let section = g_menu_new()!
-            for action in items { g_menu_append(section, action.menuLabel, action.detailedName) }
+            for action in items { g_menu_append(section, action.row.menuLabel, action.detailedName) }
             g_menu_append_section(menu, nil, section.as(GMenuModel.self))
             g_object_unref(section.rawObject)
         }

@@ -22,17 +22,17 @@ enum ShortcutsWindow {
 
     /// The groups in the order they show, each with its shortcuts in the table's order.
     static var groups: [(scope: FetchplayAction.KeyScope, title: String, entries: [Entry])] {
-        FetchplayAction.KeyScope.displayOrder.compactMap { scope in
-            let entries = FetchplayAction.allCases.filter { $0.keyScope == scope && !$0.keys.isEmpty }
-                .map { Entry(action: $0, title: $0.title, accelerator: shownKeys($0).joined(separator: " ")) }
+        FetchplayAction.KeyScope.allCases.compactMap { scope in
+            let entries = FetchplayAction.allCases.map { ($0, $0.row) }.filter { $1.keyScope == scope && !$1.keys.isEmpty }
+                .map { Entry(action: $0, title: $1.title, accelerator: shownKeys($1.keys).joined(separator: " ")) }
             return entries.isEmpty ? nil : (scope, scope.title, entries)
         }
     }
 
     /// The keys people are told about: the keypad's twins of a key (KP_Delete) go unsaid.
-    static func shownKeys(_ action: FetchplayAction) -> [String] {
-        let keys = action.keys.filter { !$0.hasPrefix("KP_") }
-        return keys.isEmpty ? action.keys : keys
+    static func shownKeys(_ keys: [String]) -> [String] {
+        let shown = keys.filter { !$0.hasPrefix("KP_") }
+        return shown.isEmpty ? keys : shown
     }
 
     /// The window, transient for `parent`; it destroys itself when closed.

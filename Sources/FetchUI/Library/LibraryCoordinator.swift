@@ -76,29 +76,25 @@ public final class LibraryCoordinator {
         }
     }
 
-    /// A row's action (its menu or its button): Play, Pause or Continue, Show in Files, Copy
-    /// Link, Delete, for that row's URL.
-    func perform(_ action: FetchplayAction, url: String) {
-        switch action {
-        case .playItem:
-            store.select(url: url)
-            playSelected?()
-        case .pauseItem, .continueItem:
-            store.toggle(url: url)
-        case .showItemInFiles:
-            showInFiles(url: url)
-        case .copyItemLink:
-            if let display = gdk_display_get_default() { gdk_clipboard_set_text(gdk_display_get_clipboard(display), url) }
-        case .deleteItem:
-            store.select(url: url)
-            deleteSelected()
-        default:
-            break
-        }
+    /// A row's Play: selects the row and plays it.
+    func play(url: String) {
+        store.select(url: url)
+        playSelected?()
+    }
+
+    /// A row's Copy Link.
+    func copyLink(url: String) {
+        if let display = gdk_display_get_default() { gdk_clipboard_set_text(gdk_display_get_clipboard(display), url) }
+    }
+
+    /// A row's Delete: selects the row and deletes it.
+    func delete(url: String) {
+        store.select(url: url)
+        deleteSelected()
     }
 
     /// Shows `url`'s video (or partial) in the file manager, selected; says so when nothing can.
-    private func showInFiles(url: String) {
+    func showInFiles(url: String) {
         guard let path = store.entries[url]?.state.completedPath ?? store.item(url: url)?.path else { return }
         let window = parentWindow?()
         let connection = window.flatMap { gtk_window_get_application($0) }

@@ -152,7 +152,7 @@ final class LibraryRow {
         menuShows = (url, actions)
         g_menu_remove_all(menu)
         for action in actions {
-            let item = g_menu_item_new(action.menuLabel, nil)!
+            let item = g_menu_item_new(action.row.menuLabel, nil)!
             g_menu_item_set_action_and_target_value(item, action.detailedName, g_variant_new_string(url))
             g_menu_append_item(menu, item)
             g_object_unref(item.rawObject)

@@ -26,27 +26,16 @@ extension MainWindow {
     /// `focusPrimaryControl` puts it (the entry, in a new window): GTK would otherwise give it to
     /// the first button of the header, where Enter opens the file dialog and typing goes nowhere.
     func placeInitialFocus() {
-        focusPrimaryControl()
+        downloadPage.focusPrimaryControl()
         library?.view.focusList { [weak self] in
             guard let self else { return false }
-            return self.entryText.isEmpty && self.visiblePage == "download"
+            return self.downloadPage.entryText.isEmpty && self.visiblePage == "download"
         }
     }
 
-    /// Runs a library action.
-    func performLibrary(_ action: FetchplayAction) {
-        guard let library else { return }
-        switch action {
-        case .delete: library.deleteSelected()
-        case .undo: library.undo()
-        case .openFolder: library.openFolder(parent: widget.as(GtkWindow.self))
-        case .find:
-            // A narrow window shows the library first.
-            if isNarrow, !isLibraryVisible { gtk_toggle_button_set_active(ui.libraryToggle.as(GtkToggleButton.self), 1) }
-            library.view.focusSearch()
-        default: break
-        }
-        refresh()
+    /// Ctrl+F: the library's search, shown first in a narrow window.
+    func findInLibrary() {
+        if isNarrow, !isLibraryVisible { gtk_toggle_button_set_active(ui.libraryToggle.as(GtkToggleButton.self), 1) }
+        library?.view.focusSearch()
     }
-
 }

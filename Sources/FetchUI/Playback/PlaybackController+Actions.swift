@@ -5,42 +5,59 @@ import FetchViewModel
 import GLibSupport
 import Localization
 
-/// The playback actions (the video page's keys and buttons), the choices they remember, and
-/// when each can run.
+/// The playback actions (the video page's keys and buttons, through their `ActionHandler`) and
+/// the choices they remember.
 extension PlaybackController {
-    func perform(_ action: FetchplayAction) {
-        guard let player else {
-            if action == .fullscreen || action == .leaveFullscreen { toggleFullscreen(action == .fullscreen) }
-            return
+    /// Space on the video: plays or pauses.
+    func togglePlayback() {
+        withPlayer { $0.state == .playing ? $0.pause() : $0.play() }
+    }
+
+    /// The arrows: `seconds` forward (or back, when negative).
+    func seek(by seconds: Double) {
+        withPlayer { player in
+            if let position = player.position { player.seek(to: position + seconds, accurate: true) }
+            view.revealBars()
         }
-        switch action {
-        case .togglePlayback:
-            if player.state == .playing { player.pause() } else { player.play() }
-        case .seekForward, .seekBackward:
-            let step = action == .seekForward ? Self.seekStep : -Self.seekStep
-            if let position = player.position { player.seek(to: position + step, accurate: true) }
+    }
+
+    /// Up and Down: the volume by `step` (louder unmutes).
+    func changeVolume(by step: Double) {
+        withPlayer { player in
+            player.volume += step
+            if step > 0 { player.isMuted = false }
             view.revealBars()
-        case .volumeUp, .volumeDown:
-            player.volume += action == .volumeUp ? Self.volumeStep : -Self.volumeStep
-            if action == .volumeUp { player.isMuted = false }
-            view.revealBars()
-        case .mute:
-            player.isMuted.toggle()
-        case .fullscreen, .leaveFullscreen:
-            toggleFullscreen(action == .fullscreen)
-        case .slower, .faster:
-            player.rate = Self.rate(after: player.rate, faster: action == .faster)
+        }
+    }
+
+    func toggleMute() {
+        withPlayer { $0.isMuted.toggle() }
+    }
+
+    /// `[` and `]`: the next speed of the controls' list, remembered for the video.
+    func changeRate(faster: Bool) {
+        withPlayer { player in
+            player.rate = Self.rate(after: player.rate, faster: faster)
             let rate = player.rate
             choose { $0.rate = rate == 1 ? nil : rate }
             view.revealBars()
-        case .startOver:
+        }
+    }
+
+    /// Plays from the start, and forgets the position remembered.
+    func startOver() {
+        withPlayer { player in
             player.seek(to: 0, accurate: true)
             if stream == nil, let path = player.path { positions?.forget(path) }
             resumedFrom = nil
             view.showBanner(nil)
-        default:
-            break
         }
+    }
+
+    /// Runs `body` on the open player (nothing without one), then brings the controls up to date.
+    private func withPlayer(_ body: (Player) -> Void) {
+        guard let player else { return }
+        body(player)
         tick()
     }
 
@@ -72,8 +89,10 @@ extension PlaybackController {
 
     public var isFullscreen: Bool { gtk_window_is_fullscreen(window.as(GtkWindow.self)) != 0 }
 
-    private func toggleFullscreen(_ on: Bool) {
+    /// F, F11 and Escape (with a video open or not).
+    func setFullscreen(_ on: Bool) {
         if on { gtk_window_fullscreen(window.as(GtkWindow.self)) } else { leaveFullscreen() }
+        tick()
     }
 
     func leaveFullscreen() {
