@@ -28,7 +28,7 @@ struct DASHVariantChoiceTests {
         try RealInput.key("ctrl+l")
         #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5), "typed: \(window.urlText)")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
         let shown = GtkHarness.iterate(until: {
             window.variantChooser?.isShown == true && window.variantChooser.map { RealInput.focusIsIn($0) } == true

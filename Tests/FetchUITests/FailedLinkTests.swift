@@ -28,13 +28,13 @@ struct FailedLinkTests {
         let missing = server.url("/missing.webm")
         try enter(missing, in: window)
         #expect(GtkHarness.iterate(until: { failed(window) }, timeout: 20))
-        #expect(window.errorMessage?.contains("404") == true)
+        #expect(window.downloadPage.errorMessage?.contains("404") == true)
         GtkHarness.iterate(for: 0.3) // a row would appear within a tick or two
         #expect(window.library?.view.row(url: missing) == nil, "a 404 left a row")
 
         // A refused connection: nothing either.
         let refused = "http://127.0.0.1:9/video.webm"
-        window.urlText = ""
+        window.downloadPage.urlText = ""
         try enter(refused, in: window)
         #expect(GtkHarness.iterate(until: { failed(window) }, timeout: 20))
         GtkHarness.iterate(for: 0.3)
@@ -94,7 +94,7 @@ struct CurrentItemTests {
         try RealInput.key("ctrl+l")
         #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
         if text.isEmpty { try RealInput.key("BackSpace") } else { try RealInput.type(text) }
-        #expect(GtkHarness.iterate(until: { window.urlText == text }, timeout: 5), "typed: \(window.urlText)")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == text }, timeout: 5), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
     }
 
@@ -102,21 +102,21 @@ struct CurrentItemTests {
         server.serve("/done.webm", body: TestData.bytes(count: 100_000), etag: "\"d\"")
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = server.url("/done.webm")
+        window.downloadPage.urlText = server.url("/done.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 10))
+        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 10))
 
         for (text, words) in [("not a url", "not a web address"), ("ftp://example.com/v.webm", "http"),
                               ("http://", "not a web address")] {
             try typeOver(text, in: window)
-            #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
-            #expect(window.urlMessage?.contains(words) == true, "“\(text)”: \(window.urlMessage ?? "")")
+            #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
+            #expect(window.downloadPage.urlMessage?.contains(words) == true, "“\(text)”: \(window.downloadPage.urlMessage ?? "")")
             #expect(gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start),
                     "Start is not there for “\(text)”")
         }
         try typeOver("", in: window)
         GtkHarness.iterate(for: 0.2)
-        #expect(window.urlMessage == nil, "an empty entry said “\(window.urlMessage ?? "")”")
+        #expect(window.downloadPage.urlMessage == nil, "an empty entry said “\(window.downloadPage.urlMessage ?? "")”")
     }
 
     @Test func theLibraryTheEntryAndThePanelShowOneItem() throws {
@@ -127,7 +127,7 @@ struct CurrentItemTests {
         defer { GtkHarness.close(window) }
         let library = try #require(window.library)
         for url in [one, two] {
-            window.urlText = url
+            window.downloadPage.urlText = url
             window.activate(.start)
             #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.isFinished == true }, timeout: 10))
         }
@@ -137,24 +137,24 @@ struct CurrentItemTests {
         try RealInput.click(try #require(library.view.row(url: one)).row)
         #expect(GtkHarness.iterate(until: { window.store?.url == one }, timeout: 5),
                 "the click on the row: \(RealInput.describeScreen("current-item-click"))")
-        #expect(window.urlText == one, "the entry shows \(window.urlText)")
+        #expect(window.downloadPage.urlText == one, "the entry shows \(window.downloadPage.urlText)")
         #expect(String(cString: gtk_label_get_text(window.ui.titleLabel.opaque)) == "one.webm")
         #expect(library.view.selectedURL == one)
-        #expect(window.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) == 0)
+        #expect(window.downloadPage.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) == 0)
 
         // Typing another link leaves the selection: nothing else claims to be current.
         try RealInput.key("ctrl+l")
         try RealInput.type(server.url("/three.webm"))
-        #expect(GtkHarness.iterate(until: { window.urlText == server.url("/three.webm") }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == server.url("/three.webm") }, timeout: 5))
         #expect(window.store?.url == nil)
         #expect(library.view.selectedURL == nil, "the library still selects \(library.view.selectedURL ?? "")")
-        #expect(!window.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start))
+        #expect(!window.downloadPage.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start))
 
         // Typing a known link again shows it.
         try RealInput.key("ctrl+l")
         try RealInput.type(two)
         #expect(GtkHarness.iterate(until: { window.store?.url == two }, timeout: 5))
         #expect(library.view.selectedURL == two)
-        #expect(window.isPlayVisible)
+        #expect(window.downloadPage.isPlayVisible)
     }
 }

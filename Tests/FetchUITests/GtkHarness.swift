@@ -58,7 +58,7 @@ enum GtkHarness {
     static func window(cacheRoot: String, preferences: Preferences? = nil, link: String? = nil) throws -> MainWindow {
         let window = MainWindow(application: app.application, cache: .success(try Cache(root: cacheRoot)),
                                 preferences: preferences)
-        if let link { window.urlText = link }
+        if let link { window.downloadPage.urlText = link }
         window.present()
         _ = iterate(until: { gtk_widget_get_mapped(window.ring.widget) != 0 }, timeout: 5)
         return window

@@ -33,12 +33,12 @@ struct HLSWindowTests {
         server.hold("/" + last, offsets: lastSize / 2..<lastSize)
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = server.url("/v360/index.m3u8")
+        window.downloadPage.urlText = server.url("/v360/index.m3u8")
         window.activate(.start)
         let fraction = { window.store?.progress?.fraction ?? 0 }
         #expect(GtkHarness.iterate(until: { fraction() > 0 && window.store?.state == .downloading }, timeout: 20),
                 "the ring never started filling")
-        #expect(window.statusText.contains("segments"), "\(window.statusText)")
+        #expect(window.downloadPage.statusText.contains("segments"), "\(window.downloadPage.statusText)")
         GtkHarness.screenshot(window.widget, "window-hls-downloading")
 
         window.activate(.pause)
@@ -51,7 +51,7 @@ struct HLSWindowTests {
         guard case .completed(let path) = window.store?.state else { return }
         #expect(path.hasSuffix(".mp4"))
         #expect(fraction() == 1)
-        #expect(GtkHarness.iterate(until: { window.isPlayVisible && window.isEnabled(.play) }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible && window.isEnabled(.play) }, timeout: 5))
         #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
                                    timeout: 5), "the checkmark did not finish drawing")
         #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
@@ -65,7 +65,7 @@ struct HLSWindowTests {
         let window = try RealInput.window(cacheRoot: cache.path, link: url)
         defer { GtkHarness.close(window) }
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { window.isPlayVisible } else { false } },
+        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { window.downloadPage.isPlayVisible } else { false } },
                                    timeout: 60), "the presentation did not complete")
         #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.playButton) }, timeout: 5),
                 "focus on \(RealInput.describeFocus(window))")
@@ -74,7 +74,7 @@ struct HLSWindowTests {
         try RealInput.key("space")
         #expect(GtkHarness.iterate(until: { window.visiblePage == "video" }, timeout: 10),
                 "Space did not play; focus on \(RealInput.describeFocus(window))")
-        #expect(window.urlText == url, "the link became “\(window.urlText)”")
+        #expect(window.downloadPage.urlText == url, "the link became “\(window.downloadPage.urlText)”")
     }
 
     @Test func anUnfinishedPresentationIsListedAfterARestartAndContinues() throws {

@@ -31,9 +31,9 @@ struct KeyboardFocusTests {
         server.serve("/clip.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"c\"")
         let url = server.url("/clip.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { completed(window) && window.isPlayVisible }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { completed(window) && window.downloadPage.isPlayVisible }, timeout: 20))
         // The Play button slides in; clicks need it where it will stay.
         GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
         return (window, url)
@@ -49,7 +49,7 @@ struct KeyboardFocusTests {
         try RealInput.click(window.ui.entry)
         #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5), "typed: \(window.urlText)")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
         #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10))
         #expect(!RealInput.focusIsIn(window, window.ui.entry), "the focus stayed in the entry")
@@ -57,7 +57,7 @@ struct KeyboardFocusTests {
         try RealInput.key("space")
         #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10),
                 "Space did not pause; focus on \(RealInput.describeFocus(window))")
-        #expect(window.urlText == url, "Space went into the link: “\(window.urlText)”")
+        #expect(window.downloadPage.urlText == url, "Space went into the link: “\(window.downloadPage.urlText)”")
         let requests = server.requests(to: "/slow.webm").count
 
         try RealInput.key("space")
@@ -65,7 +65,7 @@ struct KeyboardFocusTests {
                 "Space did not continue; focus on \(RealInput.describeFocus(window))")
         #expect(GtkHarness.iterate(until: { server.requests(to: "/slow.webm").count > requests }, timeout: 10))
         #expect(server.requests(to: "/slow.webm").last?["range"] != nil, "it did not resume with a range")
-        #expect(window.urlText == url)
+        #expect(window.downloadPage.urlText == url)
         #expect(!GtkHarness.app.isChoosingFile)
         window.activate(.pause)
         #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
@@ -152,7 +152,7 @@ struct KeyboardFocusTests {
 
         // The video page's plain keys (F fullscreen, M mute, Space) type into the link instead.
         try RealInput.type("fm ")
-        #expect(GtkHarness.iterate(until: { window.urlText == "fm " }, timeout: 5), "typed: “\(window.urlText)”")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == "fm " }, timeout: 5), "typed: “\(window.downloadPage.urlText)”")
         #expect(!window.playback.isFullscreen)
         #expect(window.playback.player?.isMuted == false)
         #expect(window.visiblePage == "download")
@@ -191,8 +191,8 @@ struct KeyboardFocusTests {
         let window = try RealInput.window(cacheRoot: empty.path)
         defer { GtkHarness.close(window) }
         try RealInput.type("http://a")
-        #expect(GtkHarness.iterate(until: { window.urlText == "http://a" }, timeout: 5),
-                "typed: “\(window.urlText)”; focus on \(RealInput.describeFocus(window))")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == "http://a" }, timeout: 5),
+                "typed: “\(window.downloadPage.urlText)”; focus on \(RealInput.describeFocus(window))")
     }
 
     @Test func ctrlWClosesTheWindow() throws {
@@ -213,7 +213,7 @@ struct KeyboardFocusTests {
         // A link copied from a page, with the newline that often comes along.
         gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "\n \(link)\n")
         try RealInput.key("ctrl+v")
-        #expect(GtkHarness.iterate(until: { window.urlText == link }, timeout: 5), "the entry holds “\(window.urlText)”")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == link }, timeout: 5), "the entry holds “\(window.downloadPage.urlText)”")
         #expect(window.visiblePage == "download")
         #expect(RealInput.focusIsIn(window, window.ui.entry))
         #expect(window.playback.player?.isMuted == false)

@@ -95,7 +95,7 @@ struct LibraryListTests {
         let matching = (120...129).reversed().map(Self.url)
         #expect(GtkHarness.iterate(until: { view.shownURLs == matching }, timeout: 5), "shown: \(view.shownURLs.count)")
         #expect(total(view).hasPrefix("10 of \(Self.count) shown"), "the summary says \(total(view))")
-        #expect(window.urlText.isEmpty, "the search typed into the link entry")
+        #expect(window.downloadPage.urlText.isEmpty, "the search typed into the link entry")
         GtkHarness.iterate(for: 0.3)
         GtkHarness.screenshot(window.widget, "library-search")
 
@@ -184,7 +184,7 @@ struct LibraryListTests {
         #expect(GtkHarness.iterate(until: { view.shownURLs == [Self.url(42)] }, timeout: 5),
                 "typing in the list: “\(view.searchText)”, \(view.shownURLs.count) shown")
         // The entry shows the selected row's link, not what was typed.
-        #expect(!window.urlText.contains("00042"), "the search typed into the link entry")
+        #expect(!window.downloadPage.urlText.contains("00042"), "the search typed into the link entry")
     }
 
     /// Ctrl+V while the list has the focus puts the copied link in the entry, as it does
@@ -199,7 +199,7 @@ struct LibraryListTests {
         let link = "http://127.0.0.1:1/pasted.webm"
         gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), link)
         try RealInput.key("ctrl+v")
-        #expect(GtkHarness.iterate(until: { window.urlText == link }, timeout: 5), "the entry holds “\(window.urlText)”")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == link }, timeout: 5), "the entry holds “\(window.downloadPage.urlText)”")
         #expect(view.searchText.isEmpty, "Ctrl+V pasted into the search")
     }
 }

@@ -24,7 +24,7 @@ struct LibraryMenuTests {
         server.serve("/menu.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"m\"")
         let url = server.url("/menu.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: {
             window.library?.view.row(url: url)?.model?.isFinished == true && window.library?.store.item(url: url) != nil

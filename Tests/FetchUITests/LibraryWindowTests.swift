@@ -60,10 +60,10 @@ struct LibraryWindowTests {
         shot(window, "library-empty")
 
         // Two URLs entered one after the other both download at once.
-        window.urlText = first
+        window.downloadPage.urlText = first
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { (window.store?.progress?.bytesDone ?? 0) > 0 }, timeout: 10))
-        window.urlText = second
+        window.downloadPage.urlText = second
         #expect(window.isEnabled(.start), "another URL cannot be added while one downloads")
         window.activate(.start)
         #expect(window.store?.url == second, "the big ring does not show the new download")
@@ -148,13 +148,13 @@ struct LibraryWindowTests {
         let next = try serveClip("/next.webm", seconds: 2, bytesPerSecond: 30_000)
         let window = try GtkHarness.window(cacheRoot: cache.path)
         let lib = try library(window)
-        window.urlText = slow
+        window.downloadPage.urlText = slow
         window.activate(.start)
-        window.urlText = next
+        window.downloadPage.urlText = next
         window.activate(.start)
         // One slot: the second waits, and says so.
         #expect(window.store?.isWaiting == true)
-        #expect(window.statusText.contains("Waiting"))
+        #expect(window.downloadPage.statusText.contains("Waiting"))
         #expect(window.isEnabled(.pause) && !window.isEnabled(.continue))
         #expect(GtkHarness.iterate(until: { rowActivity(window, next) == .waiting }, timeout: 5))
         #expect(lib.view.row(url: next)?.toggleAction == "Pause this download")

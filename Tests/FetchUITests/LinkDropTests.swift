@@ -64,7 +64,7 @@ struct LinkDropTests {
         defer { gtk_window_destroy(source.as(GtkWindow.self)) }
         try drag(from: label, to: window.ring.widget)
         #expect(GtkHarness.iterate(until: { window.store?.url == url }, timeout: 10),
-                "the dropped link did not start: entry “\(window.urlText)”")
+                "the dropped link did not start: entry “\(window.downloadPage.urlText)”")
         #expect(GtkHarness.iterate(until: { server.requests(to: "/dropped.webm").count > 0 }, timeout: 10))
     }
 
@@ -73,12 +73,12 @@ struct LinkDropTests {
         let url = server.url("/replaced.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = "http://example.invalid/old-link.webm"
+        window.downloadPage.urlText = "http://example.invalid/old-link.webm"
         let (source, label) = dragSourceWindow(url, mimeType: "text/plain;charset=utf-8")
         defer { gtk_window_destroy(source.as(GtkWindow.self)) }
         try drag(from: label, to: window.ui.entry)
-        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 10),
-                "the entry holds “\(window.urlText)”")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 10),
+                "the entry holds “\(window.downloadPage.urlText)”")
     }
 }
 

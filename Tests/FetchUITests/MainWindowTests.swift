@@ -41,9 +41,9 @@ struct MainWindowTests {
 
         #expect(window.isEnabled(.start))
         #expect(!window.isEnabled(.pause) && !window.isEnabled(.continue) && !window.isEnabled(.play))
-        #expect(!window.isPlayVisible)
+        #expect(!window.downloadPage.isPlayVisible)
 
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { fraction(window) > 0.05 }, timeout: 10), "the fraction never grew")
         let early = fraction(window)
@@ -51,7 +51,7 @@ struct MainWindowTests {
         #expect(window.store?.state == .downloading)
         #expect(window.isEnabled(.pause) && !window.isEnabled(.start) && !window.isEnabled(.continue))
         #expect(window.ring.tone == .running)
-        #expect(window.statusText.contains(" of "))
+        #expect(window.downloadPage.statusText.contains(" of "))
         GtkHarness.screenshot(window.widget, "window-downloading")
 
         window.activate(.pause)
@@ -78,7 +78,7 @@ struct MainWindowTests {
         #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
                                    timeout: 5), "the checkmark did not finish drawing")
         #expect(window.ring.tone == .done)
-        #expect(window.isPlayVisible && window.isEnabled(.play))
+        #expect(window.downloadPage.isPlayVisible && window.isEnabled(.play))
         #expect(!window.isEnabled(.pause) && !window.isEnabled(.continue))
         if case .completed(let path) = window.store?.state {
             #expect(fileSize(path) == Int64(body.count))
@@ -102,22 +102,22 @@ struct MainWindowTests {
     @Test func badURLShowsAnInlineMessageAndTheAppLivesOn() throws {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = "not a link"
+        window.downloadPage.urlText = "not a link"
         window.activate(.start)
-        #expect(window.urlMessage?.contains("not a web address") == true)
+        #expect(window.downloadPage.urlMessage?.contains("not a web address") == true)
         #expect(window.store?.url == nil)
         GtkHarness.screenshot(window.widget, "window-bad-url")
 
-        window.urlText = "ftp://example.com/video.webm"
-        #expect(window.urlMessage == nil, "typing clears the message")
+        window.downloadPage.urlText = "ftp://example.com/video.webm"
+        #expect(window.downloadPage.urlMessage == nil, "typing clears the message")
         window.activate(.start)
-        #expect(window.urlMessage?.contains("http") == true)
+        #expect(window.downloadPage.urlMessage?.contains("http") == true)
 
         // Still alive: a good URL works after that.
         server.serve("/ok.webm", body: Array(body.prefix(50_000)), etag: "\"ok\"")
-        window.urlText = server.url("/ok.webm")
+        window.downloadPage.urlText = server.url("/ok.webm")
         window.activate(.start)
-        #expect(window.urlMessage == nil)
+        #expect(window.downloadPage.urlMessage == nil)
         #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 10))
     }
 
@@ -129,7 +129,7 @@ struct MainWindowTests {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
 
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { fraction(window) > 0.1 }, timeout: 10))
         window.activate(.pause)
@@ -138,7 +138,7 @@ struct MainWindowTests {
 
         window.activate(.continue)
         #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true }, timeout: 30))
-        #expect(window.errorMessage?.contains("500") == true)
+        #expect(window.downloadPage.errorMessage?.contains("500") == true)
         #expect(window.ring.tone == .failed)
         // With bytes kept, Continue is the retry: no Start, no Try Again, no greyed Pause.
         #expect(!window.isEnabled(.start) && window.isEnabled(.continue) && !window.isEnabled(.pause))
@@ -146,7 +146,7 @@ struct MainWindowTests {
         for button in [window.ui.startButton, window.ui.retryButton, window.ui.pauseButton] {
             #expect(gtk_widget_is_visible(button) == 0)
         }
-        #expect(!window.isPlayVisible)
+        #expect(!window.downloadPage.isPlayVisible)
         #expect(partialSize(window, url) == kept, "the partial changed")
         GtkHarness.screenshot(window.widget, "window-failed")
     }
@@ -154,10 +154,10 @@ struct MainWindowTests {
     @Test func notFoundWithoutPartialOffersStartOnly() throws {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = server.url("/missing.webm")
+        window.downloadPage.urlText = server.url("/missing.webm")
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true }, timeout: 20))
-        #expect(window.errorMessage?.contains("404") == true)
+        #expect(window.downloadPage.errorMessage?.contains("404") == true)
         #expect(window.isEnabled(.start) && !window.isEnabled(.continue))
         // Try Again, not Start beside it too.
         #expect(gtk_widget_is_visible(window.ui.retryButton) != 0)
@@ -170,7 +170,7 @@ struct MainWindowTests {
                      faultyRequests: 1)
         let url = server.url("/resume.webm")
         let first = try GtkHarness.window(cacheRoot: cache.path)
-        first.urlText = url
+        first.downloadPage.urlText = url
         first.activate(.start)
         #expect(GtkHarness.iterate(until: { fraction(first) > 0.1 }, timeout: 10))
         // Closing mid-download hides the window, stops the task, then destroys the window.
@@ -180,11 +180,11 @@ struct MainWindowTests {
 
         let second = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(second) }
-        second.urlText = url
+        second.downloadPage.urlText = url
         #expect(GtkHarness.iterate(until: { second.isEnabled(.continue) }, timeout: 5), "the partial was not shown")
         #expect(second.store?.progress?.bytesDone ?? 0 > 0)
         #expect(second.ring.fraction ?? 0 > 0)
-        #expect(second.statusText.contains("ready to continue"))
+        #expect(second.downloadPage.statusText.contains("ready to continue"))
         GtkHarness.screenshot(second.widget, "window-partial-ready")
         second.activate(.continue)
         // Finished, not only playable: Play is offered as soon as the start is on disk (watching

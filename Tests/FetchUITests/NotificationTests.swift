@@ -54,7 +54,7 @@ struct NotificationTests {
 
     /// Puts `url` in `window`'s link field, starts it and waits until the video is complete.
     func download(_ url: String, in window: MainWindow) -> Bool {
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         return GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20)
     }
@@ -91,12 +91,12 @@ struct NotificationTests {
 
         // Meanwhile another link was typed in the entry; a click on the notification brings the
         // window back on the finished download, over the other window.
-        window.urlText = other
-        #expect(GtkHarness.iterate(until: { window.store?.url != url && !window.isPlayVisible }, timeout: 5))
+        window.downloadPage.urlText = other
+        #expect(GtkHarness.iterate(until: { window.store?.url != url && !window.downloadPage.isPlayVisible }, timeout: 5))
         try peers.invoke(notification: id, action: "default")
         #expect(GtkHarness.iterate(until: { window.store?.url == url && RealInput.isActive(window) }, timeout: 10),
                 "selected \(window.store?.url ?? "nothing"): \(RealInput.describeScreen("notify-click"))")
-        #expect(window.visiblePage == "download" && window.isPlayVisible)
+        #expect(window.visiblePage == "download" && window.downloadPage.isPlayVisible)
 
         // The app's Play action over D-Bus, as the notification's button (or a shell) calls it.
         let name = try #require(GtkHarness.busName)
@@ -119,7 +119,7 @@ struct NotificationTests {
         let away = try otherApp(away: window)
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
         let before = notifyCount()
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 20))
         let (id, notify) = try #require(try notifications(after: before).first)
@@ -175,7 +175,7 @@ struct NotificationTests {
 
         let away = try otherApp(away: window)
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
-        window.urlText = server.url("/gone.webm")
+        window.downloadPage.urlText = server.url("/gone.webm")
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 20), "no Notify for the failure")
         let (_, notify) = try #require(try notifications(after: before).first)

@@ -23,7 +23,7 @@ struct PlaybackChoicesTests {
         server.serve("/\(name)", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), etag: "\"\(name)\"")
         let url = server.url("/\(name)")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: {
             window.isEnabled(.play) && window.library?.store.item(url: url)?.isComplete == true

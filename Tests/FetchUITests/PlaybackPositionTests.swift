@@ -30,9 +30,9 @@ struct PlaybackPositionTests {
         server.serve("/long.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"l\"")
         let url = server.url("/long.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 20))
+        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 20))
         GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)
         #expect(GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 },
                                    timeout: 3))
@@ -62,7 +62,7 @@ struct PlaybackPositionTests {
         // The next run resumes there.
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
-        again.urlText = url
+        again.downloadPage.urlText = url
         #expect(GtkHarness.iterate(until: { again.isEnabled(.play) }, timeout: 10))
         GtkHarness.iterate(until: { again.library?.store.item(url: url) != nil }, timeout: 10)
         again.activate(.play)
@@ -75,7 +75,7 @@ struct PlaybackPositionTests {
         server.serve("/closing.webm", body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), etag: "\"c\"")
         let url = server.url("/closing.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 20))
         GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)

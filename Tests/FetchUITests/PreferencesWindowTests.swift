@@ -142,7 +142,7 @@ struct PreferencesWindowTests {
         #expect(GtkHarness.iterate(until: { iniText.contains("videos-folder=" + chosen) }, timeout: 10), "\(iniText)")
 
         // The next video that finishes lands there.
-        window.urlText = server.url("/chosen.webm")
+        window.downloadPage.urlText = server.url("/chosen.webm")
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { window.store?.state == .completed(path: chosen + "/chosen.webm") },
                                    timeout: 20), "state: \(String(describing: window.store?.state))")
@@ -170,9 +170,9 @@ struct PreferencesWindowTests {
         let window = try GtkHarness.window(cacheRoot: cache.path,
                                            preferences: Preferences(settings: AppSettings(maxRunning: 1), store: store))
         defer { GtkHarness.close(window) }
-        window.urlText = server.url("/first.webm")
+        window.downloadPage.urlText = server.url("/first.webm")
         window.activate(.start)
-        window.urlText = server.url("/second.webm")
+        window.downloadPage.urlText = server.url("/second.webm")
         window.activate(.start)
         #expect(window.store?.isWaiting == true, "one at a time: the second waits")
         window.showPreferences()
@@ -197,7 +197,7 @@ struct PreferencesWindowTests {
         let before = peers.calls("Inhibit").count
         #expect(!inhibitor.isActive)
 
-        window.urlText = server.url("/awake.webm")
+        window.downloadPage.urlText = server.url("/awake.webm")
         window.activate(.start)
         // The download takes its slot once the queue has read the cache, off the main thread.
         #expect(GtkHarness.iterate(until: { inhibitor.isActive && inhibitor.cookie != 0 }, timeout: 10),
@@ -216,7 +216,7 @@ struct PreferencesWindowTests {
         // Turned off: a download keeps nothing awake; turned on again mid-download: at once.
         window.preferences.change { $0.keepAwake = false }
         let count = peers.calls("Inhibit").count
-        window.urlText = server.url("/asleep.webm")
+        window.downloadPage.urlText = server.url("/asleep.webm")
         window.activate(.start)
         // A new link waits for the cache's read before it runs.
         #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10))

@@ -50,7 +50,7 @@ enum RealInput {
         try key("ctrl+l")
         #expect(GtkHarness.iterate(until: { focusIsIn(window, window.ui.entry) }, timeout: 5))
         try type(text)
-        #expect(GtkHarness.iterate(until: { window.urlText == text }, timeout: 5), "typed: \(window.urlText)")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == text }, timeout: 5), "typed: \(window.downloadPage.urlText)")
         try key("Return")
     }
 

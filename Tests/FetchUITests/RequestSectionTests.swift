@@ -47,7 +47,7 @@ struct RequestSectionTests {
         defer { GtkHarness.close(window) }
         try RealInput.key("ctrl+l")
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5))
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5))
         let request = window.ui.request
         try RealInput.click(request.expander, at: (20, 8))
         #expect(GtkHarness.iterate(until: { gtk_expander_get_expanded(request.expander.opaque) != 0 }, timeout: 5))
@@ -61,7 +61,7 @@ struct RequestSectionTests {
         GtkHarness.screenshot(window.widget, "request-section")
         try RealInput.click(window.ui.startButton)
         #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 20),
-                "state: \(String(describing: window.store?.state)), message: \(window.urlMessage ?? "none")")
+                "state: \(String(describing: window.store?.state)), message: \(window.downloadPage.urlMessage ?? "none")")
 
         let sent = try #require(server.requests(to: "/clip.webm").first)
         #expect(sent.headers.first { $0.name == "cookie" }?.value == "sid=\(Self.secrets[0]); theme=dark")
@@ -81,14 +81,14 @@ struct RequestSectionTests {
         let url = server.url("/never.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = url
+        window.downloadPage.urlText = url
         gtk_expander_set_expanded(window.ui.request.expander.opaque, 1)
         GtkHarness.iterate(until: { RealInput.isSettled(window.ui.request.headers[0]) }, timeout: 2)
         try click(window.ui.request.headers[0], in: window)
         try RealInput.type("no colon here")
         try RealInput.click(window.ui.startButton)
-        #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 5))
-        #expect(window.urlMessage?.contains("colon") == true, "message: \(window.urlMessage ?? "none")")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 5))
+        #expect(window.downloadPage.urlMessage?.contains("colon") == true, "message: \(window.downloadPage.urlMessage ?? "none")")
         GtkHarness.iterate(for: 0.3)
         #expect(server.requests.isEmpty, "requested: \(server.requests.map(\.target))")
     }

@@ -36,7 +36,7 @@ struct ShowInFilesTests {
                      etag: "\"h\"")
         let url = server.url("/Holiday%20trip%20%C3%A9t%C3%A9.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: {
             window.library?.view.row(url: url)?.model?.isFinished == true && window.library?.store.item(url: url) != nil
@@ -80,7 +80,7 @@ struct ShowInFilesTests {
         #expect(call.args.first as? [String] == [expected], "\(call.args)")
         #expect(call.args.last as? String == "")
         #expect(GtkHarness.iterate(until: { window.library?.lastShowInFiles == .shown }, timeout: 5))
-        #expect(window.urlMessage == nil)
+        #expect(window.downloadPage.urlMessage == nil)
 
         // A video moved away outside Fetchplay: its folder is opened instead.
         try FileManager.default.removeItem(atPath: path)
@@ -99,8 +99,8 @@ struct ShowInFilesTests {
         defer { GtkHarness.close(window) }
         let folder = (try #require(window.library?.store.item(url: url)?.path) as NSString).deletingLastPathComponent
         try clickShowInFiles(row)
-        #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 10), "no message")
-        #expect(window.urlMessage == "No file manager could show it. It is in the folder “\(folder)”.")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 10), "no message")
+        #expect(window.downloadPage.urlMessage == "No file manager could show it. It is in the folder “\(folder)”.")
         if case .failed = window.library?.lastShowInFiles {} else {
             Issue.record("outcome: \(String(describing: window.library?.lastShowInFiles))")
         }

@@ -37,8 +37,8 @@ struct TypedPathTests {
                               ("clips/clip.webm", "on this computer, not a link"),
                               ("clip.webm", "not a web address")] {
             try RealInput.enter(text, in: window)
-            #expect(GtkHarness.iterate(until: { window.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
-            #expect(window.urlMessage?.contains(words) == true, "“\(text)”: \(window.urlMessage ?? "")")
+            #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
+            #expect(window.downloadPage.urlMessage?.contains(words) == true, "“\(text)”: \(window.downloadPage.urlMessage ?? "")")
             #expect(window.visiblePage == "download")
             #expect(window.store?.url == nil, "“\(text)” started a download")
         }
@@ -51,7 +51,7 @@ struct TypedPathTests {
         defer { GtkHarness.close(window) }
         let typed = "127.0.0.1:\(server.port)/v.webm"
         try RealInput.enter(typed, in: window)
-        #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 10), "message: \(window.urlMessage ?? "none")")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 10), "message: \(window.downloadPage.urlMessage ?? "none")")
         #expect(window.store?.url == "http://127.0.0.1:\(server.port)/v.webm")
         #expect(server.requests(to: "/v.webm").count == 1)
     }

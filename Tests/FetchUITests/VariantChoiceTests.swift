@@ -26,7 +26,7 @@ struct VariantChoiceTests {
         try RealInput.key("ctrl+l")
         #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.urlText == url }, timeout: 5), "typed: \(window.urlText)")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
     }
 

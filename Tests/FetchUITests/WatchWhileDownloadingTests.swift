@@ -30,11 +30,11 @@ struct WatchWhileDownloadingTests {
                      faultyRequests: nil)
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
-        window.urlText = server.url("/watch.webm")
+        window.downloadPage.urlText = server.url("/watch.webm")
         window.activate(.start)
 
         // Play shows up while the ring still fills.
-        #expect(GtkHarness.iterate(until: { window.isPlayVisible }, timeout: 15), "Play never came before the end")
+        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 15), "Play never came before the end")
         try #require(downloading(window), "the download ended before Play was offered")
         GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
         try RealInput.click(window.ui.playButton)
@@ -117,7 +117,7 @@ struct OfflinePartialWindowTests {
         server.hold("/half.webm", offsets: (body.count / 2)..<(body.count - 64 * 1024))
         let url = server.url("/half.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
-        window.urlText = url
+        window.downloadPage.urlText = url
         window.activate(.start)
         #expect(GtkHarness.iterate(until: { (window.store?.progress?.bytesDone ?? 0) >= Int64(body.count * 2 / 5) }, timeout: 15),
                 "at \(window.store?.progress?.bytesDone ?? -1) of \(body.count): \(window.store?.url.flatMap { window.store?.queue.board(for: $0)?.coverage.spans } ?? [])")
@@ -128,8 +128,8 @@ struct OfflinePartialWindowTests {
 
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
-        again.urlText = url
-        #expect(GtkHarness.iterate(until: { again.isPlayVisible }, timeout: 10), "no Play for the partial offline")
+        again.downloadPage.urlText = url
+        #expect(GtkHarness.iterate(until: { again.downloadPage.isPlayVisible }, timeout: 10), "no Play for the partial offline")
         again.activate(.play)
         let player = try #require(again.playback.player)
         #expect(GtkHarness.iterate(until: { player.currentFrame != nil }, timeout: 10), "nothing played offline")

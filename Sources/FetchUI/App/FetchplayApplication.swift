@@ -155,7 +155,7 @@ public final class FetchplayApplication {
         // The README's run command serves a bundled sample on 127.0.0.1 and offers it here, ready
         // to Start, so the whole path works offline on a fresh machine.
         if let suggested = ProcessInfo.processInfo.environment["FETCHPLAY_SUGGESTED_URL"], !suggested.isEmpty {
-            window.urlText = suggested
+            window.downloadPage.urlText = suggested
         }
         // "unrealize", not "destroy": the window object outlives gtk_window_destroy while Swift
         // holds its reference, so "destroy" (emitted at dispose) would come too late or never.
@@ -261,8 +261,8 @@ public final class FetchplayApplication {
             if let path, FileManager.default.fileExists(atPath: path) {
                 window.openFile(path: path)
             } else if let path {
-                window.urlText = URL(fileURLWithPath: path).lastPathComponent
-                window.showURLMessage(String(format: tr("There is no file at “%1$@”, and it is not a web address."), path))
+                window.downloadPage.urlText = URL(fileURLWithPath: path).lastPathComponent
+                window.downloadPage.showURLMessage(String(format: tr("There is no file at “%1$@”, and it is not a web address."), path))
             } else {
                 window.download(url: uri) // http(s) starts; other schemes explain themselves inline
             }

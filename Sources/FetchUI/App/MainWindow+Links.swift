@@ -36,7 +36,7 @@ extension MainWindow {
     func useLink(_ link: String) {
         showDownloadPage()
         showDownloadColumn()
-        urlText = link
+        downloadPage.urlText = link
         downloadPage.startFromEntry()
     }
 
@@ -60,7 +60,7 @@ extension MainWindow {
         let link = Self.firstLine(text)
         guard !link.isEmpty else { return }
         focusEntry()
-        urlText = link
+        downloadPage.urlText = link
         gtk_editable_set_position(ui.entry.opaque, -1)
     }
 

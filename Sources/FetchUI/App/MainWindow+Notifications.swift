@@ -42,10 +42,10 @@ extension MainWindow {
             do throws(DownloadError) {
                 try store.start(url, context: context)
             } catch {
-                showURLMessage(error.message)
+                downloadPage.showURLMessage(error.message)
             }
         } catch {
-            showURLMessage(error.message)
+            downloadPage.showURLMessage(error.message)
         }
         refresh()
     }

@@ -128,15 +128,9 @@ public final class MainWindow {
 
     private static let ownerKey = "fetchplay-main-window"
 
-    /// The entry's text.
-    public var urlText: String {
-        get { downloadPage.urlText }
-        set { downloadPage.urlText = newValue }
-    }
-
     /// Puts `url` in the entry and starts it (or shows it done when cached): `fetchplay URL`.
     public func download(url: String) {
-        urlText = url
+        downloadPage.urlText = url
         activate(.start)
     }
 
@@ -151,18 +145,6 @@ public final class MainWindow {
     public func openFile(path: String) {
         play(path: path, title: URL(fileURLWithPath: path).lastPathComponent)
     }
-
-    // MARK: What tests and people can see
-
-    /// The inline message under the entry, when one shows.
-    public var urlMessage: String? { downloadPage.urlMessage }
-    /// The error sentence of the failed state, when it shows.
-    public var errorMessage: String? { downloadPage.errorMessage }
-    public var statusText: String { downloadPage.statusText }
-    public var isPlayVisible: Bool { downloadPage.isPlayVisible }
-
-    /// Shows `message` under the entry (nil hides it): a problem with what was entered.
-    public func showURLMessage(_ message: String?) { downloadPage.showURLMessage(message) }
 
     /// "download" or "video".
     public var visiblePage: String {

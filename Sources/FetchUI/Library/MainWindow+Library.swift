@@ -12,7 +12,7 @@ extension MainWindow {
         guard let library else { return }
         library.playSelected = { [weak self] in self?.downloadPage.playWhenReady(self?.store?.url) }
         library.parentWindow = { [weak self] in self?.widget.as(GtkWindow.self) }
-        library.showMessage = { [weak self] message in self?.showURLMessage(message) }
+        library.showMessage = { [weak self] message in self?.downloadPage.showURLMessage(message) }
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in self?.library?.close() }.store(in: &connections)
     }

@@ -29,7 +29,7 @@ extension MainWindow {
             do throws(DownloadError) {
                 try store.cache.setVideoFolder(folder)
             } catch {
-                showURLMessage(error.message)
+                downloadPage.showURLMessage(error.message)
             }
         }
         if store.settings.sizeCap != settings.sizeCap {
