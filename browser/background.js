@@ -81,14 +81,15 @@ function looksLikeMedia(item) {
 }
 
 /**
- * Whether a download is media Fetchplay takes: its file name says video or audio, and its type
- * says so too or says nothing (application/octet-stream, which many servers send for any file).
- * A video type on an `.exe` or a `.jar` name, or a video name with a type of another kind, is
- * left to the browser: one of the two alone is what a hostile page controls most easily.
+ * Whether a download is media Fetchplay takes: its file name and its type both say video or
+ * audio. A video type on an `.exe` or a `.jar` name, or a video name with a type of another
+ * kind or none (application/octet-stream), stays with the browser and its own checks: one of
+ * the two alone is what a hostile page controls most easily. (Such a video can still be handed
+ * over from the page's menu or the popup, where Fetchplay judges its bytes.)
  */
 function isMedia(item, fileName) {
     const name = fileName || baseName(webURL(item.finalUrl || item.url)?.pathname);
-    return Boolean(kindOfName(name)) && (typeSaysNothing(item.mime) || Boolean(kindOfType(item.mime)));
+    return Boolean(kindOfName(name)) && Boolean(kindOfType(item.mime));
 }
 
 /**

@@ -138,6 +138,7 @@ class Site:
 <p><a id="video" href="{self.video_path(round_number)}" download="Handed clip {round_number}.webm">The video</a></p>
 <p><a id="archive" href="/files/notes.zip">An archive</a></p>
 <p><a id="program" href="/files/player.exe">A program that says it is a video</a></p>
+<p><a id="untyped" href="/files/untyped.mp4">A video's name with no type</a></p>
 <p><video id="shown" src="/media/shown.webm" preload="none" width="160" height="90"></video></p>
 <p><a id="other" href="/media/other.mkv">Another video</a></p>
 <script>fetch("/stream/playlist?id=7")</script>
@@ -185,6 +186,10 @@ class Site:
             # A video's type on a program's name: the name decides, so the browser keeps it.
             status, body = 200, b"MZ" + b"\0" * 4000
             headers = {"Content-Type": "video/mp4", "Content-Disposition": 'attachment; filename="player.exe"'}
+        elif url.path == "/files/untyped.mp4":
+            # A video's name with a type that says nothing: both must say media, so the browser keeps it.
+            status, body = 200, self.video
+            headers = {"Content-Type": "application/octet-stream", "Content-Disposition": 'attachment; filename="untyped.mp4"'}
         elif url.path == "/files/notes.zip":
             status, body = 200, self.archive
             headers = {"Content-Type": "application/zip", "Content-Disposition": 'attachment; filename="notes.zip"'}
@@ -700,6 +705,18 @@ class Cases:
         assert requests and all(is_browser_request(r) for r in requests), f"player.exe was asked for {requests}"
         assert self.run.video_files() == before, f"Fetchplay got {self.run.video_files()}"
 
+    def test_a_video_name_without_a_media_type_stays_with_the_browser(self):
+        """The name and the type must both say media: a .mp4 sent as application/octet-stream is the browser's."""
+        before = self.run.video_files()
+        self.run.open_page(1, self.site)
+        self.run.driver.find_element(By.ID, "untyped").click()
+        done = lambda: [d for d in self.run.browser_downloads_list()
+                        if d.get("state") == "complete" and d.get("filename", "").endswith("untyped.mp4")]
+        wait_for(done, "untyped.mp4 downloaded by the browser")
+        requests = self.site.requests_to("/files/untyped.mp4")
+        assert requests and all(is_browser_request(r) for r in requests), f"untyped.mp4 was asked for {requests}"
+        assert self.run.video_files() == before, f"Fetchplay got {self.run.video_files()}"
+
     def test_without_host_the_browser_keeps_the_video(self):
         """When Fetchplay's host cannot be started, the paused download goes on in the browser, whole."""
         self.run.remove_host()
@@ -843,6 +860,7 @@ def main():
         order = ["test_extension_id_is_fixed", "test_popup_without_host_says_how_to_install",
                  "test_popup_lists_the_pages_media", "test_video_link_goes_to_fetchplay",
                  "test_zip_stays_with_the_browser", "test_program_with_a_video_type_stays_with_the_browser",
+                 "test_a_video_name_without_a_media_type_stays_with_the_browser",
                  "test_without_host_the_browser_keeps_the_video",
                  "test_switched_off_then_history_is_not_taken",
                  "test_popup_click_goes_to_fetchplay", "test_private_window_sends_its_own_cookies_and_keeps_nothing",
