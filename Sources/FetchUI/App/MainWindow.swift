@@ -101,10 +101,7 @@ public final class MainWindow {
         installNotifications()
         installVariantChooser()
         installPageVideoChooser()
-        downloadPage.play = { [weak self] path, title in self?.play(path: path, title: title) }
-        downloadPage.watch = { [weak self] board, title in self?.watch(board: board, title: title) }
-        downloadPage.updateActions = { [weak self] in self?.updateActions() }
-        downloadPage.isShown = { [weak self] in self?.visiblePage == "download" }
+        downloadPage.host = self
         g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
             releaseBox($0)
         }

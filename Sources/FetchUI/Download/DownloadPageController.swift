@@ -24,19 +24,13 @@ final class DownloadPageController {
     /// A reference to each widget above, taken at the end of `init`: none of these pointers
     /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
-    /// Plays a finished download (the window shows the video page).
-    var play: (@MainActor (_ path: String, _ title: String) -> Void)?
-    /// Play on a video that is still downloading: it plays from what is on disk as it arrives.
-    var watch: (@MainActor (_ board: DownloadBoard, _ title: String) -> Void)?
+    /// The window: it plays, shows pages and brings its actions in line.
+    weak var host: (any WindowHost)?
     /// The link to play as soon as Play is offered for it (`--play URL`).
     private var pendingPlay: String?
     /// Reads the cache for a link typed in the entry, off the main thread; the latest look is
     /// held (a new one replaces it, the one before finishing on its own).
     private var cacheLook: Worker?
-    /// Brings the window's actions in line (called while refreshing, before buttons change).
-    var updateActions: (@MainActor () -> Void)?
-    /// Whether the download page shows now.
-    var isShown: (@MainActor () -> Bool)?
     /// A start from the entry is waiting for its control to show (`focusControlsOnceShown`).
     private var focusAwaitsControl = false
 
@@ -51,6 +45,9 @@ final class DownloadPageController {
         ui.entry.connect("changed") { [weak self] in self?.entryChanged() }.store(in: &connections)
         owned = OwnedWidget.keep(window)
     }
+
+    /// Whether the download page shows now.
+    private var isShown: Bool { (host?.visiblePage ?? "download") == "download" }
 
     /// The entry's text.
     public var urlText: String {
@@ -95,7 +92,7 @@ final class DownloadPageController {
         if let local = LocalPath(entryText) {
             guard local.isFile else { return showURLMessage(DownloadError.localFile(local).message) }
             showURLMessage(nil)
-            play?(local.path, (local.path as NSString).lastPathComponent)
+            host?.play(path: local.path, title: (local.path as NSString).lastPathComponent)
             return
         }
         guard let store else { return showURLMessage(cacheError?.message ?? tr("The cache is not available.")) }
@@ -156,9 +153,9 @@ final class DownloadPageController {
     func playSelected() {
         guard let store, let url = store.url else { return }
         if case .completed(let path) = store.state {
-            play?(path, LinkTitle.of(url))
+            host?.play(path: path, title: LinkTitle.of(url))
         } else if let board = watchableBoard {
-            watch?(board, LinkTitle.of(url))
+            host?.watch(board: board, title: LinkTitle.of(url))
         }
     }
 
@@ -236,7 +233,7 @@ final class DownloadPageController {
         // the one that takes its place (Pause → Continue), never to whatever GTK finds first.
         let focusWasOnControl = [ui.startButton, ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton]
             .contains { Widgets.focusIsIn(window, $0) }
-        updateActions?()
+        host?.updateActions()
 
         ring.tone = controls.ringTone
         ring.fraction = controls.ringFraction
@@ -270,11 +267,11 @@ final class DownloadPageController {
                 return playSelected()
             }
         }
-        if focusAwaitsControl, isShown?() ?? true,
+        if focusAwaitsControl, isShown,
            controls.canPause || controls.canContinue || controls.showsRetry || controls.canPlay {
             focusAwaitsControl = false
             if Widgets.focusIsIn(window, ui.entry) { focusPrimaryControl() }
-        } else if focusWasOnControl, isShown?() ?? true,
+        } else if focusWasOnControl, isShown,
            !([ui.pauseButton, ui.continueButton, ui.retryButton, ui.playButton, ui.startButton].contains { Widgets.focusIsIn(window, $0) && gtk_widget_is_visible($0) != 0 }) {
             focusPrimaryControl()
         }

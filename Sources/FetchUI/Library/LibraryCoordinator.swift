@@ -19,13 +19,9 @@ public final class LibraryCoordinator {
     /// Its observers of the view, for as long as it lives.
     private var observations: [ObserverToken] = []
 
-    /// Plays the selected video now, or as soon as it can: a row just selected in a window that
-    /// has not read its record yet (it is read in the background) plays once it is known.
-    var playSelected: (@MainActor () -> Void)?
-    /// The window, for what the file manager opens over.
-    var parentWindow: (@MainActor () -> UnsafeMutablePointer<GtkWindow>?)?
-    /// Says why a command could not run (the window shows it under the entry).
-    var showMessage: (@MainActor (String) -> Void)?
+    /// The window: it plays the selected video (now, or once its record is read), shows why a
+    /// command could not run, and is what the file manager opens over.
+    weak var host: (any WindowHost)?
 
     /// Seconds the undo toast stays before the deletion becomes final.
     public static let undoSeconds: UInt32 = 10
@@ -70,7 +66,7 @@ public final class LibraryCoordinator {
         store.select(url: url)
         // The library has read every record; the queue may not have read this one yet.
         if store.state.isCompleted || store.item(url: url)?.isComplete == true {
-            playSelected?()
+            host?.playSelected()
         } else {
             store.toggle(url: url)
         }
@@ -79,7 +75,7 @@ public final class LibraryCoordinator {
     /// A row's Play: selects the row and plays it.
     func play(url: String) {
         store.select(url: url)
-        playSelected?()
+        host?.playSelected()
     }
 
     /// A row's Copy Link.
@@ -96,12 +92,12 @@ public final class LibraryCoordinator {
     /// Shows `url`'s video (or partial) in the file manager, selected; says so when nothing can.
     func showInFiles(url: String) {
         guard let path = store.entries[url]?.state.completedPath ?? store.item(url: url)?.path else { return }
-        let window = parentWindow?()
+        let window = host?.window
         let connection = window.flatMap { gtk_window_get_application($0) }
             .flatMap { g_application_get_dbus_connection($0.as(GApplication.self)) }
         ShowInFiles.show(path: path, connection: connection, parent: window) { [weak self] outcome in
             self?.lastShowInFiles = outcome
-            if case .failed(let sentence) = outcome { self?.showMessage?(sentence) }
+            if case .failed(let sentence) = outcome { self?.host?.showMessage(sentence) }
         }
     }
 
@@ -130,14 +126,14 @@ public final class LibraryCoordinator {
         if selected.count > 1 { return deleteMany(selected) }
         guard let url = store.url else { return }
         if let path = store.state.completedPath, busy.contains(path) {
-            return showMessage?(LibraryError.inUse.message) ?? ()
+            return host?.showMessage(LibraryError.inUse.message) ?? ()
         }
-        guard store.queue.remove(url) else { return showMessage?(LibraryError.inUse.message) ?? () }
+        guard store.queue.remove(url) else { return host?.showMessage(LibraryError.inUse.message) ?? () }
         store.delete(urls: [url]) { [weak self] deleted, refusal in
             guard let self else { return }
             guard let deletion = deleted.first else {
                 self.refreshRows()
-                return self.showMessage?((refusal ?? .inUse).message) ?? ()
+                return self.host?.showMessage((refusal ?? .inUse).message) ?? ()
             }
             if self.store.url == url { self.store.clearSelection() }
             self.showUndoBar(Self.deletedMarkup(deletion.item.displayName))
@@ -151,7 +147,7 @@ public final class LibraryCoordinator {
         store.delete(urls: free) { [weak self] deleted, refusal in
             guard let self else { return }
             if let url = self.store.url, deleted.contains(where: { $0.url == url }) { self.store.clearSelection() }
-            if deleted.count < urls.count { self.showMessage?((refusal ?? .inUse).message) }
+            if deleted.count < urls.count { self.host?.showMessage((refusal ?? .inUse).message) }
             guard !deleted.isEmpty else { return self.refreshRows() }
             self.showUndoBar(deleted.count == 1 ? Self.deletedMarkup(deleted[0].item.displayName)
                              : String(format: trn("%1$d video deleted", "%1$d videos deleted", deleted.count), deleted.count))
@@ -185,7 +181,7 @@ public final class LibraryCoordinator {
         // Taken from the store before the toast goes, so its going commits nothing.
         store.undo { [weak self] failure in
             guard let self else { return }
-            if let failure { return self.showMessage?(failure.message) ?? () }
+            if let failure { return self.host?.showMessage(failure.message) ?? () }
             self.store.select(url: url)
         }
         view.hideUndo()

@@ -10,9 +10,7 @@ extension MainWindow {
     func installLibrary() {
         store?.playingPath = { [weak self] in self?.playback.player?.path }
         guard let library else { return }
-        library.playSelected = { [weak self] in self?.downloadPage.playWhenReady(self?.store?.url) }
-        library.parentWindow = { [weak self] in self?.widget.as(GtkWindow.self) }
-        library.showMessage = { [weak self] message in self?.downloadPage.showURLMessage(message) }
+        library.host = self
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
         widget.connect("unrealize") { [weak self] in self?.library?.close() }.store(in: &connections)
     }
