@@ -37,6 +37,33 @@ struct DASHDownloadTests {
         #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/multi/chunk-stream0-") }, "the other video is not fetched")
     }
 
+    /// Subtitles saved beside the video are its own: listed in its record, not stray, deleted
+    /// with it and brought back by undo.
+    @Test func subtitlesBesideTheVideoGoAndComeBackWithIt() throws {
+        let vtt = Array("WEBVTT\n\n00:00.000 --> 00:02.000\nHello\n".utf8)
+        server.serve("/tl/subs/en.vtt", body: vtt, headers: [HTTPHeader("Content-Type", "text/vtt")])
+        let manifest = clip.text("tl/index.mpd").replacingOccurrences(of: "</Period>", with: """
+            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
+              <Representation id="en" bandwidth="256"><BaseURL>subs/en.vtt</BaseURL></Representation>
+            </AdaptationSet></Period>
+            """)
+        server.serve("/tl/subtitled.mpd", body: Array(manifest.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+        let url = server.url("/tl/subtitled.mpd")
+        let cache = try Cache(root: folder.file("cache"))
+        let task = try DownloadTask(url: url, cache: cache) { _ in }
+        task.start()
+        guard case .completed(let path) = task.wait() else { Issue.record("not saved"); return }
+        let subtitles = (path as NSString).deletingPathExtension + ".en.vtt"
+        #expect(FileManager.default.contents(atPath: subtitles) == Data(vtt))
+        let library = Library(cache: cache)
+        #expect(library.reload().contains { $0.url == url })
+        #expect(!cache.strayFiles(known: library.items).contains(subtitles), "the subtitles are counted as stray")
+        let deletion = try library.delete(url: url)
+        #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: subtitles))
+        try library.undo(deletion)
+        #expect(FileManager.default.fileExists(atPath: path) && FileManager.default.contents(atPath: subtitles) == Data(vtt))
+    }
+
     @Test func aLinkEndingInMPDGoesStraightToThePresentation() {
         #expect(StreamLink.isPlaylistLink("https://example.org/show/index.mpd?token=1"))
         #expect(!StreamLink.isPlaylistLink("https://example.org/show/video.mp4"))

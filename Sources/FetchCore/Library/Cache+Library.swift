@@ -6,15 +6,18 @@ extension Cache {
     /// `ROOT/trash`: deleted videos wait here until undone or purged.
     var trashDirectory: String { root + "/trash" }
 
-    /// Every file on disk that belongs to `url` (video, partial, their records and request
-    /// context, an HLS presentation's folder), existing or not. `partials`: a listing of
+    /// Every file on disk that belongs to `url` (video and the files saved beside it, partial,
+    /// their records and request context, an HLS presentation's folder), existing or not. `partials`: a listing of
     /// `partial/` already made (a caller handling many URLs lists it once).
     /// The partial's lock is not among them: it belongs to whoever holds it, and goes with them.
     func files(of url: String, partials: PartialFolder? = nil) -> [String] {
         let key = Self.key(for: url)
-        let video = loadRecord(at: videoRecordPath(key), key: key).map { videoFile(of: $0, key: key) }
-            ?? videoPath(key, url: url)
-        return [video] + files(key: key, url: url, partials: partials ?? partialFolder())
+        let record = loadRecord(at: videoRecordPath(key), key: key)
+        let video = record.map { videoFile(of: $0, key: key) } ?? videoPath(key, url: url)
+        // Beside the video only: a record is outside input, and names nothing else.
+        let folder = (video as NSString).deletingLastPathComponent
+        let companions = (record?.companions ?? []).filter { ($0 as NSString).deletingLastPathComponent == folder && $0 != video }
+        return [video] + companions + files(key: key, url: url, partials: partials ?? partialFolder())
     }
 
     /// The files of `key` but its finished video, which only its record names.
@@ -54,9 +57,12 @@ extension Cache {
     /// reading its record again.
     func strayFiles(known entries: [LibraryItem], partials: PartialFolder) -> [String] {
         var knownPaths = Set<String>()
+        /// "Name." of each video: its companions beside it (`Name.en.vtt`) are its own.
+        var videoStems = Set<String>()
         for entry in entries {
             let key = Self.key(for: entry.url)
             knownPaths.insert(entry.path)
+            videoStems.insert((entry.path as NSString).deletingPathExtension + ".")
             knownPaths.insert(videoPath(key, url: entry.url))
             knownPaths.formUnion(files(key: key, url: entry.url, partials: partials))
         }
@@ -71,6 +77,8 @@ extension Cache {
             for name in names {
                 let path = directory + "/" + name
                 if knownPaths.contains(path) || name.hasSuffix(".lock") || isBeingWritten(path) { continue }
+                if directory == videosDirectory, let dot = name.firstIndex(of: "."),
+                   videoStems.contains(directory + "/" + name[..<dot] + ".") { continue }
                 stray.append(path)
             }
         }

@@ -102,7 +102,7 @@ public final class Library: Sendable {
                 // cache's trash could cross file systems).
                 let inCache = path.hasPrefix(cache.root + "/")
                 let trashed = inCache ? "\(folder)/\(index)"
-                    : (path as NSString).deletingLastPathComponent + "/.fetchplay-deleted-\(token)"
+                    : (path as NSString).deletingLastPathComponent + "/.fetchplay-deleted-\(token)" + (index == 0 ? "" : "-\(index)")
                 let move = Deletion.Move(original: path, trashed: trashed)
                 try FileIO.rename(move.original, move.trashed)
                 moves.append(move)

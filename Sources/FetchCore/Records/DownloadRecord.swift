@@ -54,6 +54,9 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     var choices: PlaybackChoices?
     /// Why the last run of a partial failed (the sentence people saw); nil once it runs again.
     var failure: String?
+    /// Files saved beside the finished video that belong to it (a presentation's subtitles,
+    /// `Name.en.vtt`), absolute: deleted and undone with it. Nil: none.
+    var companions: [String]?
     /// An HLS or DASH presentation's playlists, while its segments download; nil for a file
     /// (and for a presentation's finished video, which is a file like any other).
     var presentation: PresentationPart?

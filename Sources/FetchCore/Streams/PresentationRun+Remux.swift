@@ -102,10 +102,10 @@ extension PresentationRun {
     }
 
     /// Fetches a subtitle file (size-capped, from its next place when a host fails) and saves it
-    /// beside the video as "Name.LANG.vtt" (or ".ttml"). A failure is a warning: the video is
-    /// saved all the same.
+    /// beside the video as "Name.LANG.vtt" (or ".ttml"), and returns where. A failure is a
+    /// warning: the video is saved all the same.
     private func placeSubtitle(_ subtitle: StreamSubtitle, beside video: String, presentation: PresentationFolder,
-                               options: DownloadOptions) {
+                               options: DownloadOptions) -> String? {
         let name = RelativeLink.quotedName(of: subtitle.url)
         do throws(DownloadError) {
             let answer: ResourceFetch.Answer
@@ -114,7 +114,7 @@ extension PresentationRun {
             } catch .failed(let error) {
                 throw error
             } catch {
-                return
+                return nil
             }
             guard ["vtt", "ttml"].contains(subtitle.format), StreamSubtitle.holds(subtitle.format, answer.body) else {
                 throw .badResponse("it is no \(subtitle.format == "vtt" ? "WebVTT" : "TTML") file")
@@ -122,11 +122,14 @@ extension PresentationRun {
             let source = presentation.folder + "/subtitle." + subtitle.format
             try FileIO.replaceAtomically(path: source, contents: Data(answer.body))
             let suffix = (StreamSubtitle.tag(subtitle.language).map { $0 + "." } ?? "") + subtitle.format
-            if try cache.placeBeside(video, source, suffix: suffix) == nil {
+            guard let placed = try cache.placeBeside(video, source, suffix: suffix) else {
                 Log.warning("The subtitles \(name) were not saved: a file of their name is beside the video already.")
+                return nil
             }
+            return placed
         } catch {
             Log.warning("The subtitles \(name) were not saved: \(error.message)")
+            return nil
         }
     }
 
@@ -158,8 +161,10 @@ extension PresentationRun {
         final.duration = duration
         final.completed = Date()
         let destination = try cache.placeVideo(output, record: &final, key: key)
-        for subtitle in part.subtitles ?? [] {
-            placeSubtitle(subtitle, beside: destination, presentation: presentation, options: options)
+        let companions = (part.subtitles ?? []).compactMap { placeSubtitle($0, beside: destination, presentation: presentation, options: options) }
+        if !companions.isEmpty {
+            // Listed with the video, so deleting it (and undoing that) takes them along.
+            try? cache.updateFinishedRecord(url: url) { $0.companions = companions }
         }
         presentation.remove()
         report(.progress(DownloadProgress(bytesDone: size, total: size, segments: segments)))
