@@ -20,6 +20,7 @@ let targets = [
     "CookieFile",
     "BrowserMessage",
     "WebPage",
+    "SiteMedia",
 ]
 
 let package = Package(

@@ -16,7 +16,7 @@ public enum CommandLineOptions {
     }
 
     /// The options that make `fetchplay` run without a window (and without loading GTK).
-    static let headlessNames = ["download", "list", "list-videos", "version"]
+    static let headlessNames = ["download", "list", "list-videos", "version", "update-site-support"]
 
     static var all: [Option] {
         [
@@ -38,6 +38,13 @@ public enum CommandLineOptions {
                    // TRANSLATORS: keep PAGE as it is: it stands for the option's argument.
                    description: tr("List the videos the web page PAGE offers, one a line (number, title, kind, link), then exit"),
                    argumentName: "PAGE"),
+            Option(name: "update-site-support", argument: G_OPTION_ARG_NONE,
+                   description: tr("Install or update site support (yt-dlp, in your data folder), which reads the videos of pages Fetchplay cannot read by itself, then exit"),
+                   argumentName: nil),
+            Option(name: "site-support-channel", argument: G_OPTION_ARG_STRING,
+                   // TRANSLATORS: keep --update-site-support, stable and nightly as they are.
+                   description: tr("With --update-site-support: follow yt-dlp's stable releases or its nightly builds (kept for the next updates)"),
+                   argumentName: "stable|nightly"),
             Option(name: "version", argument: G_OPTION_ARG_NONE,
                    description: tr("Print the version, then exit"), argumentName: nil),
             Option(name: "connections", argument: G_OPTION_ARG_INT,
@@ -149,6 +156,7 @@ public enum CommandLineOptions {
             print("fetchplay \(AppInfo.version)")
             return 0
         }
+        if options.contains("update-site-support") { return updateSiteSupport(options) }
         if let url = options.string("download") { return download(url, options) }
         if let page = options.string("list-videos") { return listVideos(page, options) }
         if options.contains("list") {
@@ -189,6 +197,27 @@ public enum CommandLineOptions {
         let folders = folders(parsed.dict)
         return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
                                  context: context, quality: parsed.string("quality"), pick: pick)
+    }
+
+    /// `--update-site-support [--site-support-channel stable|nightly]`: the channel given is
+    /// kept in the settings, as Preferences keeps it.
+    private static func updateSiteSupport(_ parsed: ParsedOptions) -> Int32 {
+        let store = SettingsStore()
+        var settings = store.load()
+        if let text = parsed.string("site-support-channel") {
+            guard let channel = SiteSupport.Channel(rawValue: text) else {
+                // TRANSLATORS: keep --site-support-channel, stable and nightly as they are.
+                return usageError(tr("--site-support-channel takes stable or nightly."))
+            }
+            if channel != settings.siteSupportChannel {
+                settings.siteSupportChannel = channel
+                do throws(DownloadError) { try store.save(settings) } catch {
+                    FileHandle.standardError.write(Data(("fetchplay: " + error.message + "\n").utf8))
+                    return 1
+                }
+            }
+        }
+        return Headless.updateSiteSupport(channel: settings.siteSupportChannel)
     }
 
     /// `--list-videos PAGE`, with the same request options as `--download`.

@@ -7,7 +7,8 @@ import Localization
 import ThreadKit
 import Synchronization
 
-/// The command line without a window: `--download URL`, `--list` and `--list-videos PAGE`.
+/// The command line without a window: `--download URL`, `--list`, `--list-videos PAGE` and
+/// `--update-site-support`.
 /// Needs no display.
 ///
 /// The contract other tools rely on: on success the cached file's absolute path is the last
@@ -129,6 +130,25 @@ enum Headless {
             let fields = [String(index + 1), finding.title(of: index), video.kind.rawValue, WebAddress.redacted(video.url)]
             print(fields.map(ListRow.escaped).joined(separator: "\t"))
         }
+        return ExitCode.success
+    }
+
+    /// `--update-site-support`: the managed yt-dlp installed or updated, a line per step on
+    /// stdout (pip's own output never shows), then one line naming it and its version; or one
+    /// sentence on stderr and exit 1.
+    static func updateSiteSupport(channel: SiteSupport.Channel) -> Int32 {
+        let status: SiteSupport.Status
+        do throws(SiteSupportError) {
+            status = try SiteSupport.install(channel: channel) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data(("fetchplay: " + error.message + "\n").utf8))
+            return 1
+        }
+        let folder = SiteSupport.managedFolder()
+        // TRANSLATORS: %1$@ is yt-dlp's version, such as 2026.11.23; %2$@ a folder's path.
+        print(String(format: tr("Site support is ready: yt-dlp %1$@ in %2$@."), status.version ?? "?", folder))
         return ExitCode.success
     }
 

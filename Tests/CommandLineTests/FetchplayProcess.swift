@@ -5,17 +5,7 @@ import TestSupport
 /// The built `fetchplay` executable, run as a separate process with no display.
 struct FetchplayProcess {
     /// Beside the test bundle in the build folder, or `FETCHPLAY_BIN`.
-    static let executable: String = {
-        if let path = ProcessInfo.processInfo.environment["FETCHPLAY_BIN"] { return path }
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
-        // The test binary may sit inside FetchplayPackageTests.xctest/…
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("fetchplay").path),
-              folder.path != "/" {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("fetchplay").path
-    }()
+    static var executable: String { FetchplayBinary.path }
 
     /// The environment without any display, so a window could not open even by mistake, and in
     /// English whatever the developer's language (a test can set LANGUAGE on top).
@@ -30,6 +20,8 @@ struct FetchplayProcess {
         }
         environment["LANG"] = "C.UTF-8"
         environment["XDG_CONFIG_HOME"] = configurationFolder
+        // Nor the developer's site support: a test that wants yt-dlp says which.
+        environment["XDG_DATA_HOME"] = configurationFolder + "/data"
         return environment
     }
 

@@ -30,8 +30,10 @@ struct SettingsStoreTests {
         var chosen = AppSettings(videosFolder: "/home/ana/视频/My Clips = [1]; #2", maxRunning: 7,
                                  speedLimit: 512, sizeCap: 8_000_000_000, keepAwake: false)
         chosen.connections = 16
+        chosen.siteSupportChannel = .nightly
         try store.save(chosen)
         #expect(store.load() == chosen)
+        #expect(iniText.contains("[SiteSupport]") && iniText.contains("channel=nightly"))
         #expect(iniText.contains("[Downloads]") && iniText.contains("max-running=7") && iniText.contains("connections=16"))
         #expect(iniText.contains("speed-limit-kib=512") && iniText.contains("keep-awake=false"))
         // Back to the defaults: "none" values are stored as 0 / empty and read back as nil.
@@ -52,6 +54,9 @@ struct SettingsStoreTests {
             [Library]
             videos-folder=relative/folder
             size-cap-bytes=99999999999999999999999
+
+            [SiteSupport]
+            channel=weekly
             """)
         #expect(store.load() == AppSettings())
         try writeINI("[Downloads]\nmax-running=0\n")

@@ -24,7 +24,8 @@ public enum Command {
     /// ```swift
     /// let result = try Command.run("/usr/bin/curl", ["-sS", server.url("/v.bin")])
     /// ```
-    public static func run(_ executable: String, _ arguments: [String],
+    /// - Parameter environment: the command's whole environment; nil: the test's.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            timeout: Duration = .seconds(60)) throws -> CommandResult {
         let folder = try TemporaryDirectory(prefix: "fetchplay-command")
         let outPath = folder.file("stdout"), errPath = folder.file("stderr")
@@ -40,6 +41,7 @@ public enum Command {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err

@@ -20,6 +20,8 @@ public struct AppSettings: Sendable, Equatable {
     public var keepAwake: Bool
     /// The proxy downloads go through: the desktop's (default), none, or one given by hand.
     public var proxy: ProxySetting = .desktop
+    /// Which yt-dlp releases the managed site support follows.
+    public var siteSupportChannel: SiteSupport.Channel = .stable
 
     public init(videosFolder: String? = nil, maxRunning: Int = 3, speedLimit: Int? = nil,
                 sizeCap: Int64? = nil, keepAwake: Bool = true) {

@@ -15,6 +15,9 @@ import Localization
 ///     [Network]
 ///     proxy=desktop
 ///
+///     [SiteSupport]
+///     channel=stable
+///
 /// A missing file, or a value that is malformed or out of range, means the default for it; keys
 /// and comments this version does not know survive a save. The first load with no
 /// `settings.ini` takes `maxRunning` and `sizeCap` from the cache's old `settings.json` once and
@@ -28,6 +31,7 @@ public struct SettingsStore: Sendable {
         static let maxRunning = "max-running", speedLimit = "speed-limit-kib", keepAwake = "keep-awake"
         static let connections = "connections"
         static let videosFolder = "videos-folder", sizeCap = "size-cap-bytes"
+        static let siteSupport = "SiteSupport", channel = "channel"
     }
 
     public init(path: String = SettingsStore.defaultPath()) { self.path = path }
@@ -74,6 +78,8 @@ public struct SettingsStore: Sendable {
         file.set(Key.library, Key.sizeCap, integer: settings.sizeCap ?? 0)
         file.setComment(Key.network, Key.proxy, " desktop: the desktop's proxy setting; direct: none; else a proxy's URL")
         file.set(Key.network, Key.proxy, string: settings.proxy.settingsText)
+        file.setComment(Key.siteSupport, Key.channel, " stable: yt-dlp's releases; nightly: its nightly builds")
+        file.set(Key.siteSupport, Key.channel, string: settings.siteSupportChannel.rawValue)
 
         let folder = (path as NSString).deletingLastPathComponent
         do {
@@ -97,6 +103,7 @@ public struct SettingsStore: Sendable {
         if let value = file.string(Key.library, Key.videosFolder), !value.isEmpty { settings.videosFolder = value }
         if let value = file.integer(Key.library, Key.sizeCap) { settings.sizeCap = value }
         if let value = file.string(Key.network, Key.proxy) { settings.proxy = ProxySetting(settingsText: value) ?? .desktop }
+        if let value = file.string(Key.siteSupport, Key.channel) { settings.siteSupportChannel = SiteSupport.Channel(rawValue: value) ?? .stable }
         return settings.sanitized
     }
 }

@@ -19,7 +19,8 @@ import Localization
 ///    ├─ group (no title)  a problem to tell (hidden when there is none)
 ///    ├─ Downloads         folder · at once · speed limit (switch, then its largest speed) · awake
 ///    ├─ Library           size cap (switch, then its largest size)
-///    └─ Network           ProxyRows: AdwComboRow (which proxy), AdwPasswordEntryRow (its address)
+///    ├─ Network           ProxyRows: AdwComboRow (which proxy), AdwPasswordEntryRow (its address)
+///    └─ Site support      SiteSupportRows: which yt-dlp and its version · Install/Update · stable/nightly
 /// ```
 @MainActor
 public final class PreferencesWindow {
@@ -57,6 +58,8 @@ public final class PreferencesWindow {
     private var owned: [OwnedWidget] = []
     /// The network group: the proxy.
     let proxyRows: ProxyRows
+    /// The site support group: yt-dlp, its version, install or update, its channel.
+    let siteRows: SiteSupportRows
 
     /// KiB per second offered when the limit is turned on.
     static let defaultSpeedLimit = 1024
@@ -71,7 +74,8 @@ public final class PreferencesWindow {
     private var folderMessage: String?
 
     public init(application: UnsafeMutablePointer<GtkApplication>?, parent: UnsafeMutablePointer<GtkWindow>?,
-                preferences: Preferences, currentFolder: @escaping @MainActor () -> String) {
+                preferences: Preferences, currentFolder: @escaping @MainActor () -> String,
+                siteSupportEnvironment: [String: String] = ProcessInfo.processInfo.environment) {
         self.preferences = preferences
         self.currentFolder = currentFolder
         widget = adw_preferences_window_new()!
@@ -135,12 +139,14 @@ public final class PreferencesWindow {
 
         let page = adw_preferences_page_new()!
         proxyRows = ProxyRows(preferences: preferences)
+        siteRows = SiteSupportRows(preferences: preferences, environment: siteSupportEnvironment)
         for group in [
             messageGroup,
             PreferencesRows.group(tr("Downloads"), [folderRow, maxRunningRow, connectionsRow, speedRow, speedLimitRow,
                                                  keepAwakeRow]),
             PreferencesRows.group(tr("Library"), [capRow, capSizeRow]),
             proxyRows.group,
+            siteRows.group,
         ] {
             adw_preferences_page_add(page.as(AdwPreferencesPage.self), group.as(AdwPreferencesGroup.self))
         }
@@ -200,6 +206,7 @@ public final class PreferencesWindow {
         gtk_widget_set_sensitive(capSizeRow, settings.sizeCap == nil ? 0 : 1)
         setSwitch(keepAwakeSwitch, settings.keepAwake)
         proxyRows.refresh()
+        siteRows.refresh()
         let message = folderMessage ?? preferences.saveError.map {
             String(format: tr("Your preferences could not be saved: %1$@"), $0)
         }
