@@ -52,5 +52,8 @@ struct SiteSupportTests {
         #expect(SiteSupport.lastErrorLine(said) == "[generic] page: Unsupported URL: http://h/[0m")
         #expect(SiteSupport.lastErrorLine("Traceback (most recent call last):\nValueError: boom\n") == nil)
         #expect(SiteSupport.lastErrorLine("ERROR: " + String(repeating: "x", count: 5000))?.count == 300)
+        // Neither a link's password nor a bidi override reaches the sentence.
+        let quoted = SiteSupport.lastErrorLine("ERROR: HTTP Error 403 on https://me:s3cret@example.org/v \u{202E}gpj.exe")
+        #expect(quoted?.contains("s3cret") == false && quoted?.contains("\u{202E}") == false, "\(quoted ?? "nil")")
     }
 }

@@ -177,14 +177,18 @@ public enum SiteSupport {
         version.contains("dev") || version.split(separator: ".").count > 3
     }
 
-    /// The last `ERROR:` line of a program's words (its text after `ERROR:`), without control
-    /// characters and at most 300 characters; a Python traceback itself is never quoted.
+    /// The last `ERROR:` line of a program's words (its text after `ERROR:`), without the
+    /// characters text from outside may not carry (Cc, Cf, Zl, Zp), without a link's password,
+    /// and at most 300 characters; a Python traceback itself is never quoted.
     static func lastErrorLine(_ text: String) -> String? {
         let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
             .last { $0.hasPrefix("ERROR:") || $0.hasPrefix("error:") }
         guard let line else { return nil }
         let words = line.dropFirst("ERROR:".count).trimmingCharacters(in: .whitespaces)
-        let clean = String(words.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.prefix(300).map(Character.init))
+        let visible = String(String.UnicodeScalarView(words.unicodeScalars.filter { !$0.isHiddenInText }.prefix(300)))
+        // yt-dlp quotes the links it tried, which may carry `user:password@`.
+        let clean = visible.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.contains("://") ? WebAddress.redacted(String($0)) : String($0) }.joined(separator: " ")
         return clean.isEmpty ? nil : clean
     }
 
