@@ -37,6 +37,7 @@
 // changed once an event and everything it led to are done.
 import CGLib
 import CGStreamer
+import FetchCore
 import GLibSupport
 import Localization
 import ThreadKit
@@ -131,6 +132,8 @@ public final class Player {
     private(set) var pipeline: Pipeline?
     /// What was opened, to build the pipeline again (a subtitle file added).
     private(set) var opened: (uri: String, source: ByteSource?)?
+    /// The server of the presentation opened with `open(watching:)`, closed with it.
+    private var watching: WatchServer?
     /// Counts opened files, so messages and frames of a closed pipeline are ignored.
     private(set) var generation = 0
     /// The last position the pipeline answered (a cache of a query, not state).
@@ -233,9 +236,23 @@ public final class Player {
         }
     }
 
+    /// Opens an HLS or DASH presentation that may still be downloading, served by `server`
+    /// (which the player closes with the video): it plays as far as its segments are there and
+    /// waits for the rest; a seek ahead makes the download fetch the segments there next.
+    public func open(watching server: WatchServer, title: String) {
+        changing {
+            dropFile()
+            path = title
+            watching = server
+            opened = (server.url, nil)
+            send(.fileOpened(subtitleFile: nil))
+            load(uri: server.url, feed: nil)
+        }
+    }
+
     /// A video that is still arriving waits for bytes that are not on disk yet (the window shows a
     /// spinner; playback goes on by itself once they come).
-    public var isBuffering: Bool { pipeline?.feed?.isWaiting ?? false }
+    public var isBuffering: Bool { pipeline?.feed?.isWaiting ?? watching?.isWaiting ?? false }
 
     /// Builds the pipeline for `uri` (with the subtitle file, if any) and prepares its first
     /// frame; a pipeline built again goes back to `resume` and plays if it `playing`.
@@ -341,6 +358,8 @@ public final class Player {
     /// Drops the pipeline and the file.
     private func dropFile() {
         dropPipeline()
+        watching?.close()
+        watching = nil
         path = nil
         opened = nil
         currentFrame = nil

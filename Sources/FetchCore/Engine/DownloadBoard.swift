@@ -27,6 +27,11 @@ public final class DownloadBoard: Sendable {
     /// Where a viewer of an HLS or DASH presentation wants to watch from (seconds); the
     /// presentation's pool takes it.
     private let wantedTime = Locked<Double?>(nil)
+    /// An HLS or DASH presentation's tracks and segments, as its latest run published them.
+    private let watchable = Locked<WatchableStream?>(nil)
+    /// Players watching the presentation (`WatchServer`s), and the removal of its segments
+    /// that waits for the last of them to go.
+    private let viewers = Locked<(count: Int, removal: (@Sendable () -> Void)?)>((0, nil))
 
     public init() {}
 
@@ -45,6 +50,34 @@ public final class DownloadBoard: Sendable {
     }
 
     func setRunning(_ running: Bool) { update { $0.isRunning = running } }
+
+    /// Publishes a presentation's run: from now on a player can watch it (`stream`).
+    func publish(_ stream: WatchableStream) { watchable.withLock { $0 = stream } }
+
+    /// Removes the presentation's segments now, or when the last player watching them goes
+    /// (the video is whole in the videos folder by then: only they still read the segments).
+    func retire(_ removal: @escaping @Sendable () -> Void) {
+        let now = viewers.withLock { viewers -> Bool in
+            guard viewers.count > 0 else { return true }
+            viewers.removal = removal
+            return false
+        }
+        if now { removal() }
+    }
+
+    /// A player started watching the presentation (`WatchServer`).
+    func addViewer() { viewers.withLock { $0.count += 1 } }
+
+    /// A player stopped watching: the last one carries out a removal that waited for it.
+    func removeViewer() {
+        let removal = viewers.withLock { viewers -> (@Sendable () -> Void)? in
+            viewers.count -= 1
+            guard viewers.count == 0 else { return nil }
+            defer { viewers.removal = nil }
+            return viewers.removal
+        }
+        removal?()
+    }
 
     /// What was on disk before any worker of this process ran (a partial left by an earlier
     /// run, or the finished video), so that readers can play it offline; ignored once a worker
@@ -69,6 +102,9 @@ public final class DownloadBoard: Sendable {
     func takeWantedTime() -> Double? { wantedTime.withLock { value in defer { value = nil }; return value } }
 
     // MARK: Readers
+
+    /// An HLS or DASH download's tracks and segments, once a run published them.
+    public var stream: WatchableStream? { watchable.withLock { $0 } }
 
     /// Asks the download to fetch the bytes from `offset` next (a connection starts there at once
     /// when the server allows ranges); the rest continues after.

@@ -19,6 +19,9 @@ extension PresentationRun {
         // This run's segments and feeds stop together: at a pause (the download's stop) or at
         // the first failure of either side.
         let halt = stop.child()
+        let keys = SegmentKeyring(fetch: ResourceFetch(options: options, stop: halt))
+        // From here on a player can watch it (once its first segments are in).
+        board.publish(WatchableStream(tracks: tracks, store: presentation.store, keys: keys))
         let pool = SegmentPool(store: presentation.store, tracks: tracks, board: board, options: options, limits: limits,
                                connections: connections, stop: halt, report: report)
 
@@ -31,7 +34,7 @@ extension PresentationRun {
                 let stream = try Self.openStream(plan, remux: remux)
                 opened.withLock { $0 = stream }
                 try feed(tracks, into: stream, output: output, presentation: presentation,
-                         options: options, stop: halt)
+                         keys: keys, stop: halt)
             } catch {
                 // A pause cancels the remux under the feeds: what they then hit is no failure.
                 guard !stop.isRaised else { return }
@@ -74,14 +77,13 @@ extension PresentationRun {
     /// that stops (a pause, the store closed) cancels the remux, so the other one never
     /// waits in it for streams that will not come.
     private func feed(_ tracks: [StreamTrack], into stream: any PresentationRemuxStream, output: String,
-                      presentation: PresentationFolder, options: DownloadOptions,
+                      presentation: PresentationFolder, keys: SegmentKeyring,
                       stop halt: StopSignal) throws(DownloadError) {
         // The video's pages go to disk while it is written, so the sync at the end waits for
         // the last ones only. The remux writes through a descriptor of its own; this one only
         // starts the writeback (which any descriptor of the file can).
         let writeback = try? FileIO.open(output, O_RDONLY)
         defer { writeback.map(FileIO.close) }
-        let keys = SegmentKeyring(fetch: ResourceFetch(options: options, stop: halt))
         let failure = Locked<DownloadError?>(nil)
         let threads = tracks.enumerated().map { index, track in
             let feed = SegmentFeed(index: index, track: track)
@@ -166,7 +168,8 @@ extension PresentationRun {
             // Listed with the video, so deleting it (and undoing that) takes them along.
             try? cache.updateFinishedRecord(url: url) { $0.companions = companions }
         }
-        presentation.remove()
+        // A player watching the segments keeps them until it goes.
+        board.retire { presentation.remove() }
         report(.progress(DownloadProgress(bytesDone: size, total: size, segments: segments)))
         return destination
     }

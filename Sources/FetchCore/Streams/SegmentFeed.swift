@@ -72,14 +72,14 @@ struct SegmentFeed {
             var refused = false
             do {
                 if let key = piece.key {
-                    let clear = try SegmentCipher.decrypt(read(piece, store: store), key: keys.key(at: key.url), iv: key.iv)
+                    let clear = try SegmentCipher.decrypt(Self.read(piece, store: store), key: keys.key(at: key.url), iv: key.iv)
                     refused = true
                     section = try clear.withUnsafeBytes { try Self.check(piece, $0, after: section) }
                     refused = false
                     try stream.append(clear, to: index)
                 } else {
                     // Read from the page cache straight into the remux's buffer.
-                    let file = try open(piece, store: store)
+                    let file = try Self.open(piece, store: store)
                     defer { FileIO.close(file.fd) }
                     let last = section
                     var next = section
@@ -168,14 +168,14 @@ struct SegmentFeed {
     }
 
     /// A piece's resource opened, and where the piece lies in it.
-    private struct Opened {
+    struct Opened {
         var fd: Int32
         var path: String
         var offset: Int64
         var length: Int64
     }
 
-    private func open(_ piece: Piece, store: SegmentStore) throws(DownloadError) -> Opened {
+    static func open(_ piece: Piece, store: SegmentStore) throws(DownloadError) -> Opened {
         guard let place = store.location(of: piece.stored) else { throw .fileSystem("the segment \(piece.url) is missing from the cache") }
         let fd = try FileIO.open(place.path, O_RDONLY)
         let size = FileIO.size(of: place.path) ?? 0
@@ -186,8 +186,17 @@ struct SegmentFeed {
         return Opened(fd: fd, path: place.path, offset: place.offset, length: place.length)
     }
 
+    /// The piece's bytes in the clear (AES-128 undone): what a player watching the presentation
+    /// while it downloads is served (`WatchServer`). The piece must be whole in the store.
+    static func clearBytes(of piece: Piece, store: SegmentStore, keys: SegmentKeyring) throws(RunHalt) -> [UInt8] {
+        let bytes = try RunHalt.failing { () throws(DownloadError) in try read(piece, store: store) }
+        guard let key = piece.key else { return bytes }
+        let secret = try keys.key(at: key.url)
+        return try RunHalt.failing { () throws(DownloadError) in try SegmentCipher.decrypt(bytes, key: secret, iv: key.iv) }
+    }
+
     /// The bytes of the piece's resource, or of its range within it.
-    private func read(_ piece: Piece, store: SegmentStore) throws(DownloadError) -> [UInt8] {
+    static func read(_ piece: Piece, store: SegmentStore) throws(DownloadError) -> [UInt8] {
         let file = try open(piece, store: store)
         defer { FileIO.close(file.fd) }
         var failure: DownloadError?

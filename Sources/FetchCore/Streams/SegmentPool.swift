@@ -126,6 +126,12 @@ struct SegmentPool {
                     piece.range == nil || tally.honoursRanges[piece.url] == true
                         || (tally.honoursRanges[piece.url] == nil && !tally.probing.contains(piece.url))
                 }) else { return (nil, true) }
+                // A piece that plays later than the first one waiting for its resource's answer
+                // would take a connection the viewer needs for that one first (an audio segment
+                // behind its file's first range, while the video's next ones take every
+                // connection): the wait is one round trip.
+                let starts = tally.starts
+                if index > 0, starts[tally.pending[index]] ?? -1 > starts[tally.pending[0]] ?? -1 { return (nil, true) }
                 let piece = tally.pending.remove(at: index)
                 if piece.range != nil, tally.honoursRanges[piece.url] == nil { tally.probing.insert(piece.url) }
                 return (piece, false)

@@ -69,6 +69,13 @@ final class SegmentStore: Sendable {
         return state.wait(until: { !$0.finished.isDisjoint(with: ids) || $0.closed }) { !$0.finished.isDisjoint(with: ids) }
     }
 
+    /// Waits up to `timeout` seconds until `piece` is whole, whether or not this run's waits
+    /// are over (a player waits across a pause); false when it is not whole by then.
+    func wait(for piece: StreamPiece, timeout: Double) -> Bool {
+        let ids = [piece.id] + (piece.range == nil ? [] : [piece.whole.id])
+        return state.wait(until: { !$0.finished.isDisjoint(with: ids) }, timeout: timeout)
+    }
+
     /// No more pieces will arrive in this run (a pause, a failure): every wait returns.
     func close() { state.withLockAndNotify { $0.closed = true } }
 

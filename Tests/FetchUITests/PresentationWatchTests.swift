@@ -1,0 +1,147 @@
+import FetchCore
+import FetchPlayer
+@testable import FetchUI
+import Foundation
+import Testing
+import TestSupport
+
+/// HLS and DASH presentations watched while they download: the player reads them through the
+/// engine's watch server as their segments arrive from a real server.
+///
+/// The server holds back every media segment after each track's first until the first frame: a
+/// player that needed more than the init sections and one segment per track (a third of the
+/// presentation is more than that) would show nothing, however fast or slow the machine is. Then
+/// it lets them go, and the video saved must be whole, every byte served once.
+@MainActor
+@Suite(.serialized)
+struct PresentationWatchTests {
+    /// The kinds of presentation: a link and the folder of its media on the server.
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case hlsTransportStream, hlsFragmented, hlsSeparateAudio, hlsEncrypted, dashTemplateNumber, dashTimeline,
+             dashSegmentList, dashSegmentBase
+
+        var testDescription: String { rawValue }
+
+        /// The link, and the media files' folders under the server's root.
+        func link(hls: HLSClip, fragmented: HLSFragmentedClip, dash: DASHClip) -> (path: String, media: [String], files: [String: [UInt8]]) {
+            switch self {
+            case .hlsTransportStream: ("/v360/index.m3u8", ["v360/"], hls.files)
+            case .hlsFragmented: ("/sep/index.m3u8", ["sep/"], fragmented.files)
+            case .hlsSeparateAudio: ("/alt/master.m3u8", ["alt/video/", "alt/audio/"], fragmented.files)
+            case .hlsEncrypted: ("/enc/index.m3u8", ["enc/"], hls.files)
+            case .dashTemplateNumber: ("/num/index.mpd", ["num/"], dash.files)
+            case .dashTimeline: ("/tl/index.mpd", ["tl/"], dash.files)
+            case .dashSegmentList: ("/single/index.mpd", ["single/"], dash.files)
+            case .dashSegmentBase: ("/base/index.mpd", ["base/media/"], dash.files)
+            }
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func thePictureComesBeforeAThirdOfTheSegmentsAndTheVideoIsSavedWhole(_ kind: Kind) throws {
+        let hls = try Clips.hls(), fragmented = try Clips.fragmentedHLS(), dash = try Clips.dash()
+        let link = kind.link(hls: hls, fragmented: fragmented, dash: dash)
+        let server = try FaultServer()
+        // HLS TS and its encrypted copy share a clip, the fMP4 kinds theirs: each serves its own.
+        for (path, body) in link.files {
+            let type = path.hasSuffix(".mpd") ? [HTTPHeader("Content-Type", "application/dash+xml")] : []
+            server.serve("/" + path, body: body, etag: "\"\(path.hashValue & 0xFFFF_FFFF)\"", headers: type)
+        }
+        // ffmpeg writes a last audio chunk past the fixed-duration manifest's end, which names
+        // four segments: no player or download asks for it.
+        let media = link.files.filter { file in
+            link.media.contains { file.key.hasPrefix($0) } && Self.isMedia(file.key) && file.key != "num/chunk-stream1-00005.m4s"
+        }
+        let held = Self.heldBack(media)
+        #expect(!held.isEmpty, "nothing of \(kind) is held back")
+        for (path, range) in held { server.hold("/" + path, offsets: range) }
+
+        let folder = try TemporaryDirectory(prefix: "fetchplay-watch")
+        var options = DownloadOptions()
+        options.presentations = .gstreamer
+        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1, options: options)
+        let url = try queue.add(server.url(link.path)).url
+        let board = try #require(queue.board(for: url))
+        #expect(GtkHarness.iterate(until: { board.stream?.canStartPlaying == true || Self.failed(queue.entry(url)?.state) },
+                                   timeout: 30), "never ready to play: \(String(describing: queue.entry(url)?.state)) \(server.requests.map { "\($0.path) \($0["range"] ?? "")" })")
+        let player = Player(audio: .none)
+        player.open(watching: try WatchServer(board: board), title: "watched")
+        #expect(GtkHarness.iterate(until: {
+            if case .failed = player.state { return true }
+            return player.currentFrame != nil
+        }, timeout: 30), "no first frame")
+        if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
+        // Nothing held back was sent before the picture came.
+        for (path, range) in held {
+            #expect(server.bytesSent(of: "/" + path) <= (media[path]?.count ?? 0) - range.count, "\(path) was sent before the picture")
+        }
+
+        for (path, _) in held { server.release("/" + path) }
+        player.play()
+        #expect(GtkHarness.iterate(until: { queue.entry(url)?.state.completedPath != nil || Self.failed(queue.entry(url)?.state) },
+                                   timeout: 60))
+        let saved = try #require(queue.entry(url)?.state.completedPath, "ended \(String(describing: queue.entry(url)?.state))")
+        // Every media byte served once at most (a file's tail after its last fragment, a
+        // segment the manifest leaves out, are never asked for): nothing fetched twice for the
+        // player; and what was held back came after all.
+        for (path, body) in media {
+            let sent = server.bytesSent(of: "/" + path)
+            #expect(sent <= body.count, "\(path): \(sent) of \(body.count) bytes sent")
+        }
+        for (path, range) in held {
+            #expect(server.bytesSent(of: "/" + path) >= range.upperBound - range.lowerBound, "\(path) never came")
+        }
+        #expect(try FFprobe.decodeErrors(saved).isEmpty)
+        let kinds = try FFprobe.packets(saved).map(\.kind)
+        #expect(kinds.contains("video") && kinds.contains("audio"), "\(kinds)")
+        // The segments stay while the player reads them, and go with it.
+        let segments = folder.file("cache/hls")
+        player.close()
+        #expect(GtkHarness.iterate(until: { ((try? FileManager.default.contentsOfDirectory(atPath: segments)) ?? []).isEmpty }, timeout: 10))
+    }
+
+    static func failed(_ state: DownloadState?) -> Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    /// Whether a file is media (not a playlist, a manifest or a key).
+    static func isMedia(_ path: String) -> Bool {
+        !path.hasSuffix(".m3u8") && !path.hasSuffix(".mpd") && !path.hasSuffix(".bin")
+    }
+
+    /// What to hold back of each media file: every segment file after a stream's first (files
+    /// named alike but for their numbers are one stream), and in a file of many fragments
+    /// everything from its second `moof` on. Init sections are never held.
+    static func heldBack(_ media: [String: [UInt8]]) -> [(String, Range<Int>)] {
+        // "chunk-stream1-00002.m4s" is of stream "chunk-stream1-": its last number dropped.
+        let streams = Dictionary(grouping: media.keys.filter { !$0.contains("init") }) { path -> String in
+            let name = (path as NSString).deletingPathExtension
+            guard let last = name.lastIndex(where: \.isNumber) else { return name }
+            let first = name[..<last].lastIndex { !$0.isNumber }.map(name.index(after:)) ?? name.startIndex
+            return String(name[..<first] + name[name.index(after: last)...])
+        }
+        return streams.values.flatMap { names -> [(String, Range<Int>)] in
+            let sorted = names.sorted()
+            if sorted.count > 1 { return sorted.dropFirst().map { ($0, 0..<media[$0]!.count) } }
+            // A segment starts at its own sidx when it has one (a SegmentList's), else at its moof.
+            guard let only = sorted.first else { return [] }
+            let sidx = topLevelBoxes(media[only]!, named: "sidx")
+            guard let second = (sidx.count > 1 ? sidx : topLevelBoxes(media[only]!, named: "moof")).dropFirst().first else { return [] }
+            return [(only, second..<media[only]!.count)]
+        }
+    }
+
+    /// Where the top-level boxes called `name` start.
+    static func topLevelBoxes(_ bytes: [UInt8], named name: String) -> [Int] {
+        var offsets: [Int] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == name { offsets.append(offset) }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        return offsets
+    }
+}
