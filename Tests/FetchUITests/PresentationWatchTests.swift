@@ -110,26 +110,26 @@ struct PresentationWatchTests {
         !path.hasSuffix(".m3u8") && !path.hasSuffix(".mpd") && !path.hasSuffix(".bin")
     }
 
-    /// What to hold back of each media file: every segment file after a stream's first (files
-    /// named alike but for their numbers are one stream), and in a file of many fragments
-    /// everything from its second `moof` on. Init sections are never held.
+    /// What to hold back of each media file: in a file of many fragments, everything from its
+    /// second fragment on (which starts at its sidx when it has one, a SegmentList's, else at its
+    /// moof); of files of one fragment each, every file after a stream's first (files named alike
+    /// but for their numbers are one stream). Init sections are never held.
     static func heldBack(_ media: [String: [UInt8]]) -> [(String, Range<Int>)] {
+        let whole = media.keys.compactMap { path -> (String, Range<Int>)? in
+            let moofs = topLevelBoxes(media[path]!, named: "moof")
+            guard moofs.count > 1 else { return nil }
+            let start = topLevelBoxes(media[path]!, named: "sidx").filter { $0 > moofs[0] && $0 < moofs[1] }.min() ?? moofs[1]
+            return (path, start..<media[path]!.count)
+        }
         // "chunk-stream1-00002.m4s" is of stream "chunk-stream1-": its last number dropped.
-        let streams = Dictionary(grouping: media.keys.filter { !$0.contains("init") }) { path -> String in
+        let segments = media.keys.filter { path in !path.contains("init") && !whole.contains { $0.0 == path } }
+        let streams = Dictionary(grouping: segments) { path -> String in
             let name = (path as NSString).deletingPathExtension
             guard let last = name.lastIndex(where: \.isNumber) else { return name }
             let first = name[..<last].lastIndex { !$0.isNumber }.map(name.index(after:)) ?? name.startIndex
             return String(name[..<first] + name[name.index(after: last)...])
         }
-        return streams.values.flatMap { names -> [(String, Range<Int>)] in
-            let sorted = names.sorted()
-            if sorted.count > 1 { return sorted.dropFirst().map { ($0, 0..<media[$0]!.count) } }
-            // A segment starts at its own sidx when it has one (a SegmentList's), else at its moof.
-            guard let only = sorted.first else { return [] }
-            let sidx = topLevelBoxes(media[only]!, named: "sidx")
-            guard let second = (sidx.count > 1 ? sidx : topLevelBoxes(media[only]!, named: "moof")).dropFirst().first else { return [] }
-            return [(only, second..<media[only]!.count)]
-        }
+        return whole + streams.values.flatMap { names in names.sorted().dropFirst().map { ($0, 0..<media[$0]!.count) } }
     }
 
     /// Where the top-level boxes called `name` start.
