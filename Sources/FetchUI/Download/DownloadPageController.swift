@@ -165,10 +165,12 @@ final class DownloadPageController {
         refresh()
     }
 
-    /// The selected download's board when the video can start playing before it is complete.
+    /// The selected download's board when the video can start playing before it is complete:
+    /// a file's start on disk, or an HLS or DASH presentation's first segments.
     private var watchableBoard: DownloadBoard? {
         guard let store, let url = store.url, store.state.completedPath == nil,
-              let board = store.queue.board(for: url), board.coverage.canStartPlaying else { return nil }
+              let board = store.queue.board(for: url),
+              board.coverage.canStartPlaying || board.stream?.canStartPlaying == true else { return nil }
         return board
     }
 

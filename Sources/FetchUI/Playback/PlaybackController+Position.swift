@@ -33,9 +33,14 @@ extension PlaybackController {
     /// the player waits for bytes. Once the whole file is there it plays as any other.
     private func showStream(_ player: Player) {
         guard let stream else { return }
-        let coverage = stream.coverage
-        let complete = coverage.total.map { coverage.spans == [0..<$0] } ?? false
-        view.controls.showDownloaded(complete ? nil : coverage.fractions)
+        if let presentation = stream.stream {
+            let parts = presentation.fractions
+            view.controls.showDownloaded(parts == [0...1] ? nil : parts)
+        } else {
+            let coverage = stream.coverage
+            let complete = coverage.total.map { coverage.spans == [0..<$0] } ?? false
+            view.controls.showDownloaded(complete ? nil : coverage.fractions)
+        }
         view.showLoading(player.state == .loading || player.isBuffering)
     }
 

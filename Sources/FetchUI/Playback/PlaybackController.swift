@@ -142,11 +142,22 @@ public final class PlaybackController {
     }
 
     /// Plays a video while it downloads, through the engine's board: from the start, as far as
-    /// its bytes are on disk; the seek bar shows the parts downloaded, a wait shows the spinner,
-    /// and a seek ahead makes the download fetch that part next.
+    /// its bytes (or an HLS or DASH presentation's segments) are on disk; the seek bar shows the
+    /// parts downloaded, a wait shows the spinner, and a seek ahead makes the download fetch
+    /// that part next.
     public func open(stream board: DownloadBoard, title: String) {
         let player = prepare(title: title, stream: board)
-        player.open(source: DownloadStream(board: board), title: title)
+        if board.stream != nil {
+            do {
+                player.open(watching: try WatchServer(board: board), title: title)
+            } catch {
+                // No loopback socket: the video plays once it is saved.
+                self.stream = nil
+                return view.showBanner(error.message)
+            }
+        } else {
+            player.open(source: DownloadStream(board: board), title: title)
+        }
         finishOpening(player, title: title)
     }
 

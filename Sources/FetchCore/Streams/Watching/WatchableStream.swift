@@ -32,6 +32,44 @@ public struct WatchableStream: Sendable {
         }
     }
 
+    /// The parts of the presentation on disk, as fractions of its duration: the times every track
+    /// has (a video segment without its audio does not play), for the seek bar.
+    public var fractions: [ClosedRange<Double>] {
+        let total = duration
+        guard total > 0 else { return [] }
+        let perTrack = tracks.indices.map { index in
+            tracks[index].segments.indices.compactMap { segment -> ClosedRange<Double>? in
+                guard let piece = piece(track: index, segment: segment), store.location(of: piece.stored) != nil else { return nil }
+                let start = starts[index][segment]
+                return start...(start + tracks[index].segments[segment].duration)
+            }
+        }
+        // The first track's spans cut by each other's: a time counts when every track has it.
+        var shared = Self.merged(perTrack.first ?? [])
+        for spans in perTrack.dropFirst() {
+            let other = Self.merged(spans)
+            shared = shared.flatMap { span in
+                other.compactMap { part in
+                    let low = max(span.lowerBound, part.lowerBound), high = min(span.upperBound, part.upperBound)
+                    return low < high ? low...high : nil
+                }
+            }
+        }
+        return shared.map { max(0, $0.lowerBound / total)...min(1, $0.upperBound / total) }
+    }
+
+    /// Spans joined where they touch (segments end where the next starts, give or take a
+    /// rounding).
+    private static func merged(_ spans: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        spans.sorted { $0.lowerBound < $1.lowerBound }.reduce(into: []) { joined, span in
+            if let last = joined.last, span.lowerBound <= last.upperBound + 0.001 {
+                joined[joined.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
+            } else {
+                joined.append(span)
+            }
+        }
+    }
+
     /// A track's segment as the feeds read it; nil past its end.
     func piece(track: Int, segment: Int) -> SegmentFeed.Piece? {
         guard tracks.indices.contains(track), tracks[track].segments.indices.contains(segment) else { return nil }
