@@ -47,6 +47,25 @@ extension Clips {
         }
     }
 
+    private static let lectureMade = Mutex<DASHClip?>(nil)
+
+    /// A longer presentation for seeking: `lecture/index.mpd`, 12 s of bars and a tone in 1 s
+    /// segments, as tl/ (a SegmentTimeline).
+    public static func dashLecture() throws -> DASHClip {
+        try lectureMade.withLock { made in
+            if let made { return made }
+            let seconds = 12
+            let folder = directory + "/dash-lecture-\(UUID().uuidString)"
+            try ffmpegDASH(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=\(seconds)",
+                            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(seconds)",
+                            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0",
+                            "-c:a", "aac", "-b:a", "64k", "-use_template", "1", "-use_timeline", "1"], into: folder + "/lecture")
+            let clip = DASHClip(folder: folder, files: try files(under: folder), seconds: Double(seconds))
+            made = clip
+            return clip
+        }
+    }
+
     private static func makeDASH(seconds: Int) throws -> DASHClip {
         let folder = directory + "/dash-\(UUID().uuidString)"
         let video = ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=\(seconds)"]
@@ -63,6 +82,13 @@ extension Clips {
         try onDemand(video: video + h264, audio: audio + aac, into: folder + "/base", seconds: seconds)
         try twoPeriods(from: folder + "/tl", into: folder + "/periods", seconds: seconds)
 
+        let files = try files(under: folder)
+        return DASHClip(folder: folder, files: files, seconds: Double(seconds))
+    }
+
+    /// Every file under `folder` by its path there, all readable by others (a server in another
+    /// user's process may serve the folder).
+    private static func files(under folder: String) throws -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let path = enumerator?.nextObject() as? String {
@@ -73,7 +99,7 @@ extension Clips {
             files[path] = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path)))
         }
         chmod(folder, 0o755)
-        return DASHClip(folder: folder, files: files, seconds: Double(seconds))
+        return files
     }
 
     /// `ffmpeg ARGUMENTS -f dash` into `folder/index.mpd`, 1 s segments, a static manifest.

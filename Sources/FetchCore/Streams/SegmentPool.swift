@@ -28,9 +28,10 @@ struct SegmentPool {
 
     private struct Tally {
         var pending: [StreamPiece] = []
-        /// Where each piece starts playing (seconds): the first of its segments; nil for init
-        /// sections, which every position needs first.
+        /// Where each piece starts and ends playing (seconds): the first of its segments and
+        /// the last one's end; nil for init sections, which every position needs first.
         var starts: [StreamPiece: Double] = [:]
+        var ends: [StreamPiece: Double] = [:]
         var failure: DownloadError?
         var done: Set<StreamPiece> = []
         var bytes: Int64 = 0
@@ -64,15 +65,17 @@ struct SegmentPool {
     /// interleaved by time, so each feed of the remux gets its next piece early.
     static func pieces(of tracks: [StreamTrack]) -> [StreamPiece] { timedPieces(of: tracks).map(\.piece) }
 
-    /// The pieces with where each starts playing.
-    private static func timedPieces(of tracks: [StreamTrack]) -> [(piece: StreamPiece, start: Double)] {
-        let timed = tracks.enumerated().flatMap { index, track in track.pieces.map { (start: $0.start, track: index, piece: $0.piece) } }
+    /// The pieces with where each starts and ends playing.
+    private static func timedPieces(of tracks: [StreamTrack]) -> [(piece: StreamPiece, start: Double, end: Double)] {
+        let timed = tracks.enumerated().flatMap { index, track in
+            track.pieces.map { (start: $0.start, track: index, piece: $0.piece, end: $0.end) }
+        }
         // Sorted by time, then track; the sort keeps each track's own order.
         let ordered = timed.enumerated().sorted { a, b in
             (a.element.start, a.element.track, a.offset) < (b.element.start, b.element.track, b.offset)
         }
         var seen = Set<StreamPiece>()
-        return ordered.map(\.element).filter { seen.insert($0.piece).inserted }.map { ($0.piece, $0.start) }
+        return ordered.map(\.element).filter { seen.insert($0.piece).inserted }.map { ($0.piece, $0.start, $0.end) }
     }
 
     /// Fetches every piece not yet whole into the store. Returns when all are
@@ -82,13 +85,15 @@ struct SegmentPool {
         let done = pieces.filter { store.location(of: $0) != nil }
         let bytes = done.reduce(Int64(0)) { $0 + (store.location(of: $1)?.length ?? 0) }
         let sections = Set(tracks.flatMap { $0.sections.map { StreamPiece(url: $0.url, range: $0.range) } })
-        let starts = Dictionary(Self.timedPieces(of: tracks).filter { !sections.contains($0.piece) }.map { ($0.piece, $0.start) },
-                                uniquingKeysWith: min)
+        let timed = Self.timedPieces(of: tracks).filter { !sections.contains($0.piece) }
+        let starts = Dictionary(timed.map { ($0.piece, $0.start) }, uniquingKeysWith: min)
+        let ends = Dictionary(timed.map { ($0.piece, $0.end) }, uniquingKeysWith: max)
         tally.withLock { tally in
             tally.done = Set(done)
             tally.bytes = bytes
             tally.pending = pieces.filter { !tally.done.contains($0) }
             tally.starts = starts
+            tally.ends = ends
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -144,13 +149,12 @@ struct SegmentPool {
         return nil
     }
 
-    /// Puts the pending pieces from the segment playing at `seconds` first, in playing order,
-    /// and those before it after them.
+    /// Puts the pending pieces that still play at `seconds` first, in playing order, and those
+    /// over before it after them. Each track's segment playing then counts: a video's and its
+    /// audio's segments rarely start at the same instant.
     private static func watch(from seconds: Double, _ tally: inout Tally) {
-        // The segment playing at `seconds` starts at the latest start not after it.
-        let starts = tally.starts
-        let start = starts.values.filter { $0 <= seconds }.max() ?? 0
-        let needed = { (piece: StreamPiece) in starts[piece].map { $0 >= start } ?? true }
+        let ends = tally.ends
+        let needed = { (piece: StreamPiece) in ends[piece].map { $0 > seconds + 0.001 } ?? true }
         tally.pending = tally.pending.filter(needed) + tally.pending.filter { !needed($0) }
     }
 

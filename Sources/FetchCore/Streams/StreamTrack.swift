@@ -210,13 +210,14 @@ struct StreamPiece: Hashable, Sendable {
 }
 
 extension StreamTrack {
-    /// Its pieces in playing order, each init section before the first segment that needs it.
-    var pieces: [(piece: StreamPiece, start: Double)] {
-        var result: [(piece: StreamPiece, start: Double)] = []
+    /// Its pieces in playing order, each init section before the first segment that needs it,
+    /// with the times they play (an init section's is its segment's start alone).
+    var pieces: [(piece: StreamPiece, start: Double, end: Double)] {
+        var result: [(piece: StreamPiece, start: Double, end: Double)] = []
         var start = 0.0
         for segment in segments {
-            if let section = section(of: segment) { result.append((StreamPiece(url: section.url, range: section.range), start)) }
-            result.append((StreamPiece(url: segment.url, range: segment.range), start))
+            if let section = section(of: segment) { result.append((StreamPiece(url: section.url, range: section.range), start, start)) }
+            result.append((StreamPiece(url: segment.url, range: segment.range), start, start + segment.duration))
             start += segment.duration
         }
         return result
