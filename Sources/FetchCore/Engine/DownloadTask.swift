@@ -1,24 +1,3 @@
-// FetchCore: getting a video from a URL onto the disk, whole and exact.
-//
-//   DownloadQueue       the store: every download's phase (DownloadLife.reduce), at most N running
-//   ├─ DownloadWorker   one URL's thread: attempts, retries with backoff, completion; no state
-//   │  ├─ RangeDownload one attempt: one or several connections on a libcurl multi handle
-//   │  │  ├─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
-//   │  │  │  └─ MediaSniffer  video or document? judged on the body's first 512 bytes, held back
-//   │  │  ├─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
-//   │  │  └─ SpeedLimit the download's own and the global limit, a token bucket all connections share
-//   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
-//   │  └─ DownloadBoard what is on disk now, for a player reading it (PartialReader)
-//   ├─ PageReader       a link that is a web page: its videos (PageScanner, no script run);
-//   │                   the worker saves one under the page's link and refreshes its media link
-//   └─ DownloadTask     one download on a store of its own, for the command line and tests
-//   Cache               folders, names from a hash of the URL, records, listing
-//   Library             the cache as people see it: items, delete with undo, size cap
-//   WebAddress          the one spelling of a link; CurlError, FileIO, Curl: one gate per C library
-//   ├─ HostName         what typed text without a scheme is: localhost, an IP, a public suffix (libpsl)
-//   └─ LocalPath        typed text that names a file on this computer: never requested
-//
-// No GTK and no GStreamer here: the window and the command line drive the same engine.
 import Foundation
 
 /// One URL's download: start, pause, continue and cancel, from any thread but a main thread
