@@ -1,4 +1,5 @@
 import Foundation
+import ThreadKit
 
 /// One URL's download: start, pause, continue and cancel, from any thread but a main thread
 /// (it reads the cache on the caller's thread).
@@ -10,6 +11,8 @@ public final class DownloadTask: Sendable {
     /// The link's identity (`WebAddress.identity`): what the library, records and logs name.
     public let url: String
     private let store: DownloadQueue
+    /// Its phase as the last event handed to `onEvent` left it, for `wait()`.
+    private let heard: Locked<DownloadPhase?>
 
     /// Prepares a download of `url` into `cache`; nothing happens before `start()`.
     ///
@@ -25,7 +28,12 @@ public final class DownloadTask: Sendable {
     ///   - choice: save it as a presentation, this variant or quality.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), context: RequestContext? = nil,
                 choice: PresentationChoice? = nil, onEvent: @escaping @Sendable (DownloadQueue.Event) -> Void) throws(DownloadError) {
-        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onEvent: onEvent)
+        let heard = Locked<DownloadPhase?>(nil)
+        self.heard = heard
+        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true) { event in
+            onEvent(event)
+            heard.withLockAndNotify { $0 = event.entry?.phase ?? $0 }
+        }
         url = try store.add(text, context: context, choice: choice, start: false).url
     }
 
@@ -44,9 +52,15 @@ public final class DownloadTask: Sendable {
     /// Stops like `pause()`; for callers that are going away (quit, SIGINT).
     public func cancel() { pause() }
 
-    /// Blocks until the worker has stopped, and returns the state then. Never on the main thread.
+    /// Blocks until the worker has stopped and its last event was handed to `onEvent`, and
+    /// returns the state then. Never on the main thread.
     @discardableResult
     public func wait() -> DownloadState {
-        store.wait(for: url)?.state ?? state
+        let store = store, url = url
+        heard.wait(until: { heard in
+            // The event of a start may still be on its way (another thread hands events over).
+            [heard, store.entry(url)?.phase].allSatisfy { phase in phase.map { !$0.holdsSlot && !$0.isWaiting } ?? true }
+        })
+        return state
     }
 }
