@@ -128,7 +128,7 @@ public final class LibraryCoordinator {
         if let path = store.state.completedPath, busy.contains(path) {
             return host?.showMessage(LibraryError.inUse.message) ?? ()
         }
-        guard store.queue.remove(url) else { return host?.showMessage(LibraryError.inUse.message) ?? () }
+        guard store.remove(url: url) else { return host?.showMessage(LibraryError.inUse.message) ?? () }
         store.delete(urls: [url]) { [weak self] deleted, refusal in
             guard let self else { return }
             guard let deletion = deleted.first else {
@@ -143,7 +143,7 @@ public final class LibraryCoordinator {
     /// Deletes `urls` at once; those downloading or playing stay, and the window says so.
     private func deleteMany(_ urls: [String]) {
         let busy = self.busy
-        let free = urls.filter { !busy.contains($0) && store.queue.remove($0) }
+        let free = urls.filter { !busy.contains($0) && store.remove(url: $0) }
         store.delete(urls: free) { [weak self] deleted, refusal in
             guard let self else { return }
             if let url = self.store.url, deleted.contains(where: { $0.url == url }) { self.store.clearSelection() }

@@ -285,6 +285,9 @@ public final class DownloadStore {
         update()
     }
 
+    /// Forgets `url`'s download (to delete its files); refused (false) while its worker runs.
+    public func remove(url: String) -> Bool { queue.remove(url) }
+
     /// Pauses `url` if it runs or waits, else continues it: a library row's button.
     public func toggle(url: String) {
         let entry = entries[url] ?? queue.entry(url)
