@@ -49,15 +49,14 @@ public final class LibraryCoordinator {
     /// URLs and paths that must not be deleted or evicted now.
     var busy: Set<String> { store.inUse }
 
-    /// Rows of videos the queue does not know, kept from one refresh to the next.
+    /// Rows kept from one refresh to the next.
     private let rowMemo = LibraryRowModel.Memo()
 
-    /// Puts the store and the queue on screen.
+    /// Puts the store's videos on screen.
     func refreshRows() {
         // While the first reading arrives in batches, rows go in date order; after it, rows on
         // screen keep their place.
-        let rows = LibraryRowModel.rows(items: store.items, entries: store.queue.entries,
-                                        keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
+        let rows = LibraryRowModel.rows(videos: store.videos, keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: store.url)
     }

@@ -25,6 +25,10 @@ extension DownloadStore {
 
     public func item(url: String) -> LibraryItem? { positions[url].map { items[$0] } }
 
+    /// Every download and video, one per URL, newest first: what the queue knows now, joined
+    /// with what the cache kept (`StoredVideo` decides which says what).
+    public var videos: [StoredVideo] { StoredVideo.all(items: items, entries: queue.entries) }
+
     /// Reads the folder again, or lists `finished` only (a download's end, its record read by the
     /// engine: a finish never reads the folder); with a size cap, evicts the least recently
     /// played videos first, never a partial nor anything `inUse`.
