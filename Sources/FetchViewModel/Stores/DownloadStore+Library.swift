@@ -16,7 +16,7 @@ extension DownloadStore {
     /// URLs and paths that must not be deleted or evicted now: what downloads, what plays.
     public var inUse: Set<String> {
         var busy = runningURLs
-        if let path = playingPath() { busy.insert(path) }
+        if let path = host?.playingPath { busy.insert(path) }
         return busy
     }
 

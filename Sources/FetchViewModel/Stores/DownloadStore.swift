@@ -45,15 +45,10 @@ public final class DownloadStore {
     /// Calls `body` after every change, for the store's lifetime.
     public func observe(_ body: @escaping @MainActor (Change) -> Void) { observers.add(body) }
 
-    /// Asks a person which variant of a new HLS link to save (the window's chooser), calling
-    /// `done` with it, or with nil to start nothing. Unset: the best variant, unasked.
-    public var chooseVariant: (@MainActor (_ url: String, _ variants: [StreamVariant],
-                                           _ done: @escaping @MainActor (StreamVariant?) -> Void) -> Void)?
-
-    /// Asks a person which of the videos a web page offers to save (the window's chooser),
-    /// calling `done` with their numbers (from 1), or with none to start nothing. Unset: the
-    /// page's download stays failed, its sentence saying the page offers several.
-    public var choosePageVideos: (@MainActor (_ finding: PageFinding, _ done: @escaping @MainActor ([Int]) -> Void) -> Void)?
+    /// The window: it asks a person which variant or which of a page's videos to save, and
+    /// says which file plays. Unset: the best variant, unasked; a page offering several stays
+    /// failed; nothing plays.
+    public weak var host: (any DownloadStoreHost)?
 
     private var whenStopped: [@MainActor () -> Void] = []
     /// Presentation links whose master is being read, or whose variant is being chosen.
@@ -94,8 +89,6 @@ public final class DownloadStore {
     /// True while the folder is read; the items so far arrive in batches.
     public internal(set) var isLoading = false
     public var settings: LibrarySettings
-    /// The file open in the player, if any (the window's): never deleted nor evicted.
-    public var playingPath: @MainActor () -> String? = { nil }
     /// The library's reads and writes, off the main thread, in the order asked.
     let disk = Worker(name: "fetchplay library", stage: .records)
     /// Raised by each reading of the folder or change that a reading in flight must not undo.
@@ -216,7 +209,7 @@ public final class DownloadStore {
     /// variant (the queue finds out in the same run).
     public func start(url: String) {
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
-        if chooseVariant != nil, queue.isPresentation(url), !settled.contains(url) { return offerVariants(url) }
+        if host != nil, queue.isPresentation(url), !settled.contains(url) { return offerVariants(url) }
         queue.start(url)
         update()
     }
@@ -252,11 +245,11 @@ public final class DownloadStore {
     }
 
     private func variantsRead(_ variants: [StreamVariant], url: String) {
-        guard variants.count > 1, let chooseVariant else {
+        guard variants.count > 1, let host else {
             choosing.remove(url)
             return startPresentation(url, variant: variants.first)
         }
-        chooseVariant(url, variants) { [weak self] chosen in
+        host.chooseVariant(url: url, variants: variants) { [weak self] chosen in
             self?.choosing.remove(url)
             guard let chosen else { return }
             self?.startPresentation(url, variant: chosen)
@@ -267,8 +260,8 @@ public final class DownloadStore {
     /// each chosen one starts as `PAGE#video-N` with the page's context, the first selected,
     /// and the page's own entry leaves the queue.
     private func offerPageVideos(_ url: String) {
-        guard let choosePageVideos, let finding = queue.offeredVideos(url), choosing.insert(url).inserted else { return }
-        choosePageVideos(finding) { [weak self] chosen in
+        guard let host, let finding = queue.offeredVideos(url), choosing.insert(url).inserted else { return }
+        host.choosePageVideos(finding) { [weak self] chosen in
             self?.choosing.remove(url)
             self?.startPageVideos(chosen, of: url)
         }
@@ -356,6 +349,19 @@ public final class DownloadStore {
             if case .failed(.severalVideos) = entries[url]?.state { offerPageVideos(url) }
         }
     }
+}
+
+/// What the store asks of the window (`DownloadStore.host`).
+@MainActor
+public protocol DownloadStoreHost: AnyObject {
+    /// Asks a person which variant of a new HLS or DASH link to save, calling `done` with it, or
+    /// with nil to start nothing.
+    func chooseVariant(url: String, variants: [StreamVariant], done: @escaping @MainActor (StreamVariant?) -> Void)
+    /// Asks a person which of the videos a web page offers to save, calling `done` with their
+    /// numbers (from 1), or with none to start nothing.
+    func choosePageVideos(_ finding: PageFinding, done: @escaping @MainActor ([Int]) -> Void)
+    /// The file open in the player, if any: never deleted nor evicted.
+    var playingPath: String? { get }
 }
 
 /// Lets the queue's events reach the store without keeping it alive (the queue holds the closure).
