@@ -25,9 +25,9 @@ extension DownloadStore {
 
     public func item(url: String) -> LibraryItem? { positions[url].map { items[$0] } }
 
-    /// Every download and video, one per URL, newest first: what the queue knows now, joined
-    /// with what the cache kept (`StoredVideo` decides which says what).
-    public var videos: [StoredVideo] { StoredVideo.all(items: items, entries: queue.entries) }
+    /// Every download and video, one per URL, newest first: the downloads as the queue's events
+    /// left them, joined with what the cache kept (`StoredVideo` decides which says what).
+    public var videos: [StoredVideo] { StoredVideo.all(items: items, entries: orderedEntries) }
 
     /// Reads the folder again, or lists `finished` only (a download's end, its record read by the
     /// engine: a finish never reads the folder); with a size cap, evicts the least recently

@@ -28,6 +28,8 @@ public final class DownloadStore {
     private var selected: DownloadQueue.Entry? { url.flatMap { entries[$0] } }
     /// Every download the queue knows, by URL, as of the last main-loop update.
     public private(set) var entries: [String: DownloadQueue.Entry] = [:]
+    /// The URLs of `entries` in the order they joined the queue.
+    private var joined: [String] = []
     /// What one update changed.
     public struct Change: Sendable {
         /// URLs whose queue entries changed (or left the queue).
@@ -71,6 +73,11 @@ public final class DownloadStore {
     /// The proxy every download here goes through unless its context names one (the
     /// Preferences' one); set it at any time, the next request follows.
     public let proxy: ProxyPreference
+    /// Downloads that run at once (the Preferences' setting); raising it starts waiting ones.
+    public var maxRunning: Int {
+        get { queue.maxRunning }
+        set { if newValue != queue.maxRunning { queue.maxRunning = newValue } }
+    }
     /// The most connections one download opens (the Preferences' setting); set it at any time,
     /// the next run follows.
     public let connections = ConnectionCeiling()
@@ -151,7 +158,7 @@ public final class DownloadStore {
     /// - Throws: `.invalidURL` / `.unsupportedScheme` when the text is not an http(s) URL.
     public func load(_ text: String) throws(DownloadError) {
         let entry = try queue.add(text, start: false)
-        entries[entry.url] = entry
+        keep(entry)
         url = entry.url
         observers.notify(Change(selection: true))
     }
@@ -278,8 +285,13 @@ public final class DownloadStore {
         update()
     }
 
-    /// Forgets `url`'s download (to delete its files); refused (false) while its worker runs.
-    public func remove(url: String) -> Bool { queue.remove(url) }
+    /// Forgets `url`'s download (to delete its files), at once; refused (false) while its worker runs.
+    public func remove(url: String) -> Bool {
+        guard queue.remove(url) else { return false }
+        forget(url)
+        update()
+        return true
+    }
 
     /// Pauses `url` if it runs or waits, else continues it: a library row's button.
     public func toggle(url: String) {
@@ -305,6 +317,18 @@ public final class DownloadStore {
         queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
+    /// Every download here, in the order they joined the queue.
+    public var orderedEntries: [DownloadQueue.Entry] { joined.compactMap { entries[$0] } }
+
+    private func keep(_ entry: DownloadQueue.Entry) {
+        if entries.updateValue(entry, forKey: entry.url) == nil { joined.append(entry.url) }
+    }
+
+    private func forget(_ url: String) {
+        guard entries.removeValue(forKey: url) != nil else { return }
+        joined.removeAll { $0 == url }
+    }
+
     /// Takes the queue's events waiting in the inbox; lists a finished video, reads the folder
     /// again for one that stopped otherwise; tells the observers what changed. A command calls
     /// it at once, so what it changed shows before the loop turns.
@@ -318,19 +342,19 @@ public final class DownloadStore {
             changed.insert(event.url)
             switch event {
             case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry):
-                entries[entry.url] = entry
+                keep(entry)
             case .ended(let entry, let item):
-                entries[entry.url] = entry
+                keep(entry)
                 ended.insert(entry.url)
                 finished[entry.url] = item
             case .removed(let url):
-                entries[url] = nil
+                forget(url)
                 ended.remove(url)
                 finished[url] = nil
             }
         }
         // The selected one as it is now, also when another thread is handing over its events.
-        if let url, let entry = queue.entry(url) { entries[url] = entry }
+        if let url, let entry = queue.entry(url) { keep(entry) }
         if !whenStopped.isEmpty, !isAnyRunning {
             let waiting = whenStopped
             whenStopped = []
