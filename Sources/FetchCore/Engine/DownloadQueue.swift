@@ -70,11 +70,7 @@ public final class DownloadQueue: Sendable {
         }
 
         public var url: String {
-            switch self {
-            case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry),
-                 .ended(let entry, _): entry.url
-            case .removed(let url): url
-            }
+            if case .removed(let url) = self { url } else { entry!.url }
         }
     }
 

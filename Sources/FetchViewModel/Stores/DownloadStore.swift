@@ -340,18 +340,9 @@ public final class DownloadStore {
         var changed = Set<String>(), ended = Set<String>(), finished: [String: LibraryItem] = [:]
         for event in events {
             changed.insert(event.url)
-            switch event {
-            case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry):
-                keep(entry)
-            case .ended(let entry, let item):
-                keep(entry)
-                ended.insert(entry.url)
-                finished[entry.url] = item
-            case .removed(let url):
-                forget(url)
-                ended.remove(url)
-                finished[url] = nil
-            }
+            if let entry = event.entry { keep(entry) } else { forget(event.url) }
+            if case .ended(_, let item) = event { ended.insert(event.url); finished[event.url] = item }
+            if case .removed(let url) = event { ended.remove(url); finished[url] = nil }
         }
         // The selected one as it is now, also when another thread is handing over its events.
         if let url, let entry = queue.entry(url) { keep(entry) }
