@@ -20,9 +20,6 @@ extension DownloadStore {
         return busy
     }
 
-    /// Bytes of every video and partial listed.
-    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
-
     public func item(url: String) -> LibraryItem? { positions[url].map { items[$0] } }
 
     /// Every download and video, one per URL, newest first: the downloads as the queue's events

@@ -318,7 +318,7 @@ public final class DownloadStore {
     }
 
     /// Every download here, in the order they joined the queue.
-    public var orderedEntries: [DownloadQueue.Entry] { joined.compactMap { entries[$0] } }
+    var orderedEntries: [DownloadQueue.Entry] { joined.compactMap { entries[$0] } }
 
     private func keep(_ entry: DownloadQueue.Entry) {
         if entries.updateValue(entry, forKey: entry.url) == nil { joined.append(entry.url) }
