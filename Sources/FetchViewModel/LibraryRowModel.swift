@@ -2,14 +2,9 @@ import FetchCore
 import Foundation
 import Localization
 
-/// What one library row shows: a pure value made from the cache's item and the queue's entry.
-///
-/// The queue's entry, when there is one, is the live truth (state and progress); the cache's item
-/// gives what only the disk knows (name, date, duration, the finished file).
+/// What one library row shows: a pure value formatted from the store's `StoredVideo`.
 public struct LibraryRowModel: Sendable, Equatable, Identifiable {
-    public enum Activity: Sendable, Equatable {
-        case finished, downloading, waiting, paused, failed
-    }
+    public typealias Activity = StoredVideo.Activity
 
     public var url: String
     public var title: String
@@ -44,27 +39,17 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         }
     }
 
-    /// One row per URL, newest first, in a stable order: rows already shown (`keeping`) stay
+    /// One row per video, in the store's order but stable: rows already shown (`keeping`) stay
     /// where they are (pausing or finishing never moves a row under the pointer); new ones go
     /// where the fresh order puts them, after the shown row before them (downloads only the
-    /// queue knows come first, so they go on top). A link
-    /// that failed with nothing downloaded has no row: there is nothing to continue or play.
+    /// queue knows come first, so they go on top).
     ///
-    /// - Parameter memo: rows of items the queue does not know, from the last call: a library of
-    ///   thousands makes only the rows that changed (the rest are the same values).
-    public static func rows(items: [LibraryItem], entries: [DownloadQueue.Entry], keeping order: [String] = [],
-                            now: Date = Date(), memo: Memo? = nil) -> [LibraryRowModel] {
-        let byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
-        let known = Set(items.map(\.url))
-        let fresh = entries.reversed().filter { !known.contains($0.url) && !isEmptyFailure($0) }.map { entry in
-            row(item: nil, entry: entry, now: now)
-        }
-        let fromDisk = items.filter { item in byURL[item.url].map { !isEmptyFailure($0) } ?? true }
+    /// - Parameter memo: rows from the last call: a library of thousands formats only the
+    ///   videos that changed.
+    public static func rows(videos: [StoredVideo], keeping order: [String] = [], now: Date = Date(),
+                            memo: Memo? = nil) -> [LibraryRowModel] {
         memo?.startDay(of: now)
-        let models = fresh + fromDisk.map { item in
-            guard let memo, byURL[item.url] == nil else { return row(item: item, entry: byURL[item.url], now: now) }
-            return memo.row(of: item) { row(item: item, entry: nil, now: now) }
-        }
+        let models = videos.map { video in memo?.row(of: video) { row(video, now: now) } ?? row(video, now: now) }
         guard !order.isEmpty else { return models }
         let position = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         // A new row follows the shown row before it in the fresh order (the library read in
@@ -86,9 +71,9 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
         return top + shown.flatMap { [$0] + (following[$0.url] ?? []) }
     }
 
-    /// Rows made from the disk alone, by URL, valid for one day ("Today" becomes "Yesterday").
+    /// Rows by URL, valid for one day ("Today" becomes "Yesterday").
     public final class Memo {
-        private var rows: [String: (item: LibraryItem, row: LibraryRowModel)] = [:]
+        private var rows: [String: (video: StoredVideo, row: LibraryRowModel)] = [:]
         private var day: Int?
 
         public init() {}
@@ -99,51 +84,30 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
             day = today
         }
 
-        func row(of item: LibraryItem, make: () -> LibraryRowModel) -> LibraryRowModel {
-            if let kept = rows[item.url], kept.item == item { return kept.row }
+        func row(of video: StoredVideo, make: () -> LibraryRowModel) -> LibraryRowModel {
+            if let kept = rows[video.url], kept.video == video { return kept.row }
             let row = make()
-            rows[item.url] = (item, row)
+            rows[video.url] = (video, row)
             return row
         }
     }
 
-    /// A failure before any byte was kept (a 404, a refused connection, a web page).
-    static func isEmptyFailure(_ entry: DownloadQueue.Entry) -> Bool {
-        entry.state.isFailed && entry.progress.bytesDone == 0
-    }
-
-    static func row(item: LibraryItem?, entry: DownloadQueue.Entry?, now: Date) -> LibraryRowModel {
-        let url = item?.url ?? entry?.url ?? ""
-        let title = item?.displayName ?? LinkTitle.of(url)
-        if let entry, case .completed(let path) = entry.state {
-            let size = entry.progress.total ?? entry.progress.bytesDone
-            return finished(url: url, title: title, path: path, size: size,
-                            duration: item?.duration, date: item?.date ?? now, now: now)
+    /// The row of one video: its words and its small ring.
+    public static func row(_ video: StoredVideo, now: Date = Date()) -> LibraryRowModel {
+        let url = video.url, progress = video.progress
+        if let path = video.path, video.isFinished {
+            return finished(url: url, title: video.title, path: path, size: progress.bytesDone,
+                            duration: video.duration, date: video.date ?? now, now: now)
         }
-        if entry == nil, let item, item.isComplete {
-            return finished(url: url, title: title, path: item.path, size: item.bytesDone,
-                            duration: item.duration, date: item.date, now: now)
-        }
-        // An entry not started yet knows the bytes only; the item knows an HLS partial's segments too.
-        let notStarted = entry.map { $0.state == .idle && $0.progress.segments == nil } ?? true
-        let progress = (notStarted ? item?.progress : nil) ?? entry?.progress ?? DownloadProgress(bytesDone: 0, total: nil)
-        let activity: Activity = switch entry?.state {
-        case .downloading?: .downloading
-        case .failed?: .failed
-        default: entry?.isWaiting == true ? .waiting : .paused
-        }
-        let word = switch activity {
+        let word = switch video.activity {
         case .downloading: tr("Downloading")
         case .waiting: tr("Waiting")
         case .failed: tr("Failed")
         default: progress.bytesDone > 0 ? tr("Paused") : tr("Not started")
         }
-        // Why it failed: the live error, else the one the record kept (after a restart).
-        let failure: String? = if case .failed(let error)? = entry?.state { error.message }
-            else if entry == nil || entry?.state == .idle { item?.failure } else { nil }
         let amount = progress.bytesDone > 0 || progress.total != nil ? StatusText.amount(progress) : nil
         let detail: String
-        if activity == .downloading {
+        if video.activity == .downloading {
             // The ring already says it runs; the words say how fast and how long.
             var parts = [amount ?? word]
             if progress.bytesPerSecond > 0 {
@@ -151,14 +115,13 @@ public struct LibraryRowModel: Sendable, Equatable, Identifiable {
             }
             if let left = progress.secondsLeft, progress.bytesPerSecond > 0 { parts.append(StatusText.timeLeft(left)) }
             detail = parts.joined(separator: " · ")
-        } else if let failure {
+        } else if let failure = video.failure {
             detail = String(format: tr("Failed: %1$@"), failure)
         } else {
             detail = [word, amount].compactMap { $0 }.joined(separator: " — ")
         }
-        let shownActivity: Activity = failure != nil ? .failed : activity
-        return LibraryRowModel(url: url, title: title, detail: detail,
-                               activity: shownActivity, fraction: progress.fraction, videoPath: nil,
+        return LibraryRowModel(url: url, title: video.title, detail: detail,
+                               activity: video.activity, fraction: progress.fraction, videoPath: nil,
                                hasDuration: false, bytes: progress.bytesDone)
     }
 

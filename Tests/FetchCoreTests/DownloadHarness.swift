@@ -104,3 +104,13 @@ struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension DownloadQueue {
+    /// Waits until `url` rests (no slot, not waiting for one) and returns its phase then, or nil
+    /// when the queue does not know it; gives up after `timeout`. The queue itself has no wait:
+    /// a window observes its events, and `DownloadTask.wait()` waits on them.
+    func wait(for url: String, timeout: Duration = .seconds(120)) -> DownloadPhase? {
+        _ = waitUntil(timeout: timeout) { entry(url).map { !$0.phase.holdsSlot && !$0.isWaiting } ?? true }
+        return entry(url)?.phase
+    }
+}

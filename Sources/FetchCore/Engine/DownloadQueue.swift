@@ -60,12 +60,17 @@ public final class DownloadQueue: Sendable {
         case ended(Entry, LibraryItem?)
         case removed(String)
 
-        public var url: String {
+        /// The entry it carries (none for `.removed`).
+        public var entry: Entry? {
             switch self {
             case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry),
-                 .ended(let entry, _): entry.url
-            case .removed(let url): url
+                 .ended(let entry, _): entry
+            case .removed: nil
             }
+        }
+
+        public var url: String {
+            if case .removed(let url) = self { url } else { entry!.url }
         }
     }
 
@@ -261,15 +266,6 @@ public final class DownloadQueue: Sendable {
         perform(actions)
     }
 
-    /// Blocks until `url` rests (no slot, not waiting), and returns its phase. Never on the
-    /// main thread.
-    func wait(for url: String) -> DownloadPhase? {
-        state.wait(until: { state in
-            guard let phase = state.items[url]?.entry.phase else { return true }
-            return !phase.holdsSlot && !phase.isWaiting
-        }) { $0.items[url]?.entry.phase }
-    }
-
     // MARK: The store
 
     /// Reads what the cache holds for a new URL on the disk queue, then shows it.
@@ -390,8 +386,6 @@ public final class DownloadQueue: Sendable {
         actions.stop.forEach { $0.stop() }
         actions.start.forEach { $0.start() }
         handOver()
-        // `wait(for:)` looks again.
-        state.withLockAndNotify { _ in }
         actions.idle.forEach { $0() }
     }
 

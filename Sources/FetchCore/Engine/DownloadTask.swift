@@ -1,25 +1,5 @@
-// FetchCore: getting a video from a URL onto the disk, whole and exact.
-//
-//   DownloadQueue       the store: every download's phase (DownloadLife.reduce), at most N running
-//   ├─ DownloadWorker   one URL's thread: attempts, retries with backoff, completion; no state
-//   │  ├─ RangeDownload one attempt: one or several connections on a libcurl multi handle
-//   │  │  ├─ Transfer   one connection: its request, the resume table (ResumePlan), its slice
-//   │  │  │  └─ MediaSniffer  video or document? judged on the body's first 512 bytes, held back
-//   │  │  ├─ MP4Index   an MP4's index at its end, read from the first boxes: fetched first
-//   │  │  └─ SpeedLimit the download's own and the global limit, a token bucket all connections share
-//   │  ├─ PartialFile   the data file, its durable ranges (ByteRanges), checkpoints, the lock
-//   │  └─ DownloadBoard what is on disk now, for a player reading it (PartialReader)
-//   ├─ PageReader       a link that is a web page: its videos (PageScanner, no script run);
-//   │                   the worker saves one under the page's link and refreshes its media link
-//   └─ DownloadTask     one download on a store of its own, for the command line and tests
-//   Cache               folders, names from a hash of the URL, records, listing
-//   Library             the cache as people see it: items, delete with undo, size cap
-//   WebAddress          the one spelling of a link; CurlError, FileIO, Curl: one gate per C library
-//   ├─ HostName         what typed text without a scheme is: localhost, an IP, a public suffix (libpsl)
-//   └─ LocalPath        typed text that names a file on this computer: never requested
-//
-// No GTK and no GStreamer here: the window and the command line drive the same engine.
 import Foundation
+import ThreadKit
 
 /// One URL's download: start, pause, continue and cancel, from any thread but a main thread
 /// (it reads the cache on the caller's thread).
@@ -31,6 +11,8 @@ public final class DownloadTask: Sendable {
     /// The link's identity (`WebAddress.identity`): what the library, records and logs name.
     public let url: String
     private let store: DownloadQueue
+    /// Its phase as the last event handed to `onEvent` left it, for `wait()`.
+    private let heard: Locked<DownloadPhase?>
 
     /// Prepares a download of `url` into `cache`; nothing happens before `start()`.
     ///
@@ -46,7 +28,12 @@ public final class DownloadTask: Sendable {
     ///   - choice: save it as a presentation, this variant or quality.
     public init(url text: String, cache: Cache, options: DownloadOptions = .init(), context: RequestContext? = nil,
                 choice: PresentationChoice? = nil, onEvent: @escaping @Sendable (DownloadQueue.Event) -> Void) throws(DownloadError) {
-        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true, onEvent: onEvent)
+        let heard = Locked<DownloadPhase?>(nil)
+        self.heard = heard
+        store = DownloadQueue(cache: cache, maxRunning: 1, options: options, readsOnCaller: true) { event in
+            onEvent(event)
+            heard.withLockAndNotify { $0 = event.entry?.phase ?? $0 }
+        }
         url = try store.add(text, context: context, choice: choice, start: false).url
     }
 
@@ -65,9 +52,15 @@ public final class DownloadTask: Sendable {
     /// Stops like `pause()`; for callers that are going away (quit, SIGINT).
     public func cancel() { pause() }
 
-    /// Blocks until the worker has stopped, and returns the state then. Never on the main thread.
+    /// Blocks until the worker has stopped and its last event was handed to `onEvent`, and
+    /// returns the state then. Never on the main thread.
     @discardableResult
     public func wait() -> DownloadState {
-        store.wait(for: url)?.state ?? state
+        let store = store, url = url
+        heard.wait(until: { heard in
+            // The event of a start may still be on its way (another thread hands events over).
+            [heard, store.entry(url)?.phase].allSatisfy { phase in phase.map { !$0.holdsSlot && !$0.isWaiting } ?? true }
+        })
+        return state
     }
 }

@@ -1,36 +1,3 @@
-// FetchUI: the window that wires the download engine (FetchCore) to GTK 4 and libadwaita 1.2 widgets.
-//
-//   FetchplayApplication     the GtkApplication: startup (CSS, icons, app actions), activate, open;
-//                            observers for startup and windows (FetchBench attaches there)
-//   MainWindow               owns the widgets, switches pages, installs the window's actions
-//   ├─ MainWindowLayout      the widget tree, built once, no logic; +Layout: wide / narrow, size
-//   ├─ DownloadPageController the download page: entry, ring, status, buttons (refresh)
-//   ├─ PlaybackController    the video page: Player ↔ VideoView / VideoControls, positions;
-//   │  │                     SessionInhibitor (no blanking), MediaPlayer2 (MPRIS)
-//   │  └─ VideoView          GtkPicture + VideoPaintable: frames as textures (GL) or cairo surfaces
-//   ├─ DownloadStore         the one store: downloads and videos by URL, the selected one
-//   ├─ LibraryCoordinator    the library pane over the store,
-//   │                        LibraryView / LibraryRow (widgets, row menu), LibraryRowModel (pure)
-//   ├─ ControlState          state → which buttons show and work, the ring's tone (pure)
-//   ├─ StatusText            bytes, speed, time left in words (pure)
-//   ├─ RingView              GtkDrawingArea + frame clock; RingGeometry (pure) and RingDrawing (cairo)
-//   ├─ Preferences           the settings (settings.ini), applied at once (+Preferences); its
-//   │  └─ PreferencesWindow  AdwPreferencesWindow (PreferencesRows: action rows; ProxyRows); a
-//   │                        SessionInhibitor keeps the computer awake while downloading
-//   ├─ AboutWindow, ShortcutsWindow  About (AdwAboutWindow), and every key of the action table (Ctrl+?)
-//   ├─ DownloadNotifier      a GNotification when a download ends unseen (+Notifications: its actions)
-//   └─ ShowInFiles           FileManager1.ShowItems, else the folder, else a sentence
-//   FetchplayAction          every command in one table (FetchViewModel): scope, name, keys, words,
-//                            when it is enabled; ActionHandler: what each does, bound to app or window
-//   Observers, OwnedWidget   many listeners (each a token that removes itself when dropped) instead
-//                            of one closure slot; owned widget references (`OwnedWidget.keep`)
-//   SignalConnection         (GLibSupport) a connected handler as a token: the object that owns the
-//                            widgets keeps them in `connections`, and they disconnect with it
-//   DataDirectory            finds data/ (CSS, icons) so the app runs from the build folder
-//
-// Threads: widgets live on the main thread (the MainActor); the only way in from a worker is
-// GLibSupport's `MainContext.post` (and its relays). C callbacks hold retained boxes released
-// by GLib's destroy notifies and reach their Swift owner through weak references.
 import CAdwaita
 import CGtk
 import FetchCore

@@ -99,8 +99,7 @@ public final class MainWindow {
         installLayout()
         installPreferences()
         installNotifications()
-        installVariantChooser()
-        installPageVideoChooser()
+        store?.host = self
         downloadPage.host = self
         g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
             releaseBox($0)

@@ -49,15 +49,14 @@ public final class LibraryCoordinator {
     /// URLs and paths that must not be deleted or evicted now.
     var busy: Set<String> { store.inUse }
 
-    /// Rows of videos the queue does not know, kept from one refresh to the next.
+    /// Rows kept from one refresh to the next.
     private let rowMemo = LibraryRowModel.Memo()
 
-    /// Puts the store and the queue on screen.
+    /// Puts the store's videos on screen.
     func refreshRows() {
         // While the first reading arrives in batches, rows go in date order; after it, rows on
         // screen keep their place.
-        let rows = LibraryRowModel.rows(items: store.items, entries: store.queue.entries,
-                                        keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
+        let rows = LibraryRowModel.rows(videos: store.videos, keeping: store.isLoading ? [] : view.urls, memo: rowMemo)
         view.update(rows, total: LibraryRowModel.summary(rows))
         view.select(url: store.url)
     }
@@ -128,7 +127,7 @@ public final class LibraryCoordinator {
         if let path = store.state.completedPath, busy.contains(path) {
             return host?.showMessage(LibraryError.inUse.message) ?? ()
         }
-        guard store.queue.remove(url) else { return host?.showMessage(LibraryError.inUse.message) ?? () }
+        guard store.remove(url: url) else { return host?.showMessage(LibraryError.inUse.message) ?? () }
         store.delete(urls: [url]) { [weak self] deleted, refusal in
             guard let self else { return }
             guard let deletion = deleted.first else {
@@ -143,7 +142,7 @@ public final class LibraryCoordinator {
     /// Deletes `urls` at once; those downloading or playing stay, and the window says so.
     private func deleteMany(_ urls: [String]) {
         let busy = self.busy
-        let free = urls.filter { !busy.contains($0) && store.queue.remove($0) }
+        let free = urls.filter { !busy.contains($0) && store.remove(url: $0) }
         store.delete(urls: free) { [weak self] deleted, refusal in
             guard let self else { return }
             if let url = self.store.url, deleted.contains(where: { $0.url == url }) { self.store.clearSelection() }

@@ -266,9 +266,6 @@ public final class VideoView {
         }
     }
 
-    /// Whether the bars show now.
-    public var barsRevealed: Bool { gtk_revealer_get_reveal_child(bottomRevealer.opaque) != 0 }
-
     private func installPointerHandling() {
         let motion = gtk_event_controller_motion_new()!
         motion.connectPoint("motion") { [weak self] x, y in self?.pointerMoved(x: x, y: y) }.store(in: &connections)

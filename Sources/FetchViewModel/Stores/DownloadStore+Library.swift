@@ -16,14 +16,15 @@ extension DownloadStore {
     /// URLs and paths that must not be deleted or evicted now: what downloads, what plays.
     public var inUse: Set<String> {
         var busy = runningURLs
-        if let path = playingPath() { busy.insert(path) }
+        if let path = host?.playingPath { busy.insert(path) }
         return busy
     }
 
-    /// Bytes of every video and partial listed.
-    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
-
     public func item(url: String) -> LibraryItem? { positions[url].map { items[$0] } }
+
+    /// Every download and video, one per URL, newest first: the downloads as the queue's events
+    /// left them, joined with what the cache kept (`StoredVideo` decides which says what).
+    public var videos: [StoredVideo] { StoredVideo.all(items: items, entries: orderedEntries) }
 
     /// Reads the folder again, or lists `finished` only (a download's end, its record read by the
     /// engine: a finish never reads the folder); with a size cap, evicts the least recently

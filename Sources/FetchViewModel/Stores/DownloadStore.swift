@@ -28,6 +28,8 @@ public final class DownloadStore {
     private var selected: DownloadQueue.Entry? { url.flatMap { entries[$0] } }
     /// Every download the queue knows, by URL, as of the last main-loop update.
     public private(set) var entries: [String: DownloadQueue.Entry] = [:]
+    /// The URLs of `entries` in the order they joined the queue.
+    private var joined: [String] = []
     /// What one update changed.
     public struct Change: Sendable {
         /// URLs whose queue entries changed (or left the queue).
@@ -45,15 +47,10 @@ public final class DownloadStore {
     /// Calls `body` after every change, for the store's lifetime.
     public func observe(_ body: @escaping @MainActor (Change) -> Void) { observers.add(body) }
 
-    /// Asks a person which variant of a new HLS link to save (the window's chooser), calling
-    /// `done` with it, or with nil to start nothing. Unset: the best variant, unasked.
-    public var chooseVariant: (@MainActor (_ url: String, _ variants: [StreamVariant],
-                                           _ done: @escaping @MainActor (StreamVariant?) -> Void) -> Void)?
-
-    /// Asks a person which of the videos a web page offers to save (the window's chooser),
-    /// calling `done` with their numbers (from 1), or with none to start nothing. Unset: the
-    /// page's download stays failed, its sentence saying the page offers several.
-    public var choosePageVideos: (@MainActor (_ finding: PageFinding, _ done: @escaping @MainActor ([Int]) -> Void) -> Void)?
+    /// The window: it asks a person which variant or which of a page's videos to save, and
+    /// says which file plays. Unset: the best variant, unasked; a page offering several stays
+    /// failed; nothing plays.
+    public weak var host: (any DownloadStoreHost)?
 
     private var whenStopped: [@MainActor () -> Void] = []
     /// Presentation links whose master is being read, or whose variant is being chosen.
@@ -76,6 +73,11 @@ public final class DownloadStore {
     /// The proxy every download here goes through unless its context names one (the
     /// Preferences' one); set it at any time, the next request follows.
     public let proxy: ProxyPreference
+    /// Downloads that run at once (the Preferences' setting); raising it starts waiting ones.
+    public var maxRunning: Int {
+        get { queue.maxRunning }
+        set { if newValue != queue.maxRunning { queue.maxRunning = newValue } }
+    }
     /// The most connections one download opens (the Preferences' setting); set it at any time,
     /// the next run follows.
     public let connections = ConnectionCeiling()
@@ -94,8 +96,6 @@ public final class DownloadStore {
     /// True while the folder is read; the items so far arrive in batches.
     public internal(set) var isLoading = false
     public var settings: LibrarySettings
-    /// The file open in the player, if any (the window's): never deleted nor evicted.
-    public var playingPath: @MainActor () -> String? = { nil }
     /// The library's reads and writes, off the main thread, in the order asked.
     let disk = Worker(name: "fetchplay library", stage: .records)
     /// Raised by each reading of the folder or change that a reading in flight must not undo.
@@ -158,7 +158,7 @@ public final class DownloadStore {
     /// - Throws: `.invalidURL` / `.unsupportedScheme` when the text is not an http(s) URL.
     public func load(_ text: String) throws(DownloadError) {
         let entry = try queue.add(text, start: false)
-        entries[entry.url] = entry
+        keep(entry)
         url = entry.url
         observers.notify(Change(selection: true))
     }
@@ -216,7 +216,7 @@ public final class DownloadStore {
     /// variant (the queue finds out in the same run).
     public func start(url: String) {
         if queue.entry(url) == nil { _ = try? queue.add(url, start: false) }
-        if chooseVariant != nil, queue.isPresentation(url), !settled.contains(url) { return offerVariants(url) }
+        if host != nil, queue.isPresentation(url), !settled.contains(url) { return offerVariants(url) }
         queue.start(url)
         update()
     }
@@ -252,11 +252,11 @@ public final class DownloadStore {
     }
 
     private func variantsRead(_ variants: [StreamVariant], url: String) {
-        guard variants.count > 1, let chooseVariant else {
+        guard variants.count > 1, let host else {
             choosing.remove(url)
             return startPresentation(url, variant: variants.first)
         }
-        chooseVariant(url, variants) { [weak self] chosen in
+        host.chooseVariant(url: url, variants: variants) { [weak self] chosen in
             self?.choosing.remove(url)
             guard let chosen else { return }
             self?.startPresentation(url, variant: chosen)
@@ -267,8 +267,8 @@ public final class DownloadStore {
     /// each chosen one starts as `PAGE#video-N` with the page's context, the first selected,
     /// and the page's own entry leaves the queue.
     private func offerPageVideos(_ url: String) {
-        guard let choosePageVideos, let finding = queue.offeredVideos(url), choosing.insert(url).inserted else { return }
-        choosePageVideos(finding) { [weak self] chosen in
+        guard let host, let finding = queue.offeredVideos(url), choosing.insert(url).inserted else { return }
+        host.choosePageVideos(finding) { [weak self] chosen in
             self?.choosing.remove(url)
             self?.startPageVideos(chosen, of: url)
         }
@@ -283,6 +283,14 @@ public final class DownloadStore {
         if let first = links.first { select(url: first) }
         contexts[page] = nil
         update()
+    }
+
+    /// Forgets `url`'s download (to delete its files), at once; refused (false) while its worker runs.
+    public func remove(url: String) -> Bool {
+        guard queue.remove(url) else { return false }
+        forget(url)
+        update()
+        return true
     }
 
     /// Pauses `url` if it runs or waits, else continues it: a library row's button.
@@ -309,6 +317,18 @@ public final class DownloadStore {
         queue.stopAll { MainContext.post { [weak self] in self?.update() } }
     }
 
+    /// Every download here, in the order they joined the queue.
+    var orderedEntries: [DownloadQueue.Entry] { joined.compactMap { entries[$0] } }
+
+    private func keep(_ entry: DownloadQueue.Entry) {
+        if entries.updateValue(entry, forKey: entry.url) == nil { joined.append(entry.url) }
+    }
+
+    private func forget(_ url: String) {
+        guard entries.removeValue(forKey: url) != nil else { return }
+        joined.removeAll { $0 == url }
+    }
+
     /// Takes the queue's events waiting in the inbox; lists a finished video, reads the folder
     /// again for one that stopped otherwise; tells the observers what changed. A command calls
     /// it at once, so what it changed shows before the loop turns.
@@ -320,21 +340,12 @@ public final class DownloadStore {
         var changed = Set<String>(), ended = Set<String>(), finished: [String: LibraryItem] = [:]
         for event in events {
             changed.insert(event.url)
-            switch event {
-            case .added(let entry), .changed(let entry), .progress(let entry), .linkRefreshed(let entry):
-                entries[entry.url] = entry
-            case .ended(let entry, let item):
-                entries[entry.url] = entry
-                ended.insert(entry.url)
-                finished[entry.url] = item
-            case .removed(let url):
-                entries[url] = nil
-                ended.remove(url)
-                finished[url] = nil
-            }
+            if let entry = event.entry { keep(entry) } else { forget(event.url) }
+            if case .ended(_, let item) = event { ended.insert(event.url); finished[event.url] = item }
+            if case .removed(let url) = event { ended.remove(url); finished[url] = nil }
         }
         // The selected one as it is now, also when another thread is handing over its events.
-        if let url, let entry = queue.entry(url) { entries[url] = entry }
+        if let url, let entry = queue.entry(url) { keep(entry) }
         if !whenStopped.isEmpty, !isAnyRunning {
             let waiting = whenStopped
             whenStopped = []
@@ -353,6 +364,19 @@ public final class DownloadStore {
             if case .failed(.severalVideos) = entries[url]?.state { offerPageVideos(url) }
         }
     }
+}
+
+/// What the store asks of the window (`DownloadStore.host`).
+@MainActor
+public protocol DownloadStoreHost: AnyObject {
+    /// Asks a person which variant of a new HLS or DASH link to save, calling `done` with it, or
+    /// with nil to start nothing.
+    func chooseVariant(url: String, variants: [StreamVariant], done: @escaping @MainActor (StreamVariant?) -> Void)
+    /// Asks a person which of the videos a web page offers to save, calling `done` with their
+    /// numbers (from 1), or with none to start nothing.
+    func choosePageVideos(_ finding: PageFinding, done: @escaping @MainActor ([Int]) -> Void)
+    /// The file open in the player, if any: never deleted nor evicted.
+    var playingPath: String? { get }
 }
 
 /// Lets the queue's events reach the store without keeping it alive (the queue holds the closure).

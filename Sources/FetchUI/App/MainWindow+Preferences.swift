@@ -24,7 +24,7 @@ extension MainWindow {
     /// `--videos-dir` given for this run stays until someone chooses another folder.
     private func apply(_ settings: AppSettings) {
         guard let store else { return }
-        if store.queue.maxRunning != settings.maxRunning { store.queue.maxRunning = settings.maxRunning }
+        store.maxRunning = settings.maxRunning
         if let folder = settings.videosFolder, folder != store.cache.videoFolder {
             do throws(DownloadError) {
                 try store.cache.setVideoFolder(folder)

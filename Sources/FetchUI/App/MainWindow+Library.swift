@@ -8,7 +8,6 @@ import GLibSupport
 extension MainWindow {
     /// Connects the library to the store and the window's actions.
     func installLibrary() {
-        store?.playingPath = { [weak self] in self?.playback.player?.path }
         guard let library else { return }
         library.host = self
         // At gtk_window_destroy (see FetchplayApplication for why not "destroy").
