@@ -1,0 +1,86 @@
+import Foundation
+
+extension DownloadWorker {
+    /// A video site support found (`PageSource.kind == .site`): yt-dlp read its page, Fetchplay
+    /// picks the formats yt-dlp would (`SiteFormatChoice`) and fetches them with its own engine,
+    /// a plain file as a `FileRun` (ranges, several connections), anything else as a
+    /// presentation of their tracks (`SitePresentation`), video and audio joined by the remux.
+    ///
+    /// Each run asks yt-dlp anew (its links expire; `answer` saves the first ask when the page
+    /// was just read) and takes the formats kept from the last run again, so a continue lands
+    /// on the same bytes; when a link dies (401, 403, 404, 410) it asks again and goes on from
+    /// the bytes on disk when the new answer agrees with them (the resume table decides).
+    func siteRun(context: RequestContext, answer: SiteMedia?, limits: SpeedLimits, options: DownloadOptions) -> DownloadState {
+        guard let source = context.page else { return .failed(.notAVideo(.webPage)) }
+        var context = context
+        var site = context.site ?? SiteSource(page: source.media, entry: source.number, audioOnly: options.sites.audioOnly)
+        var answer = answer
+        var refreshes = 0
+        while true {
+            let media: SiteMedia
+            if let answer {
+                media = answer
+            } else {
+                do throws(RunHalt) {
+                    media = try SiteFinder.extract(site.page, context: context, options: options, stop: stopSignal)
+                } catch {
+                    return error.state
+                }
+            }
+            answer = nil
+            let chosen = SiteFormatChoice.choose(media, quality: options.presentations.quality, audioOnly: site.audioOnly,
+                                                 kept: context.site)
+            guard !chosen.isEmpty else { return .failed(.siteFailed(SiteExtractionError.noVideo.message)) }
+            site.note(media, chosen: chosen)
+            context.site = site
+            if let title = media.title, context.suggestedName == nil || refreshes == 0 {
+                context.suggestedName = chosen.count == 1 && chosen[0].isPlainHTTP ? title + "." + (chosen[0].ext ?? "mp4") : title
+            }
+            if let name = context.suggestedName { report(.named(name)) }
+            // A private context is kept by this worker alone, for the next run.
+            if context.isPrivate { givenContext.withLock { $0 = context } }
+            let end = save(chosen, of: media, context: context, limits: limits, options: options, rereads: refreshes > 0)
+            guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
+                  refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
+            refreshes += 1
+            report(.linkRefreshed)
+        }
+    }
+
+    /// Saves `chosen` with the requests they need: one plain file through the file engine,
+    /// else their tracks as one presentation.
+    private func save(_ chosen: [SiteMedia.Format], of found: SiteMedia, context: RequestContext, limits: SpeedLimits,
+                      options: DownloadOptions, rereads: Bool) -> DownloadState {
+        let first = chosen[0]
+        guard let site = context.site else { return .failed(.notAVideo(.webPage)) }
+        // The format's own headers and cookies, bound to its link's host; the page and what
+        // yt-dlp found stay with it, so a continue after a quit asks yt-dlp again.
+        var mediaContext = first.context(page: context, pageURL: site.page)
+        mediaContext.page = context.page
+        mediaContext.site = context.site
+        mediaContext.suggestedName = context.suggestedName
+        var options = options
+        options.origin = first.url
+        options.readOverHTTPS = first.url.hasPrefix("https:")
+        if chosen.count == 1, first.isPlainHTTP {
+            chosenKind.withLock { $0 = .file }
+            return media(first.url, given: mediaContext, limits: limits, options: options)
+        }
+        var fetchOptions = options
+        fetchOptions.context = mediaContext
+        let part: PresentationPart
+        do throws(RunHalt) {
+            part = try SitePresentation.part(chosen, seconds: found.duration, fetch: ResourceFetch(options: fetchOptions, stop: stopSignal))
+        } catch {
+            return error.state
+        }
+        var choice = PresentationChoice()
+        choice.quality = options.presentations.quality
+        chosenKind.withLock { $0 = .presentation(choice) }
+        var run = PresentationRun(url: url, requestURL: first.url, cache: cache, options: options, choice: choice,
+                                  limits: limits, board: board, stop: stopSignal, report: report)
+        run.givenPart = part
+        run.rereadsPlaylist = rereads
+        return run.run(given: mediaContext)
+    }
+}
