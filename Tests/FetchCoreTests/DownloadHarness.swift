@@ -22,6 +22,8 @@ final class DownloadHarness: Sendable {
         options.maxBackoff = 0.1
         options.stallSeconds = 1
         options.connectTimeoutSeconds = 2
+        // The machine's own yt-dlp never changes what a page link ends in.
+        options.sites.looksForInstalled = false
         return options
     }
 

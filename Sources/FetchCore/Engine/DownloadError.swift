@@ -114,7 +114,7 @@ public enum DownloadError: Error, Sendable, Equatable {
             String(format: tr("This page no longer offers video %1$ld (it has %2$ld); paste the page again to choose."), number, count)
         case .needsSiteSupport:
             // TRANSLATORS: keep --update-site-support as it is.
-            tr("Fetchplay finds no video on this page by itself; with site support (yt-dlp) it can read many more sites: run fetchplay --update-site-support, or install it in Preferences, then try again.")
+            tr("No video found on this page; site support (yt-dlp) reads many more sites: run fetchplay --update-site-support, or install it in Preferences, then try again.")
         case .siteFailed(let sentence):
             sentence
         case .refusedStream(let refusal):

@@ -1,8 +1,11 @@
 /// How a download asks site support (yt-dlp) about a page the scanner finds nothing on.
 public struct SiteOptions: Sendable {
     /// The yt-dlp to run; nil: the one `SiteSupport.locate` finds when asked (installed after
-    /// the app started counts), else none.
+    /// the app started counts) if `looksForInstalled`, else none.
     public var program: String?
+    /// Whether an installed yt-dlp is looked for when `program` is nil (tests that must not
+    /// depend on the machine's say no).
+    public var looksForInstalled = true
     /// Where its private files go; nil: the cache's `sites` folder.
     public var scratch: String?
     /// Only the best audio is saved, as it is (`--audio-only`).
@@ -13,5 +16,5 @@ public struct SiteOptions: Sendable {
     public init() {}
 
     /// The yt-dlp to run now, if any.
-    var located: String? { program ?? SiteSupport.locate()?.program }
+    var located: String? { program ?? (looksForInstalled ? SiteSupport.locate()?.program : nil) }
 }
