@@ -40,7 +40,8 @@ struct NotAVideoTests {
         server.serve("/watch", body: document.body, etag: "\"d\"",
                      headers: document.contentType.map { [HTTPHeader("Content-Type", $0)] } ?? [])
         let state = try harness.download(server.url("/watch"))
-        #expect(state == .failed(.notAVideo(document.kind)))
+        // A page with no video the scanner can see, and no site support to ask: how to get it.
+        #expect(state == .failed(document.kind == .webPage ? .needsSiteSupport : .notAVideo(document.kind)))
         // A web page is read once more, by the scanner, for the videos it offers (none here).
         #expect(server.requests(to: "/watch").count == (document.kind == .webPage ? 2 : 1))
         #expect(harness.cache.entries().isEmpty)
