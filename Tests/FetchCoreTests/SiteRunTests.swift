@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import FetchCore
+import TestSupport
+
+/// A download of a page the scanner finds nothing on, with a yt-dlp that misbehaves (fake ones,
+/// sh scripts): each ends in one sentence, nothing is kept and nothing of what it named is
+/// requested.
+@Suite(.serialized) struct SiteRunTests {
+    let harness: DownloadHarness
+    let server: FaultServer
+
+    init() throws {
+        harness = try DownloadHarness()
+        server = try FaultServer()
+        server.serve("/watch", body: Array("<html><head><title>A site</title></head><body><div id=p></div></body></html>".utf8),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+    }
+
+    /// Options whose yt-dlp is a script running `script`.
+    func options(_ script: String, timeLimit: Double = 60) throws -> DownloadOptions {
+        let path = try harness.folder.write(Array("#!/bin/sh\n\(script)\n".utf8), to: "yt-dlp")
+        chmod(path, 0o755)
+        var options = DownloadHarness.quickOptions
+        options.sites.program = path
+        options.sites.timeLimit = timeLimit
+        return options
+    }
+
+    func sentence(_ script: String, timeLimit: Double = 60) throws -> String? {
+        let state = try harness.download(server.url("/watch"), options: options(script, timeLimit: timeLimit))
+        #expect(harness.cache.entries().isEmpty, "nothing kept")
+        guard case .failed(.siteFailed(let sentence)) = state else {
+            Issue.record("not a sentence of site support: \(state)")
+            return nil
+        }
+        return sentence
+    }
+
+    @Test func aTracebackIsItsLastErrorLine() throws {
+        let said = try sentence("""
+            echo 'Traceback (most recent call last):' >&2
+            echo '  File "yt_dlp/__init__.py", line 1' >&2
+            echo 'ERROR: [generic] Unsupported URL: http://127.0.0.1/watch' >&2
+            exit 1
+            """)
+        #expect(said == "yt-dlp could not read this page: [generic] Unsupported URL: http://127.0.0.1/watch")
+    }
+
+    @Test func brokenJSONIsOneSentence() throws {
+        #expect(try sentence("echo '{\"formats\": [' ") == SiteExtractionError.unreadable.message)
+    }
+
+    @Test func tooMuchOutputIsOneSentence() throws {
+        #expect(try sentence("head -c 20000000 /dev/zero | tr '\\0' ' '; echo '{}'") == SiteExtractionError.tooLarge(megabytes: 16).message)
+    }
+
+    @Test func oneThatHangsIsStopped() throws {
+        #expect(try sentence("sleep 30", timeLimit: 1) == SiteExtractionError.timedOut(seconds: 1).message)
+    }
+
+    @Test func onlyLocalLinksIsNoVideoAndNothingIsRequested() throws {
+        let said = try sentence("""
+            echo '{"title": "t", "formats": [{"format_id": "f", "url": "file:///etc/passwd", "protocol": "https"},
+              {"format_id": "d", "url": "data:video/mp4;base64,AAAA"},
+              {"format_id": "s", "protocol": "http_dash_segments", "fragment_base_url": "file:///etc/", "fragments": [{"path": "shadow"}]}]}'
+            """)
+        #expect(said == SiteExtractionError.noVideo.message)
+        #expect(server.requests.allSatisfy { $0.path == "/watch" })
+    }
+
+    @Test func aMissingProgramIsOneSentence() throws {
+        var options = DownloadHarness.quickOptions
+        options.sites.program = harness.folder.file("no-such-yt-dlp")
+        let state = try harness.download(server.url("/watch"), options: options)
+        guard case .failed(.siteFailed(let said)) = state else {
+            Issue.record("\(state)")
+            return
+        }
+        #expect(said.hasPrefix("yt-dlp could not be started"), "\(said)")
+    }
+
+    /// 100,000 entries: the first 1,000 are offered, and the rest are said to be left out.
+    @Test func aHugePlaylistOffersItsFirstThousand() throws {
+        let options = try options("""
+            python3 -c 'import json; print(json.dumps({"_type": "playlist", "title": "All", "entries": [{"url": "https://example.com/v/%d" % i, "title": "V%d" % i} for i in range(100000)]}))'
+            """)
+        let finding = try #require(try PageReader.find(at: server.url("/watch"), options: options))
+        #expect(finding.videos.count == 1_000 && finding.entriesLeftOut == 99_000)
+        #expect(finding.videos.first == PageVideo(url: "https://example.com/v/0", kind: .site, title: "V0"))
+        #expect(try harness.download(server.url("/watch"), options: options) == .failed(.severalVideos(1_000)))
+    }
+}
