@@ -52,10 +52,15 @@ struct SiteFormatChoiceTests {
                 "another video: the default again")
     }
 
-    @Test func nothingFetchableIsNothing() {
-        let media = SiteMedia(formats: [Self.format("r", protocolName: "rtmp"), Self.format("i", protocolName: "ism")],
+    @Test func noneTheEngineCanFetchIsYtDlpsOwnChoiceForItsDownloader() {
+        var impersonated = Self.format("imp", height: 720)
+        impersonated.needsYtDlp = true
+        let media = SiteMedia(formats: [Self.format("r", height: 360, protocolName: "rtmp"), impersonated],
                               entries: [], isPlaylist: false, entriesLeftOut: 0)
-        #expect(SiteFormatChoice.choose(media, quality: nil, audioOnly: false, kept: nil).isEmpty)
+        #expect(!SiteFormatChoice.isFetchable(impersonated))
+        #expect(SiteFormatChoice.choose(media, quality: nil, audioOnly: false, kept: nil).map(\.id) == ["imp"])
+        let none = SiteMedia(formats: [], entries: [], isPlaylist: false, entriesLeftOut: 0)
+        #expect(SiteFormatChoice.choose(none, quality: nil, audioOnly: false, kept: nil).isEmpty)
     }
 
     /// A format's headers and cookies go to its own host; the page's hand-given parts only when

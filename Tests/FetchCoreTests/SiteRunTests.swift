@@ -90,4 +90,48 @@ import TestSupport
         #expect(finding.videos.first == PageVideo(url: "https://example.com/v/0", kind: .site, title: "V0"))
         #expect(try harness.download(server.url("/watch"), options: options) == .failed(.severalVideos(1_000)))
     }
+
+    /// A format only yt-dlp can fetch (`impersonate`) goes to its own downloader: its progress
+    /// lines are the download's, a pause kills it with its `.part` kept, Continue runs it again
+    /// on that `.part`, and the finished file is placed in the videos folder like any video.
+    @Test func aFormatOnlyYtDlpCanFetchUsesItsDownloaderWithPauseAndContinue() throws {
+        let body = TestData.bytes(count: 2 << 20, seed: 61)
+        let source = try harness.folder.write(body, to: "served.bin")
+        let starts = harness.folder.file("starts")
+        let options = try options("""
+            for a in "$@"; do [ "$a" = "-J" ] && json=1; done
+            if [ -n "$json" ]; then
+              echo '{"id": "v1", "title": "Only yt-dlp", "extractor": "fake", "formats": [{"format_id": "imp", "url": "https://127.0.0.1:9/never", "protocol": "https", "impersonate": true, "ext": "mp4"}]}'
+              exit 0
+            fi
+            while [ $# -gt 0 ]; do [ "$1" = "--paths" ] && folder="$2"; shift; done
+            part="$folder/video.mp4.part"; total=\(body.count)
+            done=0; [ -f "$part" ] && done=$(stat -c %s "$part")
+            echo "$done" >> \(starts)
+            while [ "$done" -lt "$total" ]; do
+              dd if=\(source) of="$part" bs=65536 skip=$((done / 65536)) seek=$((done / 65536)) count=1 conv=notrunc status=none
+              done=$(stat -c %s "$part"); echo "fetchplay-progress $done $total NA"; sleep 0.05
+            done
+            mv "$part" "$folder/video.mp4"; echo "$folder/video.mp4"
+            """)
+        let task = try harness.task(server.url("/watch"), options: options)
+        task.start()
+        #expect(waitUntil(timeout: .seconds(20)) { task.progress.bytesDone >= 300_000 })
+        task.pause()
+        #expect(task.wait() == .paused)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: harness.cache.sitesDirectory + "/" + Cache.key(for: task.url))
+        #expect(kept.contains("video.mp4.part"), "\(kept)")
+        task.start()
+        let end = task.wait()
+        guard case .completed(let path) = end else {
+            Issue.record("\(end)")
+            return
+        }
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        #expect(path.hasSuffix("/Only yt-dlp.mp4"), "\(path)")
+        let runs = try String(contentsOfFile: starts, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(runs.count == 2 && runs[0] == 0 && runs[1] > 0, "continued on its .part: \(runs)")
+        #expect(harness.progressEvents.contains { $0.total == Int64(body.count) && $0.bytesDone > 0 })
+        #expect(!FileManager.default.fileExists(atPath: harness.cache.sitesDirectory + "/" + Cache.key(for: task.url)))
+    }
 }

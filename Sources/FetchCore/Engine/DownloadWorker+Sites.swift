@@ -59,6 +59,9 @@ extension DownloadWorker {
         mediaContext.page = context.page
         mediaContext.site = context.site
         mediaContext.suggestedName = context.suggestedName
+        if !chosen.allSatisfy(SiteFormatChoice.isFetchable) {
+            return ytDlpDownload(chosen, of: found, context: context, options: options)
+        }
         var options = options
         options.origin = first.url
         options.readOverHTTPS = first.url.hasPrefix("https:")
@@ -82,5 +85,45 @@ extension DownloadWorker {
         run.givenPart = part
         run.rereadsPlaylist = rereads
         return run.run(given: mediaContext)
+    }
+
+    /// Formats the engine cannot fetch, left to yt-dlp's own downloader (`SiteDownload`) in a
+    /// folder of the cache kept between runs, then placed in the videos folder with a record
+    /// like any video.
+    private func ytDlpDownload(_ chosen: [SiteMedia.Format], of found: SiteMedia, context: RequestContext,
+                               options: DownloadOptions) -> DownloadState {
+        guard let site = context.site, let program = options.sites.located else { return .failed(.needsSiteSupport) }
+        let key = Cache.key(for: url)
+        do throws(RunHalt) {
+            let lock = try RunHalt.failing { () throws(DownloadError) in try PartialLock(cache: cache, key: key) }
+            defer { withExtendedLifetime(lock) {} }
+            report(.state(.downloading))
+            if !context.isPrivate { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(context, for: url) } as Void }
+            var extraction = SiteExtraction(program: program, scratch: cache.sitesDirectory)
+            extraction.outputLimit = 1 << 20
+            let folder = cache.sitesDirectory + "/" + key
+            let download = SiteDownload(extraction: extraction, folder: folder, page: site.page, formatIDs: chosen.map(\.id),
+                                        context: context, stop: stopSignal)
+            // Heard on this thread, as yt-dlp prints its lines.
+            let meter = SpeedMeter()
+            let file = try download.run { [report] done, total in
+                meter.add(bytes: done, at: monotonicSeconds())
+                report(.progress(DownloadProgress(bytesDone: done, total: total, bytesPerSecond: meter.bytesPerSecond)))
+            }
+            guard let size = FileIO.size(of: file) else { throw RunHalt.failed(.fileSystem("yt-dlp's file vanished")) }
+            var record = DownloadRecord(url: url, displayName: context.suggestedName ?? found.title ?? StreamLink.title(of: url))
+            record.contentType = SitePresentation.contentType(ext: (file as NSString).pathExtension, audioOnly: chosen.allSatisfy { !$0.hasVideo })
+            record.total = size
+            record.durableBytes = size
+            record.duration = found.duration
+            record.completed = Date()
+            let placed = try RunHalt.failing { () throws(DownloadError) in try cache.placeVideo(file, record: &record, key: key) }
+            try? FileManager.default.removeItem(atPath: folder)
+            cache.forgetContext(for: url)
+            report(.progress(DownloadProgress(bytesDone: size, total: size, bytesPerSecond: 0)))
+            return .completed(path: placed)
+        } catch {
+            return error.state
+        }
     }
 }

@@ -33,7 +33,7 @@ enum SiteFinder {
         if media.isPlaylist {
             found.videos = media.entries.map { PageVideo(url: $0.url, kind: .site, title: $0.title, duration: $0.duration) }
             if found.videos.isEmpty { found.failure = .siteFailed(SiteExtractionError.noVideo.message) }
-        } else if media.formats.contains(where: SiteFormatChoice.isFetchable) {
+        } else if !media.formats.isEmpty {
             found.videos = [PageVideo(url: media.webpageURL ?? page, kind: .site, title: media.title, duration: media.duration,
                                       thumbnail: media.thumbnail)]
             found.media = media

@@ -38,6 +38,9 @@ public struct SiteMedia: Sendable, Equatable {
         public var filesize: Int64?
         /// A language tag, when said.
         public var language: String?
+        /// Its requests need what only yt-dlp does (a browser's TLS fingerprint, a request
+        /// body): yt-dlp's own downloader fetches it.
+        public var needsYtDlp = false
 
         /// Whether it holds video (or nothing is said against it).
         public var hasVideo: Bool { vcodec != "none" }
@@ -169,6 +172,8 @@ public struct SiteMedia: Sendable, Equatable {
         format.abr = number(object["abr"]).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
         format.filesize = (number(object["filesize"]) ?? number(object["filesize_approx"])).flatMap { $0 > 0 && $0 < 1e15 ? Int64($0) : nil }
         format.language = text(object["language"], limit: 35)
+        let impersonate = object["impersonate"].map { !($0 is NSNull) && ($0 as? Bool) != false } ?? false
+        format.needsYtDlp = impersonate || (object["request_data"].map { !($0 is NSNull) } ?? false)
         return format
     }
 

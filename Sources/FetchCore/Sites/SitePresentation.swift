@@ -48,4 +48,17 @@ enum SitePresentation {
         }
         return track
     }
+
+    /// The media type of a file yt-dlp saved, by its extension (what names it in the videos
+    /// folder, beside its sniffed bytes).
+    static func contentType(ext: String, audioOnly: Bool) -> String {
+        switch ext.lowercased() {
+        case "webm": audioOnly ? "audio/webm" : "video/webm"
+        case "mkv": "video/x-matroska"
+        case "opus", "ogg": "audio/ogg"
+        case "mp3": "audio/mpeg"
+        case "m4a": "audio/mp4"
+        default: audioOnly ? "audio/mp4" : "video/mp4"
+        }
+    }
 }
