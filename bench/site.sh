@@ -189,8 +189,6 @@ median_of() { awk -F'\t' -v p="$1" -v t="$2" -v c="$3" '$1 == p && $2 == t {
     if (c == "wall") print $4; else if (c == "cpu") print $5 + $6; else if (c == "rss") print $7 / 1024 }' "$raw" | median; }
 spread() { awk -F'\t' -v p="$1" -v t="$2" '$1 == p && $2 == t { v = $4; if (n++ == 0 || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
     END { printf "%.2f–%.2f", lo, hi }' "$raw"; }
-fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? "met" : "**missed**" }'; }
 
 mkdir -p "$(dirname "$RESULTS")"
