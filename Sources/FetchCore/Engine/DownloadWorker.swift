@@ -92,7 +92,8 @@ final class DownloadWorker: Sendable {
             return pageRun(context: context, limits: limits, options: options)
         }
         let end = media(requestURL, given: given, limits: limits, options: options)
-        guard case .failed(.notAVideo(.webPage)) = end else { return end }
+        // A web page, or an XML document (a feed, which site support reads as a playlist).
+        guard case .failed(.notAVideo(let document)) = end, document == .webPage || document == .xml else { return end }
         return pageRun(context: context, limits: limits, options: options)
     }
 
