@@ -42,8 +42,9 @@ final class DownloadHarness: Sendable {
 
     /// Runs `url` with `context` to its end (with `retries` retries after an answer that
     /// brought nothing).
-    func run(_ url: String, context: RequestContext?, retries: Int = 0) throws -> DownloadState {
-        var options = DownloadHarness.quickOptions
+    func run(_ url: String, context: RequestContext?, retries: Int = 0,
+             options: DownloadOptions = DownloadHarness.quickOptions) throws -> DownloadState {
+        var options = options
         options.maxRetries = retries
         let task = try DownloadTask(url: url, cache: cache, options: options, context: context) { _ in }
         task.start()

@@ -134,4 +134,34 @@ import TestSupport
         #expect(harness.progressEvents.contains { $0.total == Int64(body.count) && $0.bytesDone > 0 })
         #expect(!FileManager.default.fileExists(atPath: harness.cache.sitesDirectory + "/" + Cache.key(for: task.url)))
     }
+
+    /// A format's own headers go to its host alone: after a run that kept the partial, yt-dlp
+    /// asked again gets the page's context, never the format's headers (it would send them to
+    /// every host it asks).
+    @Test func aFormatsHeadersNeverReachYtDlpWhenItIsAskedAgain() throws {
+        let body = TestData.bytes(count: 400_000, seed: 62)
+        // Cut, then a retry that brings nothing: the run fails with its first bytes kept.
+        server.serve("/media/v", body: body, etag: "\"v\"", faults: [.dropAfter(bytes: 100_000)], faultyRequests: 1)
+        server.addFaults([.dropAfter(bytes: 0)], to: "/media/v", requests: 1)
+        let seen = harness.folder.file("configs")
+        let options = try options("""
+            cat "$3" >> \(seen)
+            echo '{"title": "Signed", "formats": [{"format_id": "f", "url": "\(server.url("/media/v"))", "protocol": "http",
+              "http_headers": {"X-Format-Secret": "f0rmat", "User-Agent": "FormatUA/1"}}]}'
+            """)
+        var context = RequestContext()
+        context.headers = [try HeaderField(name: "X-Person", value: "p")]
+        let first = try harness.run(server.url("/watch"), context: context, options: options)
+        guard case .failed = first else {
+            Issue.record("the first run should leave a partial: \(first)")
+            return
+        }
+        #expect(try harness.run(server.url("/watch"), context: nil, options: options).completedPath != nil)
+        let configs = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(!configs.contains("X-Format-Secret") && !configs.contains("FormatUA"), "\(configs)")
+        #expect(configs.components(separatedBy: "X-Person").count == 3, "the person's header both times: \(configs)")
+        let asked = server.requests(to: "/media/v")
+        #expect(asked.allSatisfy { $0["x-format-secret"] == "f0rmat" && $0["user-agent"] == "FormatUA/1" })
+        #expect(asked.last?["range"] != nil, "continued from the bytes on disk")
+    }
 }

@@ -14,6 +14,9 @@ extension DownloadWorker {
         guard let source = context.page else { return .failed(.notAVideo(.webPage)) }
         var context = context
         var site = context.site ?? SiteSource(page: source.media, entry: source.number, audioOnly: options.sites.audioOnly)
+        // The kept context is the format's: the page's own parts go back before yt-dlp is asked.
+        if let parts = site.pageParts { parts.restore(into: &context) } else { site.pageParts = SiteSource.PageParts(context) }
+        context.site = site
         var answer = answer
         var refreshes = 0
         while true {

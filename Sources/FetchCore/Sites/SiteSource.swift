@@ -20,6 +20,33 @@ public struct SiteSource: Codable, Sendable, Equatable {
     public var formatPlaces: [Int] = []
     /// Only the best audio is saved, as it is (no re-encoding).
     public var audioOnly = false
+    /// What the page's own context held before a format's headers joined it: the context kept
+    /// with a partial is the format's, and yt-dlp, asked again, must get the page's alone (it
+    /// sends the headers it is given to every host), never a format's.
+    public var pageParts: PageParts?
+
+    /// The host-bound and identifying parts of the page's context.
+    public struct PageParts: Codable, Sendable, Equatable {
+        public var headers: [HeaderField]
+        public var cookieHeader: String?
+        public var userAgent: String?
+        public var referer: String?
+
+        init(_ context: RequestContext) {
+            headers = context.headers
+            cookieHeader = context.cookieHeader
+            userAgent = context.userAgent
+            referer = context.referer
+        }
+
+        /// `context` with these parts back in place of a format's.
+        func restore(into context: inout RequestContext) {
+            context.headers = headers
+            context.cookieHeader = cookieHeader
+            context.userAgent = userAgent
+            context.referer = referer
+        }
+    }
 
     public init(page: String, entry: Int? = nil, audioOnly: Bool = false) {
         self.page = page
