@@ -136,4 +136,58 @@ import TestSupport
         let video = clip.files.keys.filter { $0.hasPrefix("tl/") && $0.contains("stream0") }
         #expect(video.allSatisfy { server.requests(to: "/" + $0).isEmpty }, "no video piece is fetched")
     }
+
+    /// A format only yt-dlp can fetch (here every format is marked `impersonate` by a wrapper
+    /// around the real yt-dlp): yt-dlp's own downloader saves it in the cache, SIGINT stops it
+    /// with its `.part` kept, the same command again continues that `.part` with a Range, and
+    /// the file ends in the videos folder.
+    @Test func aFormatOnlyYtDlpCanFetchIsItsOwnDownloadPausedAndContinued() throws {
+        let site = try SiteSupportFixture.shared.get()
+        let body = TestData.bytes(count: 3 << 20, seed: 41)
+        server.serve("/media/slow", body: body, etag: "\"s\"", faults: [.throttle(bytesPerSecond: 1 << 20)], faultyRequests: nil)
+        server.serve("/watch/only.html", body: Self.playerPage(file: "/media/slow", type: "mp4", title: "Only yt-dlp"),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let bin = fixture.folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let wrapper = try fixture.folder.write(Array("""
+            #!/bin/sh
+            for a in "$@"; do [ "$a" = "-J" ] && json=1; done
+            if [ -n "$json" ]; then
+              "\(site.program)" "$@" | python3 -c 'import json, sys; d = json.load(sys.stdin); [f.__setitem__("impersonate", True) for f in d.get("formats", [])]; print(json.dumps(d))'
+              exit $?
+            fi
+            exec "\(site.program)" "$@"
+            """.utf8), to: "bin/yt-dlp")
+        chmod(wrapper, 0o755)
+        // No managed copy: the wrapper on PATH is the yt-dlp Fetchplay finds.
+        let environment = ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                           "XDG_DATA_HOME": fixture.folder.file("no-data")]
+        let arguments = ["--download", server.url("/watch/only.html"), "--cache-dir", fixture.cacheDir]
+        let sites = fixture.cacheDir + "/sites"
+        func partBytes() -> Int {
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: sites)) ?? []
+            return folders.flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: sites + "/" + folder)) ?? [])
+                    .filter { $0.hasSuffix(".part") }.map { sites + "/" + folder + "/" + $0 }
+            }.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }.max() ?? 0
+        }
+        let first = try FetchplayProcess(arguments, folder: fixture.folder, name: "first", environment: environment)
+        #expect(waitUntil(timeout: .seconds(60)) { partBytes() > 300_000 })
+        first.send(SIGINT)
+        #expect(first.waitForExit(timeout: .seconds(20)))
+        #expect(first.status == 130, "stderr: \(first.standardError)")
+        let kept = partBytes()
+        #expect(kept > 0, "its .part stays")
+
+        let second = try FetchplayProcess.run(arguments, folder: fixture.folder, name: "second", environment: environment,
+                                              timeout: .seconds(120))
+        #expect(second.status == 0, "stderr: \(second.standardError)")
+        let path = try #require(second.lastLine)
+        #expect(path.hasPrefix(fixture.cacheDir + "/videos/") && path.hasSuffix("Only yt-dlp.mp4"), "\(path)")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        let last = try #require(server.requests(to: "/media/slow").last)
+        let start = last["range"].flatMap { Int($0.dropFirst(6).split(separator: "-")[0]) } ?? 0
+        #expect(start > 0, "continued its .part: \(last["range"] ?? "no range")")
+        #expect(!FileManager.default.fileExists(atPath: sites) || partBytes() == 0, "nothing left behind")
+    }
 }

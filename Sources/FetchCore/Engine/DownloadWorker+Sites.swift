@@ -103,7 +103,8 @@ extension DownloadWorker {
             report(.state(.downloading))
             if !context.isPrivate { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(context, for: url) } as Void }
             var extraction = SiteExtraction(program: program, scratch: cache.sitesDirectory)
-            extraction.outputLimit = 1 << 20
+            // Its progress lines are its output: 16 MiB hold a day of two a second.
+            extraction.outputLimit = 16 << 20
             let folder = cache.sitesDirectory + "/" + key
             let download = SiteDownload(extraction: extraction, folder: folder, page: site.page, formatIDs: chosen.map(\.id),
                                         context: context, stop: stopSignal)

@@ -28,7 +28,8 @@ struct SiteDownload {
     func run(progress: @escaping (Int64, Int64?) -> Void) throws(RunHalt) -> String {
         try RunHalt.failing { () throws(DownloadError) in try FileIO.makePrivateFolder(folder) }
         let arguments = ["-f", formatIDs.joined(separator: "+"), "--no-playlist", "--no-warnings", "--newline", "--quiet",
-                         "--progress", "--progress-template",
+                         // Two lines a second at most: a day of them stays under its output limit.
+                         "--progress", "--progress-delta", "0.5", "--progress-template",
                          "download:\(Self.progressMark) %(progress.downloaded_bytes)s %(progress.total_bytes)s %(progress.total_bytes_estimate)s",
                          "--paths", folder, "--output", "video.%(ext)s", "--print", "after_move:filepath"]
         var tracker = Tracker()
