@@ -108,8 +108,6 @@ declare -A med
 for server in "${SERVERS[@]}"; do for tool in ${TOOLS_OF[$server]}; do for c in wall cpu rss peak; do
     med[$server.$tool.$c]=$(median_of "$server" "$tool" "$c")
 done; done; done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
 # The verdicts compare the medians themselves: a ratio rounded to 1.00 can still be over.
 verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit) ? "met" : "**missed**" }'; }
 floor_of() { awk -v m="$MIB" -v n="$1" 'BEGIN { printf "%.2f", m / (n * 4) }'; }

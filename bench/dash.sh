@@ -132,8 +132,6 @@ declare -A med
 for tool in "${TOOLS[@]}"; do
     for c in wall cpu rss; do med[$tool.$c]=$(median_of "$tool" "$c"); done
 done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? "met" : "**missed**" }'; }
 
 mkdir -p "$(dirname "$RESULTS")"

@@ -131,8 +131,6 @@ for tool in "${TOOLS[@]}"; do
         least[$tool.$file]=$(least_cpu "$tool" "$file")
     done
 done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
 
 wall_ratio=$(ratio "${med[fetchplay.big.wall]}" "${med[curl.big.wall]}")
 cpu_ratio=$(ratio "${med[fetchplay.big.cpu]}" "${med[curl.big.cpu]}")

@@ -261,8 +261,6 @@ spread() {
     awk -F'\t' -v p="$1" -v t="$2" -v c="$3" '$1 == p && $2 == t { v = $c; if (n++ == 0 || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
         END { printf "%.3f–%.3f", lo, hi }' "$raw"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? "met" : "**missed**" }'; }
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
 page_cost=$(minus "${med[first.fetchplay-page.media]}" "${med[first.fetchplay-media.media]}")

@@ -54,6 +54,10 @@ public enum CommandLineOptions {
                    // TRANSLATORS: keep KIB and --download as they are; KiB is 1024 bytes.
                    description: tr("With --download: at most KIB KiB a second, all connections together (default 0: no limit)"),
                    argumentName: "KIB"),
+            Option(name: "audio-only", argument: G_OPTION_ARG_NONE,
+                   // TRANSLATORS: keep --download as it is.
+                   description: tr("With --download of a page site support reads: save only the best audio, as it is (.m4a, .opus or .webm)"),
+                   argumentName: nil),
             Option(name: "quality", argument: G_OPTION_ARG_STRING,
                    // TRANSLATORS: keep --download and HEIGHT as they are.
                    description: tr("With --download of an HLS link: the tallest variant up to HEIGHT (e.g. 720p); default the best"),
@@ -178,7 +182,7 @@ public enum CommandLineOptions {
     }
 
     private static func download(_ url: String, _ parsed: ParsedOptions) -> Int32 {
-        let options: DownloadOptions
+        var options: DownloadOptions
         let context: RequestContext?
         switch requestOptions(parsed) {
         case .failure(let exit): return exit.code
@@ -195,6 +199,7 @@ public enum CommandLineOptions {
             pick = numbers.compactMap { $0 }
         }
         let folders = folders(parsed.dict)
+        options.sites.audioOnly = parsed.contains("audio-only")
         return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
                                  context: context, quality: parsed.string("quality"), pick: pick)
     }
@@ -227,6 +232,7 @@ public enum CommandLineOptions {
             return exit.code
         case .success(var (options, context)):
             if let context { options.context = context }
+            options.sites.scratch = folders(parsed.dict).cacheRoot + "/sites"
             return Headless.listVideos(page: page, options: options)
         }
     }

@@ -32,6 +32,7 @@ enum Headless {
             // The page read once for how many videos it offers; its only one is the page's own.
             var pageOptions = options
             if let context { pageOptions.context = context }
+            pageOptions.sites.scratch = cacheRoot + "/sites"
             let count: Int
             switch offeredVideos(on: text, options: pageOptions) {
             case .success(let found): count = found.videos.count
@@ -166,8 +167,16 @@ enum Headless {
             return .failure(Exit(code: fail(error)))
         }
         guard !finding.videos.isEmpty else {
-            FileHandle.standardError.write(Data(("fetchplay: " + tr("No video found on this page.") + "\n").utf8))
+            // Site support's own sentence (or how to install it) when it was asked.
+            let sentence = finding.siteFailure?.message ?? tr("No video found on this page.")
+            FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
             return .failure(Exit(code: ExitCode.of(.notAVideo(.webPage))))
+        }
+        if finding.entriesLeftOut > 0 {
+            // TRANSLATORS: %1$ld is how many entries were listed (1,000), %2$ld how many were left out.
+            let sentence = String(format: tr("This playlist is long: its first %1$ld entries are listed, %2$ld more are left out."),
+                                  finding.videos.count, finding.entriesLeftOut)
+            FileHandle.standardError.write(Data(("fetchplay: " + sentence + "\n").utf8))
         }
         return .success(finding)
     }
@@ -189,7 +198,7 @@ enum ExitCode {
         case .hostNotFound, .connectionRefused, .proxyFailed, .stalled, .connectionLost, .tooManyRedirects, .tls: 4
         case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
-        case .notAVideo, .severalVideos, .notOnPage, .refusedStream, .refusedManifest: 7
+        case .notAVideo, .severalVideos, .notOnPage, .refusedStream, .refusedManifest, .needsSiteSupport, .siteFailed: 7
         case .badResponse, .remuxFailed, .other: 1
         }
     }

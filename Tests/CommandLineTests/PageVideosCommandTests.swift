@@ -13,6 +13,10 @@ struct PageVideosCommandTests {
         fixture = try CommandFixture(prefix: "fetchplay-page")
     }
 
+    /// What a page with no video the scanner can see ends in when there is no site support.
+    static let noVideoWithoutSiteSupport = "No video found on this page; site support (yt-dlp) reads many more sites: "
+        + "run fetchplay --update-site-support, or install it in Preferences, then try again."
+
     private func listVideos(_ path: String, _ arguments: [String] = []) throws -> FetchplayProcess {
         try FetchplayProcess.run(["--list-videos", server.url(path)] + arguments, folder: fixture.folder, name: "list-videos")
     }
@@ -41,7 +45,7 @@ struct PageVideosCommandTests {
         let run = try listVideos("/about.html")
         #expect(run.status == 7)
         #expect(run.standardOutput.isEmpty)
-        #expect(run.standardError == "fetchplay: No video found on this page.\n")
+        #expect(run.standardError == "fetchplay: \(Self.noVideoWithoutSiteSupport)\n")
     }
 
     @Test func aLinkThatIsItselfAVideoOrAPlaylistIsItsOneVideo() throws {
@@ -112,7 +116,7 @@ struct PageVideosCommandTests {
                      headers: [HTTPHeader("Content-Type", "text/html")])
         let run = try download("/empty.html", ["--cookie", "a=b"])
         #expect(run.status == 7)
-        #expect(run.standardError == "fetchplay: No video found on this page.\n")
+        #expect(run.standardError == "fetchplay: \(Self.noVideoWithoutSiteSupport)\n")
         #expect(cacheFiles.filter { !$0.hasSuffix(".lock") && !$0.hasPrefix("settings") } == [], "\(cacheFiles)")
     }
 

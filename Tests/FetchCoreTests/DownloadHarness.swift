@@ -22,6 +22,8 @@ final class DownloadHarness: Sendable {
         options.maxBackoff = 0.1
         options.stallSeconds = 1
         options.connectTimeoutSeconds = 2
+        // The machine's own yt-dlp never changes what a page link ends in.
+        options.sites.looksForInstalled = false
         return options
     }
 
@@ -40,8 +42,9 @@ final class DownloadHarness: Sendable {
 
     /// Runs `url` with `context` to its end (with `retries` retries after an answer that
     /// brought nothing).
-    func run(_ url: String, context: RequestContext?, retries: Int = 0) throws -> DownloadState {
-        var options = DownloadHarness.quickOptions
+    func run(_ url: String, context: RequestContext?, retries: Int = 0,
+             options: DownloadOptions = DownloadHarness.quickOptions) throws -> DownloadState {
+        var options = options
         options.maxRetries = retries
         let task = try DownloadTask(url: url, cache: cache, options: options, context: context) { _ in }
         task.start()

@@ -40,7 +40,8 @@ struct NotAVideoTests {
         server.serve("/watch", body: document.body, etag: "\"d\"",
                      headers: document.contentType.map { [HTTPHeader("Content-Type", $0)] } ?? [])
         let state = try harness.download(server.url("/watch"))
-        #expect(state == .failed(.notAVideo(document.kind)))
+        // A page with no video the scanner can see, and no site support to ask: how to get it.
+        #expect(state == .failed(document.kind == .webPage ? .needsSiteSupport : .notAVideo(document.kind)))
         // A web page is read once more, by the scanner, for the videos it offers (none here).
         #expect(server.requests(to: "/watch").count == (document.kind == .webPage ? 2 : 1))
         #expect(harness.cache.entries().isEmpty)
@@ -76,7 +77,7 @@ struct NotAVideoTests {
         // The first byte alone ("<") says nothing; 512 of them say "a web page".
         server.serve("/slowpage", body: Self.page, etag: "\"p\"", headers: [HTTPHeader("Content-Type", "application/octet-stream")],
                      faults: [.trickle(bytes: 30, perSecond: 100)], faultyRequests: nil)
-        #expect(try harness.download(server.url("/slowpage")) == .failed(.notAVideo(.webPage)))
+        #expect(try harness.download(server.url("/slowpage")) == .failed(.needsSiteSupport))
         #expect(harness.cache.entries().isEmpty)
         #expect(harness.filesInCache().filter { !$0.hasSuffix(".lock") } == ["partial", "videos"])
     }

@@ -61,7 +61,7 @@ struct TrickleRuleTests {
         let record = try #require(try pauseAfterTheFirst300Bytes("/trickle-page", body: page, label: "application/octet-stream"))
         #expect(record.durableBytes == 300 && record.unjudged == true)
 
-        #expect(try harness.download(server.url("/trickle-page"), options: Self.options) == .failed(.notAVideo(.webPage)))
+        #expect(try harness.download(server.url("/trickle-page"), options: Self.options) == .failed(.needsSiteSupport))
         // The continue asks for the rest; the scanner then reads the page whole for its videos.
         #expect(server.requests(to: "/trickle-page").dropLast().last?["range"] == "bytes=300-")
         #expect(server.requests(to: "/trickle-page").last?["range"] == nil)

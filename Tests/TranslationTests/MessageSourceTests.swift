@@ -24,6 +24,7 @@ struct MessageSourceTests {
         .refusedManifest(.live), .refusedManifest(.protected("Widevine")), .refusedManifest(.notXML("Start tag expected")),
         .refusedManifest(.notMPD("html")), .refusedManifest(.declarations), .refusedManifest(.unsafeLink("file:///etc/passwd")),
         .refusedManifest(.tooLarge("more than 100000 segments")), .refusedManifest(.invalid("a Representation has no segments")),
+        .needsSiteSupport, .siteFailed(SiteExtractionError.noVideo.message), .siteFailed(SiteExtractionError.failed("Unsupported URL").message),
     ]
 
     static let libraryErrors: [LibraryError] = [.notFound, .inUse, .replaced, .fileSystem("EACCES")]
@@ -42,7 +43,7 @@ struct MessageSourceTests {
         switch error {
         case .invalidURL, .localFile, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
              .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .severalVideos, .notOnPage, .badResponse, .other,
-             .refusedStream, .refusedManifest, .remuxFailed:
+             .refusedStream, .refusedManifest, .remuxFailed, .needsSiteSupport, .siteFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }

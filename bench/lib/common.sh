@@ -15,6 +15,7 @@
 #                               extension; otherwise every file is application/octet-stream)
 #   nginx_stop                  stops it (also done by bench_cleanup)
 #   median / machine_line       small reporting helpers
+#   fmt VALUE [DIGITS] / ratio A B   a number with DIGITS decimals (2); A / B to 2 decimals (n/a for B = 0)
 #
 # Everything temporary lives in one `mktemp -d` folder (BENCH_TMP), removed on exit.
 # Paths written into results are relative to the repository, never this machine's.
@@ -205,6 +206,9 @@ machine_line() {
 }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
 
 # Moves "$RESULTS.new" over "$RESULTS", keeping the hand-written "## Analysis" section (from its
 # heading to the end) that the old file may have.

@@ -40,6 +40,11 @@ public enum DownloadError: Error, Sendable, Equatable {
     case severalVideos(Int)
     /// A `PAGE#video-N` link whose page offers fewer than N videos (now).
     case notOnPage(number: Int, count: Int)
+    /// A page neither the scanner nor site support can read because there is no site support:
+    /// the sentence says how to install it.
+    case needsSiteSupport
+    /// Site support (yt-dlp) could not read the page or found nothing to save: its sentence.
+    case siteFailed(String)
     /// An HLS presentation that cannot be saved (live, DRM, an invalid playlist); nothing kept.
     case refusedStream(HLSRefusal)
     /// A DASH presentation that cannot be saved (live, DRM, a bad or hostile manifest); nothing kept.
@@ -107,6 +112,11 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .notOnPage(let number, let count):
             // TRANSLATORS: %1$ld is the video asked for, %2$ld how many the page offers now.
             String(format: tr("This page no longer offers video %1$ld (it has %2$ld); paste the page again to choose."), number, count)
+        case .needsSiteSupport:
+            // TRANSLATORS: keep --update-site-support as it is.
+            tr("No video found on this page; site support (yt-dlp) reads many more sites: run fetchplay --update-site-support, or install it in Preferences, then try again.")
+        case .siteFailed(let sentence):
+            sentence
         case .refusedStream(let refusal):
             refusal.message
         case .refusedManifest(let refusal):

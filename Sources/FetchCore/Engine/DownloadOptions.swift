@@ -51,6 +51,8 @@ public struct DownloadOptions: Sendable {
     /// How presentations (HLS, DASH) are saved: the remux, and the quality when a download
     /// chooses none.
     public var presentations = PresentationSaving()
+    /// How site support (yt-dlp) is asked about pages the scanner cannot read.
+    public var sites = SiteOptions()
 
     public init() {}
 }

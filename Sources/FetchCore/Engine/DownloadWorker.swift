@@ -15,21 +15,21 @@ final class DownloadWorker: Sendable {
     let url: String
     /// The link as requested, with the credentials it may carry; never stored or printed.
     private let requestURL: String
-    private let cache: Cache
+    let cache: Cache
     private let options: DownloadOptions
-    private let stopSignal = StopSignal()
+    let stopSignal = StopSignal()
     /// What is on disk now, for a player reading while it downloads (a file's bytes).
     let board = DownloadBoard()
     /// This download's own speed limit, all its connections together (none until set).
     let speedLimit = SpeedLimit()
-    private let report: @Sendable (DownloadEvent) -> Void
+    let report: @Sendable (DownloadEvent) -> Void
     /// A request context given with the latest start, to be kept for this download; nil: the
     /// one kept with the partial (or `options.context` when none is). A private one is never
     /// written to the cache, so it stays here for the worker's life: Continue in the same
     /// session sends it again; after a quit only the browser can give it back.
-    private let givenContext = Locked<RequestContext?>(nil)
+    let givenContext = Locked<RequestContext?>(nil)
     /// What it saves; nil until a run (or a choice) says, from the link and the cache.
-    private let chosenKind: Locked<DownloadKind?>
+    let chosenKind: Locked<DownloadKind?>
     /// The thread of the latest run, owned here and in the process's shutdown (`.downloads`):
     /// quitting joins it after the store stopped it; one that ended is joined by the reaper.
     private let runner = Locked<Worker?>(nil)
@@ -85,19 +85,21 @@ final class DownloadWorker: Sendable {
         let limits = SpeedLimits([speedLimit, options.speedLimit])
         var options = options
         if let ceiling = options.connectionCeiling { options.connections = ceiling.connections }
+        if options.sites.scratch == nil { options.sites.scratch = cache.sitesDirectory }
         // Read before the first run, which forgets the context of a link that is a page.
         let context = given ?? cache.context(for: url) ?? options.context
         if context.page != nil || WebAddress.pageVideo(of: url) != nil {
             return pageRun(context: context, limits: limits, options: options)
         }
         let end = media(requestURL, given: given, limits: limits, options: options)
-        guard case .failed(.notAVideo(.webPage)) = end else { return end }
+        // A web page, or an XML document (a feed, which site support reads as a playlist).
+        guard case .failed(.notAVideo(let document)) = end, document == .webPage || document == .xml else { return end }
         return pageRun(context: context, limits: limits, options: options)
     }
 
     /// Saves what `link` answers with: a file, or an HLS or DASH presentation (by the link, the
     /// cache, a choice, or the answer).
-    private func media(_ link: String, given: RequestContext?, limits: SpeedLimits, options: DownloadOptions,
+    func media(_ link: String, given: RequestContext?, limits: SpeedLimits, options: DownloadOptions,
                        rereadPlaylist: Bool = false) -> DownloadState {
         let kind = chosenKind.withLock { kind in
             if kind == nil { kind = DownloadKind.guess(requestURL: link, url: url, cache: cache) }
@@ -121,7 +123,7 @@ final class DownloadWorker: Sendable {
 
     /// Statuses of a media link that died (an expired or revoked token), which reading its page
     /// again may cure.
-    private static let deadLink: Set<Int> = [401, 403, 404, 410]
+    static let deadLink: Set<Int> = [401, 403, 404, 410]
     /// Fresh links one failure may take from the page before its error stands.
     static let maxRefreshes = 2
 
@@ -135,9 +137,10 @@ final class DownloadWorker: Sendable {
         // The person gave the page: the secrets they gave by hand belong to its host.
         options.origin = requestURL
         var context = context
+        var siteAnswer: SiteMedia?
         if context.page == nil {
             switch readPage(with: context, options: options) {
-            case .success(let found): context = found
+            case .success(let found): (context, siteAnswer) = found
             case .failure(let halt): return halt.state
             }
         }
@@ -147,6 +150,8 @@ final class DownloadWorker: Sendable {
         var reread = false
         while true {
             guard let source = context.page else { return .failed(.notAVideo(.webPage)) }
+            // What site support read: it finds the media again itself when a link dies.
+            if source.kind == .site { return siteRun(context: context, answer: siteAnswer, limits: limits, options: options) }
             if source.kind == .stream { chosenKind.withLock { if $0 == nil || $0 == .file { $0 = .presentation(PresentationChoice()) } } }
             // A private context is kept by this worker alone, with its page, for the next run.
             if context.isPrivate { givenContext.withLock { $0 = context } }
@@ -156,8 +161,8 @@ final class DownloadWorker: Sendable {
                   refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
             refreshes += 1
             guard case .success(let found) = readPage(with: context, options: options),
-                  found.page?.media != source.media else { return end }
-            context = found
+                  found.context.page?.media != source.media else { return end }
+            (context, siteAnswer) = found
             reread = true
             report(.linkRefreshed)
         }
@@ -166,7 +171,8 @@ final class DownloadWorker: Sendable {
     /// The page read for this download's video: the context its media is fetched with (the
     /// page's cookies joined, the page as Referer), whose `page` is the video: the one the kept
     /// context named (found again), else the one `url` names, else the page's only one.
-    private func readPage(with context: RequestContext, options: DownloadOptions) -> Result<RequestContext, RunHalt> {
+    private func readPage(with context: RequestContext,
+                          options: DownloadOptions) -> Result<(context: RequestContext, site: SiteMedia?), RunHalt> {
         var asked = context
         asked.page = nil
         let finding: PageFinding
@@ -181,7 +187,7 @@ final class DownloadWorker: Sendable {
             guard let again = known.again(in: finding) else { return .failure(.failed(.notOnPage(number: known.number, count: count))) }
             source = again
         } else {
-            guard count > 0 else { return .failure(.failed(.notAVideo(.webPage))) }
+            guard count > 0 else { return .failure(.failed(finding.siteFailure ?? .notAVideo(.webPage))) }
             let number = WebAddress.pageVideo(of: url)
             if number == nil, count > 1 {
                 offered.withLock { $0 = finding }
@@ -195,10 +201,11 @@ final class DownloadWorker: Sendable {
         found.page = source
         // Named after the page once; a refresh keeps the name it has.
         found.suggestedName = context.page == nil ? finding.name(of: source.number - 1) : context.suggestedName
-        return .success(found)
+        found.site = context.site
+        return .success((found, finding.site))
     }
 
-    private func presentation(_ choice: PresentationChoice, link: String, given: RequestContext?, limits: SpeedLimits,
+    func presentation(_ choice: PresentationChoice, link: String, given: RequestContext?, limits: SpeedLimits,
                               options: DownloadOptions, rereadPlaylist: Bool = false) -> DownloadState {
         var choice = choice
         if choice.quality == nil { choice.quality = options.presentations.quality }

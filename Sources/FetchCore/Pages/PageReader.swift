@@ -12,6 +12,12 @@ public struct PageFinding: Sendable, Equatable {
     /// The download's context, with what the page added: the cookies its answers set, the page
     /// as Referer. The hand-given parts stay bound to the link's host as before.
     public var context: RequestContext
+    /// What site support read, when the scanner found nothing: the one video's answer (nil for
+    /// a playlist), the entries it left out past its limit, and why it found none.
+    var site: SiteMedia?
+    public var entriesLeftOut = 0
+    /// Why the page offers no video when site support was asked (or is missing).
+    public var siteFailure: DownloadError?
 
     /// The name the `index`th video is saved under before its answer says more: its own title,
     /// else the page's (numbered when the page has several videos), else the page's last path
@@ -83,7 +89,17 @@ public enum PageReader {
         var mediaContext = context
         mediaContext.cookies = Self.merged(context.cookies, cookies)
         mediaContext.referer = answer.finalURL
-        return PageFinding(page: answer.finalURL, title: scan.title, videos: scan.videos, context: mediaContext)
+        var finding = PageFinding(page: answer.finalURL, title: scan.title, videos: scan.videos, context: mediaContext)
+        if finding.videos.isEmpty {
+            // Nothing the scanner can see: site support reads it, with the page's cookies.
+            let site = try SiteFinder.find(url, context: mediaContext, options: options, stop: stop)
+            finding.videos = site.videos
+            finding.title = site.title ?? finding.title
+            finding.site = site.media
+            finding.entriesLeftOut = site.leftOut
+            finding.siteFailure = site.failure
+        }
+        return finding
     }
 
     /// Finds what `url` offers, for a person to choose from (`fetchplay --list-videos`, the

@@ -6,6 +6,8 @@ public struct PageVideo: Sendable, Equatable, Codable {
         case stream
         /// One file (an MP4, a WebM…), or nothing said.
         case file
+        /// A page site support (yt-dlp) reads: the one video it found, or a playlist's entry.
+        case site
     }
 
     /// The media's absolute http(s) link, resolved against the page.

@@ -44,6 +44,8 @@ public struct RequestContext: Codable, Sendable, Equatable {
     /// The web page this download's media was found on, and the media's link; nil for a link
     /// that is itself the media.
     public var page: PageSource?
+    /// What yt-dlp found for it, when site support read its page (`SiteSource`).
+    public var site: SiteSource?
 
     public init() {}
 

@@ -38,6 +38,23 @@ public struct SiteExtraction: Sendable {
     /// - Throws: one sentence (`SiteExtractionError.message`), or `.stopped`.
     public func extract(_ page: String, context: RequestContext, flat: Bool = false,
                         stop: StopSignal? = nil) throws(SiteExtractionError) -> SiteMedia {
+        let arguments = ["-J", "--no-warnings", "--no-progress", flat ? "--flat-playlist" : "--no-playlist"]
+        let result = try run(arguments, page: page, context: context, timeLimit: timeLimit, stop: stop)
+        guard result.status == 0 else { throw .failed(SiteSupport.lastErrorLine(result.errorTail)) }
+        do {
+            return try SiteMedia.parse(Data(result.output))
+        } catch {
+            throw .unreadable
+        }
+    }
+
+    /// yt-dlp run on `page` with `arguments`, the context in its private files (removed when it
+    /// ends), to its end; `onLine` hears each line it prints.
+    ///
+    /// - Throws: one sentence when it could not start, ran past `timeLimit`, printed more than
+    ///   `outputLimit`, or `.stopped`; a failing exit status is the caller's to judge.
+    func run(_ arguments: [String], page: String, context: RequestContext, timeLimit: Double, stop: StopSignal?,
+             onLine: ((String) -> Void)? = nil) throws(SiteExtractionError) -> ChildProcess.Result {
         guard let link = try? WebAddress.identity(page) else { throw .failed(nil) }
         do {
             try FileIO.makePrivateFolder(scratch)
@@ -52,26 +69,17 @@ public struct SiteExtraction: Sendable {
         }
         try write(Self.cookieFile(context, page: link), to: cookies)
         try write(Self.configFile(context, cookies: cookies), to: config)
-        var arguments = ["--ignore-config", "--config-locations", config, "-J", "--no-warnings", "--no-progress"]
-        arguments.append(flat ? "--flat-playlist" : "--no-playlist")
-        arguments += ["--", link]
         var environment = environment
         environment["FETCHPLAY_PROXY"] = nil
-        let child = ChildProcess(program: program, arguments: arguments, environment: environment,
-                                 timeLimit: timeLimit, outputLimit: outputLimit, stop: stop)
+        let child = ChildProcess(program: program, arguments: ["--ignore-config", "--config-locations", config] + arguments + ["--", link],
+                                 environment: environment, timeLimit: timeLimit, outputLimit: outputLimit, stop: stop)
         let result: ChildProcess.Result
-        do { result = try child.run() } catch { throw .couldNotStart(error.reason) }
+        do { result = try child.run(onLine: onLine) } catch { throw .couldNotStart(error.reason) }
         switch result.ending {
         case .timedOut: throw .timedOut(seconds: Int(timeLimit))
         case .tooMuchOutput: throw .tooLarge(megabytes: outputLimit >> 20)
         case .stopped: throw .stopped
-        case .exited: break
-        }
-        guard result.status == 0 else { throw .failed(SiteSupport.lastErrorLine(result.errorTail)) }
-        do {
-            return try SiteMedia.parse(Data(result.output))
-        } catch {
-            throw .unreadable
+        case .exited: return result
         }
     }
 

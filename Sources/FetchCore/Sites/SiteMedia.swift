@@ -24,8 +24,28 @@ public struct SiteMedia: Sendable, Equatable {
         public var httpHeaders: [HeaderField]
         /// Its pieces, for a fragmented format (DASH segments): absolute links.
         public var fragments: [String]
+        /// Seconds each of `fragments` plays, nil where yt-dlp does not say: an init section
+        /// (yt-dlp lists a DASH Representation's `Initialization` first, with no duration).
+        public var fragmentDurations: [Double?] = []
         public var fragmentBaseURL: String?
         public var manifestURL: String?
+        /// Cookies its requests need, as yt-dlp gives them: `Set-Cookie`-like pieces with
+        /// `Domain` and `Path`, each read by a browser's rules for its own link.
+        public var cookies: String?
+        /// Audio Kbit/s, when said.
+        public var abr: Double?
+        /// Bytes, when said (exact or yt-dlp's guess).
+        public var filesize: Int64?
+        /// A language tag, when said.
+        public var language: String?
+        /// Its requests need what only yt-dlp does (a browser's TLS fingerprint, a request
+        /// body): yt-dlp's own downloader fetches it.
+        public var needsYtDlp = false
+
+        /// Whether it holds video (or nothing is said against it).
+        public var hasVideo: Bool { vcodec != "none" }
+        /// Whether it holds audio (or nothing is said against it).
+        public var hasAudio: Bool { acodec != "none" }
 
         /// Whether it is one plain file fetched over http(s), audio and video together (or
         /// nothing said against it): what the engine's `FileRun` saves as it is.
@@ -113,6 +133,7 @@ public struct SiteMedia: Sendable, Equatable {
         let protocolName = text(object["protocol"], limit: 40) ?? "https"
         let base = link(object["fragment_base_url"])
         var fragments: [String] = []
+        var durations: [Double?] = []
         if let pieces = object["fragments"] as? [Any] {
             guard pieces.count <= fragmentLimit else { return nil }
             for piece in pieces {
@@ -126,6 +147,7 @@ public struct SiteMedia: Sendable, Equatable {
                     // One piece that is no http(s) link spoils the whole format.
                     return nil
                 }
+                durations.append(number(piece["duration"]).flatMap { $0 > 0 && $0 < 1e6 ? $0 : nil })
             }
         }
         let manifest = link(object["manifest_url"])
@@ -139,12 +161,20 @@ public struct SiteMedia: Sendable, Equatable {
                 headers.append(field)
             }
         }
-        return Format(id: text(object["format_id"], limit: 100) ?? "", url: url, protocolName: protocolName,
-                      ext: text(object["ext"], limit: 10), vcodec: text(object["vcodec"], limit: 100),
-                      acodec: text(object["acodec"], limit: 100),
-                      height: number(object["height"]).flatMap { $0 > 0 && $0 < 100_000 ? Int($0) : nil },
-                      tbr: number(object["tbr"]).flatMap { $0 > 0 && $0 < 1e9 ? $0 : nil },
-                      httpHeaders: headers, fragments: fragments, fragmentBaseURL: base, manifestURL: manifest)
+        var format = Format(id: text(object["format_id"], limit: 100) ?? "", url: url, protocolName: protocolName,
+                            ext: text(object["ext"], limit: 10), vcodec: text(object["vcodec"], limit: 100),
+                            acodec: text(object["acodec"], limit: 100),
+                            height: number(object["height"]).flatMap { $0 > 0 && $0 < 100_000 ? Int($0) : nil },
+                            tbr: number(object["tbr"]).flatMap { $0 > 0 && $0 < 1e9 ? $0 : nil },
+                            httpHeaders: headers, fragments: fragments, fragmentBaseURL: base, manifestURL: manifest)
+        format.fragmentDurations = durations
+        format.cookies = text(object["cookies"], limit: 16 << 10)
+        format.abr = number(object["abr"]).flatMap { $0 > 0 && $0 < 1e7 ? $0 : nil }
+        format.filesize = (number(object["filesize"]) ?? number(object["filesize_approx"])).flatMap { $0 > 0 && $0 < 1e15 ? Int64($0) : nil }
+        format.language = text(object["language"], limit: 35)
+        let impersonate = object["impersonate"].map { !($0 is NSNull) && ($0 as? Bool) != false } ?? false
+        format.needsYtDlp = impersonate || (object["request_data"].map { !($0 is NSNull) } ?? false)
+        return format
     }
 
     private static func entry(_ object: [String: Any]) -> Entry? {

@@ -29,6 +29,9 @@ struct PresentationRun {
     /// one from its web page (the kept playlists may name links that died with the old one).
     /// Segments on disk whose links stay the same are not fetched again.
     var rereadsPlaylist = false
+    /// Tracks found by other means (yt-dlp's formats, `SitePresentation`), saved instead of
+    /// reading the link when the presentation has none kept or `rereadsPlaylist` is set.
+    var givenPart: PresentationPart?
 
     /// Segments fetched at once: the connection ceiling, at most four by default (a segment is
     /// a few seconds of video; more at once only crowds a host that limits each connection).
@@ -94,6 +97,11 @@ struct PresentationRun {
     /// presentation leaves nothing behind; one read again keeps its segments.
     private func choosePlaylist(into presentation: PresentationFolder, options: DownloadOptions,
                                 keepsSegments: Bool) throws(RunHalt) -> PresentationFolder.Record {
+        if let givenPart {
+            let record = PresentationFolder.record(url: url, givenPart)
+            try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
+            return record
+        }
         var fetch = ResourceFetch(options: options, stop: stop)
         do throws(RunHalt) {
             // A variant chosen from the master before: its playlist straight away.
@@ -144,7 +152,7 @@ struct PresentationRun {
     }
 
     /// The track of a variant's (or rendition's) playlist; a master there is refused.
-    private static func track(_ answer: ResourceFetch.Answer) throws(DownloadError) -> StreamTrack {
+    static func track(_ answer: ResourceFetch.Answer) throws(DownloadError) -> StreamTrack {
         guard case .media(let track) = try parse(answer) else {
             throw .refusedStream(.invalid("the variant is itself a master playlist"))
         }

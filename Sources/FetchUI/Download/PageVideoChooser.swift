@@ -74,7 +74,12 @@ final class PageVideoChooser {
 
     /// "Stream · 12:30", "File".
     static func details(of video: PageVideo) -> String {
-        let kind = video.kind == .stream ? tr("Stream (HLS or DASH)") : tr("Video file")
+        let kind = switch video.kind {
+        case .stream: tr("Stream (HLS or DASH)")
+        case .file: tr("Video file")
+        // A playlist's entry or a site's video: yt-dlp reads it when its turn comes.
+        case .site: tr("Video on a site")
+        }
         guard let seconds = video.duration else { return kind }
         // TRANSLATORS: a video's kind and its length: "Video file · 3 min 5 s".
         return String(format: tr("%1$@ · %2$@"), kind, TimeFormat.string(seconds))
