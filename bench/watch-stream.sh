@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Watching HLS and DASH while they download: how soon the picture comes after --play, and how
-# soon it comes back after a seek to 80 %, on nginx sending each connection at twice the
-# presentation's bitrate; GStreamer's own playbin opening the same remote playlist, side by side.
+# soon it comes back after a seek to 80 %, on a line at twice the presentation's bitrate (nginx in
+# a network namespace behind a shaped veth: every connection shares it); GStreamer's own playbin
+# opening the same remote playlist, side by side. Needs root for the namespace.
 #
 #   bench/watch-stream.sh             3 rounds, a 60 s 720p H.264 + AAC presentation, 2 s segments
 #   ROUNDS=5 SEEK=0.8 bench/watch-stream.sh
@@ -29,7 +30,8 @@ SEEK=${SEEK:-0.8}
 SECONDS_LONG=${SECONDS_LONG:-60}
 RESULTS="$BENCH_DIR/results/watch-stream.md"
 
-bench_ensure gst-launch-1.0=gstreamer1.0-tools xvfb-run=xvfb xauth=xauth nginx=nginx-light ffmpeg=ffmpeg bc=bc
+bench_ensure gst-launch-1.0=gstreamer1.0-tools xvfb-run=xvfb xauth=xauth nginx=nginx-light ffmpeg=ffmpeg bc=bc \
+    ip=iproute2 tc=iproute2
 bench_begin
 SITE="$BENCH_TMP/site"
 bench_site "$SITE"
@@ -47,8 +49,9 @@ chmod -R a+rX "$SITE"
 size=$(du -sb "$SITE/hls" | cut -f1)
 bitrate=$((size / SECONDS_LONG))
 limit=$((bitrate * 2))
-NGINX_LIMIT_RATE=$limit nginx_start "$SITE"
-log "presentation: about $((bitrate * 8 / 1000)) kbit/s; each connection limited to $((limit / 1024)) KiB/s"
+line_start "$limit"
+nginx_start "$SITE"
+log "presentation: about $((bitrate * 8 / 1000)) kbit/s; the line $((limit / 1024)) KiB/s"
 
 since() { printf '%.3f' "$(echo "$(date +%s.%N) - $1" | bc -l)"; }
 raw="$BENCH_TMP/raw.tsv"
@@ -85,8 +88,9 @@ verdict() { if [[ $(echo "$1 <= $2" | bc -l) == 1 ]]; then echo "met"; else echo
     echo "$(machine_line)"
     echo
     echo "A ${SECONDS_LONG} s 720p30 H.264 + AAC presentation in 2 s segments (about $((bitrate * 8 / 1000)) kbit/s), as HLS"
-    echo "with fMP4 segments and as DASH with a SegmentTimeline, from nginx on loopback, each connection"
-    echo "limited to twice the bitrate ($((limit / 1024)) KiB/s). Fetchplay: \`--play URL\` in the window under"
+    echo "with fMP4 segments and as DASH with a SegmentTimeline, from nginx behind a line of twice the"
+    echo "bitrate ($((limit / 1024)) KiB/s, tc's token bucket on a veth, shared by every connection)."
+    echo "Fetchplay: \`--play URL\` in the window under"
     echo "Xvfb (\`GSK_RENDERER=gl\`), timed from the process's start; the seek goes to ${SEEK} of the"
     echo "duration one second after the first frame. playbin: \`gst-launch-1.0 playbin\` on the same"
     echo "link, ending at its first video and audio buffers (nothing shown, nothing saved)."

@@ -24,13 +24,6 @@ struct PlayCommandTests {
         let script = """
             "$BIN" --cache-dir "$OUT/cache" --play "$FIRST" >"$OUT/app.log" 2>&1 & app=$!
             \(SessionBusScript.mprisFunctions)
-            wait_for() {
-                for _ in $(seq 600); do
-                    case $(player "$1") in *"$2"*) echo yes; return;; esac
-                    sleep 0.05
-                done
-                echo "timeout, last: $(player "$1")"
-            }
             {
                 echo "playing=$(wait_for PlaybackStatus "'Playing'")"
                 [ -e "$OUT/cache/videos/first.webm" ] && echo "first-done-when-playing=yes" || echo "first-done-when-playing=no"

@@ -28,13 +28,6 @@ struct PlayPresentationCommandTests {
         let script = """
             "$BIN" --cache-dir "$OUT/cache" --play "$DASH" >"$OUT/app.log" 2>&1 & app=$!
             \(SessionBusScript.mprisFunctions)
-            wait_for() {
-                for _ in $(seq 600); do
-                    case $(player "$1") in *"$2"*) echo yes; return;; esac
-                    sleep 0.05
-                done
-                echo "timeout, last: $(player "$1")"
-            }
             {
                 echo "dash-title=$(wait_for Metadata "<'lecture'>")"
                 echo "dash-playing=$(wait_for PlaybackStatus "'Playing'")"

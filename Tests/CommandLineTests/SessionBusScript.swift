@@ -5,10 +5,18 @@ import TestSupport
 /// `fetchplay` there, with `BIN` (the built binary) and `OUT` (a folder for its report) set.
 enum SessionBusScript {
     /// Shell functions for a script that talks to the app's MPRIS object: `mpris ARGS…` calls it,
-    /// `player PROPERTY` reads a property of `org.mpris.MediaPlayer2.Player`.
+    /// `player PROPERTY` reads a property of `org.mpris.MediaPlayer2.Player`, `wait_for PROPERTY
+    /// TEXT` prints "yes" once that property's value holds TEXT (within 30 s), else what it was.
     static let mprisFunctions = """
         mpris() { gdbus call --session --dest org.mpris.MediaPlayer2.fetchplay --object-path /org/mpris/MediaPlayer2 "$@"; }
         player() { mpris --method org.freedesktop.DBus.Properties.Get org.mpris.MediaPlayer2.Player "$1" 2>/dev/null; }
+        wait_for() {
+            for _ in $(seq 600); do
+                case $(player "$1") in *"$2"*) echo yes; return;; esac
+                sleep 0.05
+            done
+            echo "timeout, last: $(player "$1")"
+        }
         """
 
     /// The end of such a script: quit through MPRIS, wait for the app (`$app`) to go, killing it

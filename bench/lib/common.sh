@@ -14,6 +14,10 @@
 #                               (NGINX_TYPES='text/html html; video/mp4 mp4;': Content-Types by
 #                               extension; otherwise every file is application/octet-stream)
 #   nginx_stop                  stops it (also done by bench_cleanup)
+#   line_start BYTES_PER_S      a line of that speed shared by every connection: a network
+#                               namespace behind a veth pair, its egress shaped by tc's token
+#                               bucket; nginx_start then serves from there (NGINX_HOST, NGINX_RUN).
+#                               Needs root; removed by bench_cleanup
 #   median / machine_line       small reporting helpers
 #   fmt VALUE [DIGITS] / ratio A B   a number with DIGITS decimals (2); A / B to 2 decimals (n/a for B = 0)
 #
@@ -107,6 +111,7 @@ bench_big_file() {
 
 bench_cleanup() {
     nginx_stop
+    line_stop
     [[ -n $BENCH_TMP && -d $BENCH_TMP ]] && rm -rf "$BENCH_TMP"
     BENCH_TMP=""
 }
@@ -150,22 +155,22 @@ http {
     sendfile on;
     gzip off;
     server {
-        listen 127.0.0.1:$port;
+        listen ${NGINX_HOST:-127.0.0.1}:$port;
         root "$root";
         ${NGINX_LIMIT_RATE:+limit_rate $NGINX_LIMIT_RATE;}
     }
 }
 EOF
         rm -f "$NGINX_PREFIX/nginx.pid"
-        nginx -p "$NGINX_PREFIX/" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" \
+        $NGINX_RUN nginx -p "$NGINX_PREFIX/" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" \
             </dev/null >/dev/null 2>&1 &
         NGINX_PID=$!
         local i
         for i in $(seq 100); do
             kill -0 "$NGINX_PID" 2>/dev/null || break
-            if [[ -s $NGINX_PREFIX/nginx.pid ]] && curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+            if [[ -s $NGINX_PREFIX/nginx.pid ]] && curl -s -o /dev/null "http://${NGINX_HOST:-127.0.0.1}:$port/"; then
                 NGINX_PORT=$port
-                NGINX_URL="http://127.0.0.1:$port"
+                NGINX_URL="http://${NGINX_HOST:-127.0.0.1}:$port"
                 return 0
             fi
             sleep 0.1
@@ -181,6 +186,30 @@ EOF
 peak_connections() {
     awk '{ printf "%.3f 1\n%.3f -1\n", $1 - $2, $1 }' "$1" | sort -k1,1n -k2,2n \
         | awk '{ now += $2; if (now > peak) peak = now } END { print peak + 0 }'
+}
+
+line_start() {
+    LINE_NS="fetchplay-bench-$$"
+    local host=fpb$$a peer=fpb$$b
+    ip netns add "$LINE_NS" || die "no network namespace (line_start needs root)"
+    ip link add "$host" type veth peer name "$peer"
+    ip link set "$peer" netns "$LINE_NS"
+    ip addr add 10.203.0.1/30 dev "$host"
+    ip link set "$host" up
+    ip netns exec "$LINE_NS" ip addr add 10.203.0.2/30 dev "$peer"
+    ip netns exec "$LINE_NS" ip link set "$peer" up
+    ip netns exec "$LINE_NS" ip link set lo up
+    ip netns exec "$LINE_NS" tc qdisc add dev "$peer" root tbf rate "$(($1 * 8))bit" burst 32kb latency 1s
+    LINE_HOST=$host
+    NGINX_HOST=10.203.0.2
+    NGINX_RUN="ip netns exec $LINE_NS"
+}
+
+line_stop() {
+    [[ -n ${LINE_NS:-} ]] || return 0
+    ip netns del "$LINE_NS" 2>/dev/null || true
+    ip link del "$LINE_HOST" 2>/dev/null || true
+    LINE_NS=""
 }
 
 nginx_stop() {

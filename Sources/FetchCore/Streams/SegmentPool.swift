@@ -43,6 +43,12 @@ struct SegmentPool {
         /// once).
         var honoursRanges: [String: Bool] = [:]
         var probing: Set<String> = []
+        /// What the viewer needs before anything else: each track's first segment (and its init
+        /// section) until they are in, then each track's piece playing at a wanted time. While
+        /// one is missing no connection starts another piece, so on a line they share the
+        /// picture comes as soon as the line can bring it (connections on later pieces would
+        /// split it).
+        var urgent: Set<StreamPiece> = []
     }
 
     init(store: SegmentStore, tracks: [StreamTrack], board: DownloadBoard, options: DownloadOptions, limits: SpeedLimits,
@@ -94,6 +100,7 @@ struct SegmentPool {
             tally.pending = pieces.filter { !tally.done.contains($0) }
             tally.starts = starts
             tally.ends = ends
+            tally.urgent = neededAt(0, done: tally.done)
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -126,7 +133,10 @@ struct SegmentPool {
             let wanted = board.takeWantedTime()
             let taken = tally.withLock { tally -> (piece: StreamPiece?, wait: Bool) in
                 guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false) }
-                if let wanted { Self.watch(from: wanted, &tally) }
+                if let wanted {
+                    Self.watch(from: wanted, &tally)
+                    tally.urgent = neededAt(wanted, done: tally.done)
+                }
                 guard let index = tally.pending.firstIndex(where: { piece in
                     piece.range == nil || tally.honoursRanges[piece.url] == true
                         || (tally.honoursRanges[piece.url] == nil && !tally.probing.contains(piece.url))
@@ -137,6 +147,7 @@ struct SegmentPool {
                 // connection): the wait is one round trip.
                 let starts = tally.starts
                 if index > 0, starts[tally.pending[index]] ?? -1 > starts[tally.pending[0]] ?? -1 { return (nil, true) }
+                if !tally.urgent.isEmpty, !tally.urgent.contains(tally.pending[index]) { return (nil, true) }
                 let piece = tally.pending.remove(at: index)
                 if piece.range != nil, tally.honoursRanges[piece.url] == nil { tally.probing.insert(piece.url) }
                 return (piece, false)
@@ -144,7 +155,7 @@ struct SegmentPool {
             if let piece = taken.piece { return piece }
             guard taken.wait else { return nil }
             // Until the first range's answer (or a failure); a pause ends the wait within 0.1 s.
-            _ = tally.wait(until: { $0.probing.isEmpty || $0.failure != nil }, timeout: 0.1)
+            _ = tally.wait(until: { $0.probing.isEmpty || $0.urgent.isEmpty || $0.failure != nil }, timeout: 0.1)
         }
         return nil
     }
@@ -158,6 +169,19 @@ struct SegmentPool {
         tally.pending = tally.pending.filter(needed) + tally.pending.filter { !needed($0) }
     }
 
+    /// Each track's piece playing at `seconds`, and its init section, of those not in yet.
+    private func neededAt(_ seconds: Double, done: Set<StreamPiece>) -> Set<StreamPiece> {
+        var needed = Set<StreamPiece>()
+        for track in tracks {
+            let pieces = track.pieces
+            guard let index = pieces.firstIndex(where: { $0.end > seconds + 0.001 && $0.end > $0.start }) else { continue }
+            needed.insert(pieces[index].piece)
+            // Its init section is the piece before it, when that one plays nothing.
+            if index > 0, pieces[index - 1].end == pieces[index - 1].start { needed.insert(pieces[index - 1].piece) }
+        }
+        return needed.subtracting(done)
+    }
+
     /// Counts a fetched piece (or, when its server sent the whole resource, every piece of it).
     private func arrived(_ piece: StreamPiece, outcome: PieceFetch.Outcome, pieces: [StreamPiece]) {
         let whole = outcome == .wholeResource
@@ -167,6 +191,7 @@ struct SegmentPool {
                 tally.probing.remove(piece.url)
                 tally.honoursRanges[piece.url] = !whole
             }
+            tally.urgent.subtract(arriving)
             for piece in arriving where tally.done.insert(piece).inserted {
                 tally.pending.removeAll { $0 == piece }
                 tally.bytes += store.location(of: piece)?.length ?? 0
