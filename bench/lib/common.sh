@@ -162,7 +162,7 @@ http {
 }
 EOF
         rm -f "$NGINX_PREFIX/nginx.pid"
-        $NGINX_RUN nginx -p "$NGINX_PREFIX/" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" \
+        ${NGINX_RUN:-} nginx -p "$NGINX_PREFIX/" -c "$NGINX_PREFIX/nginx.conf" -e "$NGINX_PREFIX/error.log" \
             </dev/null >/dev/null 2>&1 &
         NGINX_PID=$!
         local i

@@ -43,11 +43,11 @@ struct SegmentPool {
         /// once).
         var honoursRanges: [String: Bool] = [:]
         var probing: Set<String> = []
-        /// What the viewer needs before anything else: each track's first segment (and its init
-        /// section) until they are in, then each track's piece playing at a wanted time. While
+        /// What a viewer needs before anything else: each track's piece playing at the wanted
+        /// time (0 when someone waits to play it from the start), with its init section. While
         /// one is missing no connection starts another piece, so on a line they share the
         /// picture comes as soon as the line can bring it (connections on later pieces would
-        /// split it).
+        /// split it). With nobody watching, every connection goes on at once.
         var urgent: Set<StreamPiece> = []
     }
 
@@ -100,7 +100,6 @@ struct SegmentPool {
             tally.pending = pieces.filter { !tally.done.contains($0) }
             tally.starts = starts
             tally.ends = ends
-            tally.urgent = neededAt(0, done: tally.done)
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -131,8 +130,8 @@ struct SegmentPool {
     private func next() -> StreamPiece? {
         while !stop.isRaised {
             let wanted = board.takeWantedTime()
-            let taken = tally.withLock { tally -> (piece: StreamPiece?, wait: Bool) in
-                guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false) }
+            let taken = tally.withLock { tally -> (piece: StreamPiece?, wait: Bool, done: Int) in
+                guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false, 0) }
                 if let wanted {
                     Self.watch(from: wanted, &tally)
                     tally.urgent = neededAt(wanted, done: tally.done)
@@ -140,22 +139,23 @@ struct SegmentPool {
                 guard let index = tally.pending.firstIndex(where: { piece in
                     piece.range == nil || tally.honoursRanges[piece.url] == true
                         || (tally.honoursRanges[piece.url] == nil && !tally.probing.contains(piece.url))
-                }) else { return (nil, true) }
+                }) else { return (nil, true, tally.done.count) }
                 // A piece that plays later than the first one waiting for its resource's answer
                 // would take a connection the viewer needs for that one first (an audio segment
                 // behind its file's first range, while the video's next ones take every
                 // connection): the wait is one round trip.
                 let starts = tally.starts
-                if index > 0, starts[tally.pending[index]] ?? -1 > starts[tally.pending[0]] ?? -1 { return (nil, true) }
-                if !tally.urgent.isEmpty, !tally.urgent.contains(tally.pending[index]) { return (nil, true) }
+                if index > 0, starts[tally.pending[index]] ?? -1 > starts[tally.pending[0]] ?? -1 { return (nil, true, tally.done.count) }
+                if !tally.urgent.isEmpty, !tally.urgent.contains(tally.pending[index]) { return (nil, true, tally.done.count) }
                 let piece = tally.pending.remove(at: index)
                 if piece.range != nil, tally.honoursRanges[piece.url] == nil { tally.probing.insert(piece.url) }
-                return (piece, false)
+                return (piece, false, 0)
             }
             if let piece = taken.piece { return piece }
             guard taken.wait else { return nil }
-            // Until the first range's answer (or a failure); a pause ends the wait within 0.1 s.
-            _ = tally.wait(until: { $0.probing.isEmpty || $0.urgent.isEmpty || $0.failure != nil }, timeout: 0.1)
+            // Until a piece arrives (a range's answer, an urgent piece) or a failure; a pause or
+            // a viewer's new wish is seen within 0.1 s.
+            _ = tally.wait(until: { $0.done.count != taken.done || $0.failure != nil }, timeout: 0.1)
         }
         return nil
     }

@@ -162,6 +162,9 @@ final class DownloadPageController {
     /// Plays `url` once it can (now, if it can already); nil forgets a pending one.
     func playWhenReady(_ url: String?) {
         pendingPlay = url
+        // An HLS or DASH download brings the start first, with the whole line, for the player
+        // that waits for it.
+        if let url { store?.queue.board(for: url)?.want(seconds: 0) }
         refresh()
     }
 
