@@ -49,6 +49,9 @@ struct SegmentPool {
         /// picture comes as soon as the line can bring it (connections on later pieces would
         /// split it). With nobody watching, every connection goes on at once.
         var urgent: Set<StreamPiece> = []
+        /// Every piece this fetch brings: only those can be urgent (one it does not bring would
+        /// hold every connection back for good).
+        var fetching: Set<StreamPiece> = []
     }
 
     init(store: SegmentStore, tracks: [StreamTrack], board: DownloadBoard, options: DownloadOptions, limits: SpeedLimits,
@@ -100,6 +103,7 @@ struct SegmentPool {
             tally.pending = pieces.filter { !tally.done.contains($0) }
             tally.starts = starts
             tally.ends = ends
+            tally.fetching = Set(pieces)
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -134,7 +138,7 @@ struct SegmentPool {
                 guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false, 0) }
                 if let wanted {
                     Self.watch(from: wanted, &tally)
-                    tally.urgent = neededAt(wanted, done: tally.done)
+                    tally.urgent = neededAt(wanted, done: tally.done).intersection(tally.fetching)
                 }
                 guard let index = tally.pending.firstIndex(where: { piece in
                     piece.range == nil || tally.honoursRanges[piece.url] == true

@@ -33,6 +33,13 @@ final class SegmentStore: Sendable {
 
     func path(of id: String) -> String { folder + "/" + id }
 
+    /// Whether `piece` is whole, by the list alone: no disk is read, so the window may ask on its
+    /// main thread, for every segment, at every tick.
+    func isWhole(_ piece: StreamPiece) -> Bool {
+        let ids = state.withLock { $0.finished }
+        return ids.contains(piece.id) || (piece.range != nil && ids.contains(piece.whole.id))
+    }
+
     /// Where `piece`'s bytes are, when whole: its own file, or its range of its whole resource.
     func location(of piece: StreamPiece) -> (path: String, offset: Int64, length: Int64)? {
         let ids = state.withLock { $0.finished }

@@ -28,7 +28,7 @@ public struct WatchableStream: Sendable {
         !tracks.isEmpty && tracks.indices.allSatisfy { index in
             guard let piece = piece(track: index, segment: 0) else { return false }
             let section = tracks[index].segments[0].section.flatMap { self.piece(track: index, section: $0) }
-            return store.location(of: piece.stored) != nil && section.map { store.location(of: $0.stored) != nil } ?? true
+            return store.isWhole(piece.stored) && section.map { store.isWhole($0.stored) } ?? true
         }
     }
 
@@ -39,7 +39,7 @@ public struct WatchableStream: Sendable {
         guard total > 0 else { return [] }
         let perTrack = tracks.indices.map { index in
             tracks[index].segments.indices.compactMap { segment -> ClosedRange<Double>? in
-                guard let piece = piece(track: index, segment: segment), store.location(of: piece.stored) != nil else { return nil }
+                guard let piece = piece(track: index, segment: segment), store.isWhole(piece.stored) else { return nil }
                 let start = starts[index][segment]
                 return start...(start + tracks[index].segments[segment].duration)
             }
