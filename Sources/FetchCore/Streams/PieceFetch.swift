@@ -12,8 +12,10 @@ import ThreadKit
 /// piece whose first bytes are a page, a program or an archive is refused, nothing kept; one
 /// longer or shorter than announced is an error. Transient failures and failing statuses are
 /// tried again with the engine's backoff; a connection dropped mid-piece goes on from the bytes
-/// it wrote (`Range` with `If-Range`, when the answer had a validator), within the run: a piece
-/// not finished before a pause or a quit starts again from its start. When a host fails (it
+/// it wrote (`Range` with `If-Range`, when the answer had a validator). A piece may be set aside
+/// part-way when its pool needs the connection for a piece a viewer waits for (`cut`), or by a
+/// pause: the store notes its bytes and validator, and the next fetch of it continues from
+/// there, in this run or a later one. When a host fails (it
 /// refuses, cannot be reached or answers 5xx), the same piece is asked at once of the next
 /// place that holds it (`PieceMirrors`), and the place that answered is kept for the rest.
 struct PieceFetch {
@@ -29,6 +31,8 @@ struct PieceFetch {
         case piece
         /// Its server sent the whole resource instead: it is whole in the store.
         case wholeResource
+        /// Set aside part-way because `cut` said so: its bytes are kept to be continued.
+        case setAside
     }
 
     /// Attempts per piece for the failures the connection's own nature does not explain (a
@@ -36,16 +40,27 @@ struct PieceFetch {
     /// a server updates) may be there a moment later.
     static let attempts = 3
 
-    func fetch(_ piece: StreamPiece, handle: inout CurlEasy?) throws(RunHalt) -> Outcome {
+    /// Fetches `piece` into the store, continuing what an earlier fetch set aside. `cut` is asked
+    /// as the bytes arrive, once they can be continued: true sets the piece aside (`.setAside`).
+    func fetch(_ piece: StreamPiece, handle: inout CurlEasy?, cut: @escaping () -> Bool = { false }) throws(RunHalt) -> Outcome {
         var backoff = Backoff(options)
         var failures = 0
         let links = mirrors.links(for: piece.url)
         var place = 0
-        var kept: PieceBody.Kept?
+        var kept = store.kept(piece)
+        if kept?.isWhole == true {
+            do throws(DownloadError) {
+                try store.finishSetAside(piece)
+                return .piece
+            } catch {
+                throw .failed(error)
+            }
+        }
         while true {
             do throws(DownloadError) {
-                let outcome = try once(piece, link: try WebAddress.validate(links[place]), handle: &handle, kept: &kept)
+                let outcome = try once(piece, link: try WebAddress.validate(links[place]), handle: &handle, kept: &kept, cut: cut)
                 mirrors.answered(links[place], for: piece.url)
+                if outcome == .setAside, let kept { store.keep(piece, kept) }
                 return outcome
             } catch .notAVideo(let kind) {
                 // Not tried again: the engine's sentence speaks of the link a person entered;
@@ -53,7 +68,10 @@ struct PieceFetch {
                 throw .failed(.badResponse(String(format: tr("%1$@, listed in the playlist, is %2$@, not media"),
                                                   RelativeLink.quotedName(of: piece.url), kind.article)))
             } catch {
-                if stop.isRaised { throw .stopped }
+                if stop.isRaised {
+                    if let kept { store.keep(piece, kept) }
+                    throw .stopped
+                }
                 if place + 1 < links.count, error.isHostFailure {
                     Log.warning("\(WebAddress.redacted(links[place])): \(error.message) Trying \(WebAddress.redacted(links[place + 1])).")
                     place += 1
@@ -80,8 +98,9 @@ struct PieceFetch {
         }
     }
 
-    private func once(_ piece: StreamPiece, link: String, handle: inout CurlEasy?, kept: inout PieceBody.Kept?) throws(DownloadError) -> Outcome {
-        let body = PieceBody(piece: piece, store: store, limits: limits, stop: stop, kept: kept)
+    private func once(_ piece: StreamPiece, link: String, handle: inout CurlEasy?, kept: inout PieceBody.Kept?,
+                      cut: @escaping () -> Bool) throws(DownloadError) -> Outcome {
+        let body = PieceBody(piece: piece, store: store, limits: limits, stop: stop, kept: kept, cut: cut)
         defer {
             kept = body.kept
             body.close()
@@ -97,6 +116,7 @@ struct PieceFetch {
         if limits.lowestRate != nil { try request.easy.set(CURLOPT_BUFFERSIZE, Int(CURL_MAX_WRITE_SIZE)) }
         var code: CURLcode
         repeat { code = request.easy.perform() } while try request.followRedirect(after: code)
+        if body.isSetAside { return .setAside }
         if let failure = body.failure { throw failure }
         guard code == CURLE_OK else { throw request.failure(code) }
         return try body.finish(request.response)
@@ -107,9 +127,14 @@ struct PieceFetch {
 final class PieceBody: HTTPBody {
     /// What an attempt cut short leaves for the next: the bytes of the piece's own file from its
     /// start, and the answer's validator that must still hold for them to be continued.
-    struct Kept {
+    struct Kept: Equatable {
         var written: Int64
         var validator: String
+        /// The piece's whole length, when its answer told it: a piece set aside with every byte
+        /// (a pause just before its answer ended) is finished without asking again.
+        var total: Int64?
+
+        var isWhole: Bool { total == written }
     }
 
     let piece: StreamPiece
@@ -126,18 +151,29 @@ final class PieceBody: HTTPBody {
     /// What the last attempt left, which this one continues when its answer agrees.
     private(set) var kept: Kept?
     private var validator: String?
+    /// Asked before each write once the piece can be continued: true ends the answer here.
+    private let cut: () -> Bool
+    /// The answer was ended by `cut`, its bytes kept.
+    private(set) var isSetAside = false
 
-    init(piece: StreamPiece, store: SegmentStore, limits: SpeedLimits, stop: StopSignal, kept: Kept?) {
+    init(piece: StreamPiece, store: SegmentStore, limits: SpeedLimits, stop: StopSignal, kept: Kept?, cut: @escaping () -> Bool) {
         self.piece = piece
         self.store = store
         self.limits = limits
         self.stop = stop
         self.kept = kept
+        self.cut = cut
     }
 
     func take(_ bytes: UnsafeRawBufferPointer, of answer: ResponseHead) -> Int {
         do throws(DownloadError) {
             if file == nil { try open(answer) }
+            // Only what can be continued is set aside: bytes judged, in the piece's own file, of
+            // an answer with a validator (`kept` is set then).
+            if kept != nil, head == nil, file?.id == piece.id, cut() {
+                isSetAside = true
+                return 0
+            }
             try waitForRoom(bytes.count)
             guard let file else { return 0 }
             if let expected = file.expected, written + Int64(bytes.count) > expected {
@@ -150,7 +186,7 @@ final class PieceBody: HTTPBody {
                 if head!.count >= MediaSniffer.enough { try judge() }
             }
             // Only judged bytes are worth continuing.
-            if head == nil, file.id == piece.id, let validator { kept = Kept(written: written, validator: validator) }
+            if head == nil, file.id == piece.id, let validator { kept = Kept(written: written, validator: validator, total: file.expected) }
             return bytes.count
         } catch {
             failure = failure ?? error
@@ -173,7 +209,8 @@ final class PieceBody: HTTPBody {
         case (206, _) where continued > 0 && answer.contentRange?.start == offset + continued:
             // The rest of a piece an attempt cut short: after its bytes, judged already.
             let fd = try FileIO.open(store.path(of: piece.id), O_WRONLY)
-            guard lseek(fd, off_t(continued), SEEK_SET) == off_t(continued) else {
+            // Nothing after the bytes kept: a write cut short may have left some.
+            guard ftruncate(fd, off_t(continued)) == 0, lseek(fd, off_t(continued), SEEK_SET) == off_t(continued) else {
                 FileIO.close(fd)
                 throw FileIO.error("lseek", store.path(of: piece.id))
             }

@@ -9,6 +9,8 @@ import ThreadKit
 /// The viewer needs the pieces in playing order, from where they watch: a seek ahead
 /// (`DownloadBoard.want(seconds:)`) puts the pieces from there first, and those skipped over
 /// after them, so every thread works on the next seconds in time and the video saved is whole.
+/// The pieces in flight that play before the wanted time are set aside at once, their bytes
+/// kept (`PieceFetch`'s `cut`), so the line is the viewer's until what plays there is in.
 struct SegmentPool {
     let store: SegmentStore
     let tracks: [StreamTrack]
@@ -49,6 +51,10 @@ struct SegmentPool {
         /// picture comes as soon as the line can bring it (connections on later pieces would
         /// split it). With nobody watching, every connection goes on at once.
         var urgent: Set<StreamPiece> = []
+        /// The time a viewer last asked for, if any.
+        var wantedAt: Double?
+        /// Each piece's place in playing order, which the pending ones keep within their part.
+        var order: [StreamPiece: Int] = [:]
         /// Every piece this fetch brings: only those can be urgent (one it does not bring would
         /// hold every connection back for good).
         var fetching: Set<StreamPiece> = []
@@ -104,6 +110,7 @@ struct SegmentPool {
             tally.starts = starts
             tally.ends = ends
             tally.fetching = Set(pieces)
+            tally.order = Dictionary(pieces.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -113,8 +120,8 @@ struct SegmentPool {
                 var handle: CurlEasy?
                 while !stop.isRaised, let piece = next() {
                     do throws(RunHalt) {
-                        let outcome = try fetch.fetch(piece, handle: &handle)
-                        arrived(piece, outcome: outcome, pieces: pieces)
+                        let outcome = try fetch.fetch(piece, handle: &handle) { [self] in shouldSetAside(piece) }
+                        if outcome == .setAside { setAside(piece) } else { arrived(piece, outcome: outcome, pieces: pieces) }
                     } catch .failed(let error) {
                         tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
                         // The others stop too, keeping what they have.
@@ -133,13 +140,9 @@ struct SegmentPool {
     /// range of a resource whose first range is being asked.
     private func next() -> StreamPiece? {
         while !stop.isRaised {
-            let wanted = board.takeWantedTime()
+            noteWantedTime()
             let taken = tally.withLock { tally -> (piece: StreamPiece?, wait: Bool, done: Int) in
                 guard tally.failure == nil, !tally.pending.isEmpty else { return (nil, false, 0) }
-                if let wanted {
-                    Self.watch(from: wanted, &tally)
-                    tally.urgent = neededAt(wanted, done: tally.done).intersection(tally.fetching)
-                }
                 guard let index = tally.pending.firstIndex(where: { piece in
                     piece.range == nil || tally.honoursRanges[piece.url] == true
                         || (tally.honoursRanges[piece.url] == nil && !tally.probing.contains(piece.url))
@@ -164,13 +167,49 @@ struct SegmentPool {
         return nil
     }
 
-    /// Puts the pending pieces that still play at `seconds` first, in playing order, and those
-    /// over before it after them. Each track's segment playing then counts: a video's and its
-    /// audio's segments rarely start at the same instant.
-    private static func watch(from seconds: Double, _ tally: inout Tally) {
-        let ends = tally.ends
-        let needed = { (piece: StreamPiece) in ends[piece].map { $0 > seconds + 0.001 } ?? true }
-        tally.pending = tally.pending.filter(needed) + tally.pending.filter { !needed($0) }
+    /// Takes the time a viewer asked for since the last look, if any: the pending pieces are
+    /// put in order from there, and those playing there become urgent.
+    private func noteWantedTime() {
+        guard let wanted = board.takeWantedTime() else { return }
+        tally.withLock { tally in
+            tally.wantedAt = wanted
+            Self.order(&tally)
+            tally.urgent = neededAt(wanted, done: tally.done).intersection(tally.fetching)
+        }
+    }
+
+    /// Puts the pending pieces that still play at the wanted time first, in playing order, and
+    /// those over before it after them. Each track's segment playing then counts: a video's and
+    /// its audio's segments rarely start at the same instant.
+    private static func order(_ tally: inout Tally) {
+        let ends = tally.ends, order = tally.order
+        let wanted = tally.wantedAt ?? -.infinity
+        let part = { (piece: StreamPiece) in ends[piece].map { $0 > wanted + 0.001 } ?? true ? 0 : 1 }
+        tally.pending.sort { (part($0), order[$0] ?? .max) < (part($1), order[$1] ?? .max) }
+    }
+
+    /// Whether the piece a connection is fetching should give the connection up: while a viewer
+    /// waits for the pieces at the time they asked for, one that plays before that time.
+    private func shouldSetAside(_ piece: StreamPiece) -> Bool {
+        noteWantedTime()
+        return tally.withLock { tally in
+            guard !tally.urgent.isEmpty, !tally.urgent.contains(piece), let wanted = tally.wantedAt,
+                  let end = tally.ends[piece] else { return false }
+            return end <= wanted + 0.001
+        }
+    }
+
+    /// Puts a piece set aside part-way back among the pending ones, to be continued in its turn.
+    private func setAside(_ piece: StreamPiece) {
+        tally.withLockAndNotify { tally in
+            if piece.range != nil {
+                // Only a piece's own partial answer is set aside: its server honours ranges.
+                tally.probing.remove(piece.url)
+                tally.honoursRanges[piece.url] = true
+            }
+            tally.pending.append(piece)
+            Self.order(&tally)
+        }
     }
 
     /// Each track's piece playing at `seconds`, and its init section, of those not in yet.
