@@ -6,6 +6,7 @@
 #
 #   bench/watch-stream.sh             3 rounds, a 60 s 720p H.264 + AAC presentation, 2 s segments
 #   ROUNDS=5 SEEK=0.8 bench/watch-stream.sh
+#   KINDS=dash bench/watch-stream.sh  one kind only
 #
 # Each round, for HLS (fMP4 segments, ffmpeg's HLS muxer) and DASH (SegmentTimeline, ffmpeg's
 # DASH muxer):
@@ -22,7 +23,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 command_line="bench/watch-stream.sh"
-for var in ROUNDS SEEK SECONDS_LONG; do
+for var in ROUNDS SEEK SECONDS_LONG KINDS; do
     [[ -n ${!var:-} ]] && command_line="$var=${!var} $command_line"
 done
 ROUNDS=${ROUNDS:-3}
@@ -57,7 +58,7 @@ since() { printf '%.3f' "$(echo "$(date +%s.%N) - $1" | bc -l)"; }
 raw="$BENCH_TMP/raw.tsv"
 : >"$raw"
 for round in $(seq "$ROUNDS"); do
-    for kind in hls dash; do
+    for kind in ${KINDS:-hls dash}; do
         url="$NGINX_URL/$kind/index.$([[ $kind == hls ]] && echo m3u8 || echo mpd)"
         log "round $round, $kind (load $(loadavg))"
         out="$BENCH_TMP/fetchplay-$kind-$round.out"

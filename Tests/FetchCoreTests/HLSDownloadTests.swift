@@ -61,7 +61,8 @@ struct HLSDownloadTests {
     }
 
     /// A viewer's seek ahead: the segments from there come next, those skipped after them, and
-    /// the video saved is whole, every segment fetched once.
+    /// the video saved is whole, every segment fetched once: the one in flight at the seek is
+    /// set aside and continued from its bytes.
     @Test func aSeekAheadFetchesTheSegmentsThereNextAndTheSkippedOnesAfter() throws {
         throttleSegments(bytesPerSecond: 150_000)
         var options = options
@@ -75,8 +76,13 @@ struct HLSDownloadTests {
         try #require(queue.board(for: url)).want(seconds: 3.5)
         guard case .completed(let path) = queue.wait(for: url)?.state else { Issue.record("\(queue.entries)"); return }
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clearBytes(of: "v360")))
-        let asked = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
+        let requests = server.requests.filter { $0.path.hasSuffix(".ts") }
+        let asked = requests.filter { $0["range"] == nil }.map(\.path)
         #expect(asked.count == segments.count && Set(asked).count == segments.count, "fetched twice: \(asked)")
+        for again in requests where again["range"] != nil {
+            #expect(again["range"]?.hasPrefix("bytes=0-") == false && again["if-range"] != nil, "\(again.path) asked again: \(again)")
+            #expect(server.bytesSent(of: again.path) <= (clip.files[String(again.path.dropFirst())]?.count ?? 0) + 64 * 1024, "\(again.path) sent twice")
+        }
         let order = { (segment: String) in asked.firstIndex(of: "/" + segment) ?? -1 }
         #expect(order(segments[3]) < order(segments[2]), "the segment skipped over came first: \(asked)")
     }
@@ -196,6 +202,16 @@ struct HLSDownloadTests {
         #expect(finished.map { server.requests(to: "/" + $0).count } == before, "a finished segment was fetched again")
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: clip.segments(of: "v360").flatMap { clip.files[$0]! }))
         #expect(states.of(url) == [.idle, .downloading, .paused, .downloading, .completed(path: path)])
+        // The segments the pause cut short went on from their bytes: the continue is a new run
+        // with a new store, which reads what the pause noted from disk, as after a quit.
+        let cut = clip.segments(of: "v360").filter { server.requests(to: "/" + $0).count > 1 }
+        #expect(!cut.isEmpty, "no segment was in flight at the pause")
+        for segment in cut {
+            for again in server.requests(to: "/" + segment).dropFirst() {
+                #expect(again["range"]?.hasPrefix("bytes=0-") == false && again["if-range"] != nil, "\(segment) asked again: \(again)")
+            }
+            #expect(server.bytesSent(of: "/" + segment) <= clip.files[segment]!.count + 64 * 1024, "\(segment) sent twice")
+        }
     }
 
     @Test func aPlaylistKnownOnlyByItsAnswerIsSavedInTheSameRun() throws {

@@ -24,9 +24,9 @@ public final class DownloadBoard: Sendable {
     private let snapshot = Locked(Snapshot())
     /// Where a reader wants bytes first (a seek ahead); the worker takes it.
     private let wanted = Locked<Int64?>(nil)
-    /// Where a viewer of an HLS or DASH presentation wants to watch from (seconds); the
-    /// presentation's pool takes it.
-    private let wantedTime = Locked<Double?>(nil)
+    /// Where a viewer of an HLS or DASH presentation wants to watch from (seconds), each track's
+    /// own or every track's (nil), in the order asked; the presentation's pool takes them.
+    private let wantedTimes = Locked<[WantedTime]>([])
     /// An HLS or DASH presentation's tracks and segments, as its latest run published them.
     private let watchable = Locked<WatchableStream?>(nil)
     /// Players watching the presentation (`WatchServer`s), and the removal of its segments
@@ -98,8 +98,8 @@ public final class DownloadBoard: Sendable {
     /// The offset a reader asked for first since the last call, if any.
     func takeWantedOffset() -> Int64? { wanted.withLock { value in defer { value = nil }; return value } }
 
-    /// The time a viewer asked for since the last call, if any.
-    func takeWantedTime() -> Double? { wantedTime.withLock { value in defer { value = nil }; return value } }
+    /// The times a viewer asked for since the last call, oldest first.
+    func takeWantedTimes() -> [WantedTime] { wantedTimes.withLock { value in defer { value = [] }; return value } }
 
     // MARK: Readers
 
@@ -114,8 +114,14 @@ public final class DownloadBoard: Sendable {
 
     /// Asks an HLS or DASH download for the segments from `seconds` on next, before any others
     /// (a viewer's seek ahead); those skipped over come after, so the saved video is whole.
-    public func want(seconds: Double) {
-        wantedTime.withLock { $0 = seconds }
+    /// `track` is the index of the one track whose segment a player asked for: each track of a
+    /// presentation is read by its own part of the player, and their positions differ (the
+    /// audio's runs ahead, its segments being small).
+    public func want(seconds: Double, track: Int? = nil) {
+        wantedTimes.withLock { times in
+            // A pool that is not running takes none: only the latest few matter.
+            times = times.suffix(15) + [WantedTime(seconds: seconds, track: track)]
+        }
     }
 
     /// Waits up to `timeout` seconds for the byte at `offset`, and returns the snapshot then.

@@ -51,8 +51,10 @@ struct SegmentPool {
         /// picture comes as soon as the line can bring it (connections on later pieces would
         /// split it). With nobody watching, every connection goes on at once.
         var urgent: Set<StreamPiece> = []
-        /// The time a viewer last asked for, if any.
-        var wantedAt: Double?
+        /// The time a viewer last asked for, each track's (a player reads each track on its own).
+        var wantedAt: [Int: Double] = [:]
+        /// The track each piece belongs to.
+        var trackOf: [StreamPiece: Int] = [:]
         /// Each piece's place in playing order, which the pending ones keep within their part.
         var order: [StreamPiece: Int] = [:]
         /// Every piece this fetch brings: only those can be urgent (one it does not bring would
@@ -111,6 +113,8 @@ struct SegmentPool {
             tally.ends = ends
             tally.fetching = Set(pieces)
             tally.order = Dictionary(pieces.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+            tally.trackOf = Dictionary(tracks.enumerated().flatMap { index, track in track.pieces.map { ($0.piece, index) } },
+                                       uniquingKeysWith: min)
         }
         reportSegments()
         let count = min(connections, tally.withLock { $0.pending.count })
@@ -167,24 +171,35 @@ struct SegmentPool {
         return nil
     }
 
-    /// Takes the time a viewer asked for since the last look, if any: the pending pieces are
-    /// put in order from there, and those playing there become urgent.
+    /// Takes the times a viewer asked for since the last look, if any: the pending pieces are
+    /// put in order from there, and each track's piece playing at its time becomes urgent.
     private func noteWantedTime() {
-        guard let wanted = board.takeWantedTime() else { return }
+        let times = board.takeWantedTimes()
+        guard !times.isEmpty else { return }
         tally.withLock { tally in
-            tally.wantedAt = wanted
+            for time in times {
+                for track in time.track.map({ [$0] }) ?? Array(tracks.indices) where tracks.indices.contains(track) {
+                    tally.wantedAt[track] = time.seconds
+                }
+            }
             Self.order(&tally)
-            tally.urgent = neededAt(wanted, done: tally.done).intersection(tally.fetching)
+            tally.urgent = Set(tally.wantedAt.flatMap { neededAt($1, in: tracks[$0], done: tally.done) }).intersection(tally.fetching)
         }
+    }
+
+    /// The time a viewer wants `piece`'s track from, if they asked.
+    private static func wanted(_ piece: StreamPiece, _ tally: Tally) -> Double? {
+        tally.trackOf[piece].flatMap { tally.wantedAt[$0] }
     }
 
     /// Puts the pending pieces that still play at the wanted time first, in playing order, and
     /// those over before it after them. Each track's segment playing then counts: a video's and
     /// its audio's segments rarely start at the same instant.
     private static func order(_ tally: inout Tally) {
-        let ends = tally.ends, order = tally.order
-        let wanted = tally.wantedAt ?? -.infinity
-        let part = { (piece: StreamPiece) in ends[piece].map { $0 > wanted + 0.001 } ?? true ? 0 : 1 }
+        let ends = tally.ends, order = tally.order, current = tally
+        let part = { (piece: StreamPiece) in
+            ends[piece].map { $0 > (wanted(piece, current) ?? -.infinity) + 0.001 } ?? true ? 0 : 1
+        }
         tally.pending.sort { (part($0), order[$0] ?? .max) < (part($1), order[$1] ?? .max) }
     }
 
@@ -193,7 +208,7 @@ struct SegmentPool {
     private func shouldSetAside(_ piece: StreamPiece) -> Bool {
         noteWantedTime()
         return tally.withLock { tally in
-            guard !tally.urgent.isEmpty, !tally.urgent.contains(piece), let wanted = tally.wantedAt,
+            guard !tally.urgent.isEmpty, !tally.urgent.contains(piece), let wanted = Self.wanted(piece, tally),
                   let end = tally.ends[piece] else { return false }
             return end <= wanted + 0.001
         }
@@ -212,16 +227,13 @@ struct SegmentPool {
         }
     }
 
-    /// Each track's piece playing at `seconds`, and its init section, of those not in yet.
-    private func neededAt(_ seconds: Double, done: Set<StreamPiece>) -> Set<StreamPiece> {
-        var needed = Set<StreamPiece>()
-        for track in tracks {
-            let pieces = track.pieces
-            guard let index = pieces.firstIndex(where: { $0.end > seconds + 0.001 && $0.end > $0.start }) else { continue }
-            needed.insert(pieces[index].piece)
-            // Its init section is the piece before it, when that one plays nothing.
-            if index > 0, pieces[index - 1].end == pieces[index - 1].start { needed.insert(pieces[index - 1].piece) }
-        }
+    /// The track's piece playing at `seconds`, and its init section, of those not in yet.
+    private func neededAt(_ seconds: Double, in track: StreamTrack, done: Set<StreamPiece>) -> Set<StreamPiece> {
+        let pieces = track.pieces
+        guard let index = pieces.firstIndex(where: { $0.end > seconds + 0.001 && $0.end > $0.start }) else { return [] }
+        var needed: Set = [pieces[index].piece]
+        // Its init section is the piece before it, when that one plays nothing.
+        if index > 0, pieces[index - 1].end == pieces[index - 1].start { needed.insert(pieces[index - 1].piece) }
         return needed.subtracting(done)
     }
 

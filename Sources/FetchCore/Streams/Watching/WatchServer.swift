@@ -103,17 +103,18 @@ public final class WatchServer: Sendable {
                            bodyWanted: bodyWanted, on: socket)
         case .initSection(let track, let index):
             guard let piece = stream.piece(track: track, section: index) else { return respond(404, on: socket) }
-            return deliver(piece, from: stream.start(track: track, section: index), filler: .mp4, bodyWanted: bodyWanted, on: socket)
+            return deliver(piece, from: stream.start(track: track, section: index), track: track, filler: .mp4,
+                           bodyWanted: bodyWanted, on: socket)
         case .segment(let track, let index):
             guard let piece = stream.piece(track: track, segment: index) else { return respond(404, on: socket) }
             let filler = Filler(stream.tracks[track], url: piece.url)
-            return deliver(piece, from: stream.starts[track][index], filler: filler, bodyWanted: bodyWanted, on: socket)
+            return deliver(piece, from: stream.starts[track][index], track: track, filler: filler, bodyWanted: bodyWanted, on: socket)
         }
     }
 
     /// Sends a piece in the clear: at once with its length when it is on disk; else the answer
     /// begins now (chunked) and the piece follows when the download has it.
-    private func deliver(_ piece: SegmentFeed.Piece, from start: Double, filler: Filler,
+    private func deliver(_ piece: SegmentFeed.Piece, from start: Double, track: Int, filler: Filler,
                          bodyWanted: Bool, on socket: LoopbackSocket) -> Bool {
         var stream = board.stream
         if let stream, stream.store.location(of: piece.stored) != nil {
@@ -123,7 +124,7 @@ public final class WatchServer: Sendable {
             return respond(200, type: filler.type, body: bytes, bodyWanted: bodyWanted, on: socket)
         }
         guard bodyWanted else { return respond(200, type: filler.type, body: [], bodyWanted: false, on: socket) }
-        board.want(seconds: start)
+        board.want(seconds: start, track: track)
         guard socket.send(Array("HTTP/1.1 200 OK\r\nContent-Type: \(filler.type)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return false }
         waiting.withLock { $0 += 1 }
         defer { waiting.withLock { $0 -= 1 } }
@@ -138,7 +139,7 @@ public final class WatchServer: Sendable {
             if quiet >= 1 {
                 quiet = 0
                 // Asked again: a new run (a continue) starts from the pieces in playing order.
-                board.want(seconds: start)
+                board.want(seconds: start, track: track)
                 // An empty chunk would end the answer: packed audio waits silent.
                 if !filler.bytes.isEmpty, !socket.send(Self.chunk(filler.bytes)) { return false }
             }
