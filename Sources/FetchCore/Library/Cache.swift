@@ -86,8 +86,9 @@ public final class Cache: Sendable {
     }
 
     /// The cache key of a URL: the SHA-256 in hex of its identity (normalised, no password), so
-    /// two spellings of one link are one video.
-    static func key(for url: String) -> String {
+    /// two spellings of one link are one video. Public for what keeps a note of a link outside
+    /// the cache without writing the link itself (a link may carry a token).
+    public static func key(for url: String) -> String {
         if let known = keys.withLock({ $0[url] }) { return known }
         let key = computeKey(for: url)
         remember(key, for: url)

@@ -165,9 +165,9 @@ public final class MainWindow {
     }
 
     /// Plays a video that is still downloading, from the bytes on disk as they arrive.
-    func watch(board: DownloadBoard, title: String) {
+    func watch(board: DownloadBoard, link: String, title: String) {
         showVideoPage()
-        playback.open(stream: board, title: title)
+        playback.open(stream: board, link: link, title: title)
         gtk_window_set_title(widget.as(GtkWindow.self), title)
         playback.view.focus()
         refresh()

@@ -8,7 +8,7 @@ protocol WindowHost: AnyObject {
     /// Shows the video page with a finished video.
     func play(path: String, title: String)
     /// Shows the video page with a video still downloading: it plays what is on disk as it arrives.
-    func watch(board: DownloadBoard, title: String)
+    func watch(board: DownloadBoard, link: String, title: String)
     /// Plays the selected download now, or as soon as Play is offered for it.
     func playSelected()
     /// Brings the window's actions in line (before buttons change).

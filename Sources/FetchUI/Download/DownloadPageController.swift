@@ -155,7 +155,7 @@ final class DownloadPageController {
         if case .completed(let path) = store.state {
             host?.play(path: path, title: LinkTitle.of(url))
         } else if let board = watchableBoard {
-            host?.watch(board: board, title: LinkTitle.of(url))
+            host?.watch(board: board, link: url, title: LinkTitle.of(url))
         }
     }
 

@@ -73,9 +73,12 @@ extension PlaybackController {
 
     func rememberPosition() {
         ticksSinceSave = 0
-        // A video still downloading has no file of its own yet to keep the position in.
-        guard stream == nil, let player, let path = player.path, player.state.isReady, let position = player.position else { return }
-        if player.state == .ended { return }
-        positions?.remember(position, duration: player.duration, for: path)
+        guard let player, player.state.isReady, player.state != .ended, let position = player.position else { return }
+        if stream != nil {
+            // A video still downloading has no file of its own yet: its link keeps the position.
+            if let streamLink { positions?.remember(position, duration: player.duration, link: streamLink) }
+        } else if let path = player.path {
+            positions?.remember(position, duration: player.duration, for: path)
+        }
     }
 }

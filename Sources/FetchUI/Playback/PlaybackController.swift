@@ -39,6 +39,8 @@ public final class PlaybackController {
     public internal(set) var resumedFrom: Double?
     /// The download being watched while it arrives; nil for a finished file.
     private(set) var stream: DownloadBoard?
+    /// The link of the video `stream` downloads, which keeps its position until it is saved.
+    private(set) var streamLink: String?
     /// Where the video stopped, in seconds, when it ended before its stated length (a truncated
     /// download or a damaged file); nil otherwise.
     public private(set) var endedEarlyAt: Double?
@@ -145,8 +147,9 @@ public final class PlaybackController {
     /// its bytes (or an HLS or DASH presentation's segments) are on disk; the seek bar shows the
     /// parts downloaded, a wait shows the spinner, and a seek ahead makes the download fetch
     /// that part next.
-    public func open(stream board: DownloadBoard, title: String) {
+    public func open(stream board: DownloadBoard, link: String, title: String) {
         let player = prepare(title: title, stream: board)
+        streamLink = link
         if board.stream != nil {
             do {
                 player.open(watching: try WatchServer(board: board), title: title)
@@ -157,6 +160,12 @@ public final class PlaybackController {
             }
         } else {
             player.open(source: DownloadStream(board: board), title: title)
+        }
+        // Where it was left, after a quit too: a presentation's pieces there come first.
+        if let resume = positions?.position(link: link) {
+            resumedFrom = resume
+            player.seek(to: resume, accurate: true)
+            view.showBanner(String(format: tr("Resumed from %1$@"), PlaybackTime.string(resume)))
         }
         finishOpening(player, title: title)
     }
@@ -170,6 +179,7 @@ public final class PlaybackController {
         endedEarlyAt = nil
         lastPlayingPosition = nil
         self.stream = stream
+        streamLink = nil
         choices = PlaybackChoices()
         pendingChoices = PlaybackChoices()
         view.controls.showDownloaded(nil)

@@ -5,7 +5,9 @@ import ThreadKit
 
 /// Where each video was left, so the next play can offer to resume. A video of the library
 /// keeps its position in its own record (through `library`); a local file opened from elsewhere
-/// in `<cache>/positions.json`, keyed by its path.
+/// in `<cache>/positions.json`, keyed by its path; a video watched while it downloads (it has
+/// no file of its own yet) there too, keyed by its link's cache key (`link:KEY`: a link may
+/// carry a token), until its file takes the position over.
 ///
 /// The file is read once, on the positions' own worker as soon as they are made (a few hundred
 /// bytes, long read by the first play); writes go to the same worker as a snapshot of the whole
@@ -53,21 +55,42 @@ public final class PlaybackPositions {
         return position <= duration - margin
     }
 
-    /// The remembered position of `path` in seconds, if any.
+    /// The remembered position of `path` in seconds, if any: a library video's own, else where
+    /// it was left while it downloaded.
     public func position(for path: String) -> Double? {
-        if let item = libraryItem(path) { return item.position }
+        if let item = libraryItem(path) { return item.position ?? loaded[Self.key(link: item.url)] }
         return loaded[path]
     }
 
+    /// Where the video still downloading from `url` was left, if it is worth resuming.
+    public func position(link url: String) -> Double? { loaded[Self.key(link: url)] }
+
+    /// Remembers `position` for the video still downloading from `url`.
+    public func remember(_ position: Double?, duration: Double?, link url: String) {
+        store(position, duration: duration, key: Self.key(link: url))
+    }
+
+    private static func key(link url: String) -> String { "link:" + Cache.key(for: url) }
+
     /// Remembers `position` for `path`, or forgets it when it is not worth resuming.
     public func remember(_ position: Double?, duration: Double?, for path: String) {
-        let value = position.flatMap { Self.isWorthResuming($0, duration: duration) ? $0 : nil }
-        // Whole tenths are plenty and keep the file stable between ticks of a paused video.
-        let rounded = value.map { ($0 * 10).rounded(.down) / 10 }
-        if let item = libraryItem(path) { return library?.setPosition(rounded, url: item.url) ?? () }
+        if let item = libraryItem(path) {
+            let value = position.flatMap { Self.isWorthResuming($0, duration: duration) ? $0 : nil }
+            // The file has the position now: the one kept while it downloaded is over.
+            store(nil, duration: nil, key: Self.key(link: item.url))
+            return library?.setPosition(value.map(Self.tenths), url: item.url) ?? ()
+        }
+        store(position, duration: duration, key: path)
+    }
+
+    /// Whole tenths are plenty and keep the file stable between ticks of a paused video.
+    private static func tenths(_ seconds: Double) -> Double { (seconds * 10).rounded(.down) / 10 }
+
+    private func store(_ position: Double?, duration: Double?, key: String) {
+        let rounded = position.flatMap { Self.isWorthResuming($0, duration: duration) ? Self.tenths($0) : nil }
         var table = loaded
-        guard table[path] != rounded else { return }
-        table[path] = rounded
+        guard table[key] != rounded else { return }
+        table[key] = rounded
         self.table = table
         save(table)
     }
