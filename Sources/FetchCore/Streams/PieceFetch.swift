@@ -24,6 +24,8 @@ struct PieceFetch {
     let limits: SpeedLimits
     let stop: StopSignal
     var mirrors = PieceMirrors([])
+    /// Where the bytes received are counted as they arrive (a pool's growth), if anywhere.
+    var received: Locked<Int64>?
 
     /// What a fetch brought.
     enum Outcome: Equatable {
@@ -100,7 +102,7 @@ struct PieceFetch {
 
     private func once(_ piece: StreamPiece, link: String, handle: inout CurlEasy?, kept: inout PieceBody.Kept?,
                       cut: @escaping () -> Bool) throws(DownloadError) -> Outcome {
-        let body = PieceBody(piece: piece, store: store, limits: limits, stop: stop, kept: kept, cut: cut)
+        let body = PieceBody(piece: piece, store: store, limits: limits, stop: stop, kept: kept, cut: cut, received: received)
         defer {
             kept = body.kept
             body.close()
@@ -156,7 +158,12 @@ final class PieceBody: HTTPBody {
     /// The answer was ended by `cut`, its bytes kept.
     private(set) var isSetAside = false
 
-    init(piece: StreamPiece, store: SegmentStore, limits: SpeedLimits, stop: StopSignal, kept: Kept?, cut: @escaping () -> Bool) {
+    /// Where the bytes received are counted, if anywhere.
+    private let received: Locked<Int64>?
+
+    init(piece: StreamPiece, store: SegmentStore, limits: SpeedLimits, stop: StopSignal, kept: Kept?, cut: @escaping () -> Bool,
+         received: Locked<Int64>? = nil) {
+        self.received = received
         self.piece = piece
         self.store = store
         self.limits = limits
@@ -181,6 +188,7 @@ final class PieceBody: HTTPBody {
             }
             try FileIO.writeAll(file.fd, bytes, path: store.path(of: file.id))
             written += Int64(bytes.count)
+            received?.withLock { $0 += Int64(bytes.count) }
             if head != nil {
                 head! += bytes.prefix(MediaSniffer.enough - head!.count)
                 if head!.count >= MediaSniffer.enough { try judge() }

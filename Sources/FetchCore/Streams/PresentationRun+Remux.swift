@@ -23,7 +23,7 @@ extension PresentationRun {
         // From here on a player can watch it (once its first segments are in).
         board.publish(WatchableStream(tracks: tracks, store: presentation.store, keys: keys))
         let pool = SegmentPool(store: presentation.store, tracks: tracks, board: board, options: options, limits: limits,
-                               connections: connections, stop: halt, report: report)
+                               connections: connections, ceiling: ceiling, stop: halt, report: report)
 
         // The remux opens on a thread of its own while the first segments download (GStreamer
         // may still be loading its plug-ins), then one feed per playlist fills it. Joined below.

@@ -33,9 +33,11 @@ struct PresentationRun {
     /// reading the link when the presentation has none kept or `rereadsPlaylist` is set.
     var givenPart: PresentationPart?
 
-    /// Segments fetched at once: the connection ceiling, at most four by default (a segment is
-    /// a few seconds of video; more at once only crowds a host that limits each connection).
-    var connections: Int { options.growConnections ? min(4, max(1, options.connections)) : max(1, options.connections) }
+    /// Segments fetched at once from the start: the connection ceiling, at most four when
+    /// connections adapt; then more, up to the ceiling, while each added raises the total rate
+    /// (a host limiting each connection), as for a file.
+    var connections: Int { options.growConnections ? min(ConnectionGrowth.startCount, max(1, options.connections)) : max(1, options.connections) }
+    var ceiling: Int { max(1, options.connections) }
 
     /// - Parameter given: a context to send and keep with the presentation from now on; nil:
     ///   the one kept, else `options.context`.

@@ -3,8 +3,9 @@ import ThreadKit
 
 /// A presentation's pieces fetched on the download's pool of connections: `connections`
 /// threads, each taking the next piece the viewer needs and fetching it into the store
-/// (`PieceFetch`) on a handle of its own, with the download's context, speed limits and stop.
-/// No thread per piece; the pool is joined before `fetch` returns.
+/// (`PieceFetch`) on a handle of its own, with the download's context, speed limits and stop;
+/// more, up to `ceiling`, while those added raise the total rate (`SegmentPoolGrowth`: a host
+/// limiting each connection). No thread per piece; the pool is joined before `fetch` returns.
 ///
 /// The viewer needs the pieces in playing order, from where they watch: a seek ahead
 /// (`DownloadBoard.want(seconds:)`) puts the pieces from there first, and those skipped over
@@ -18,6 +19,8 @@ struct SegmentPool {
     let options: DownloadOptions
     let limits: SpeedLimits
     let connections: Int
+    /// The most connections it grows to.
+    let ceiling: Int
     /// Raised by a pause (through the download's own signal) or by the first failure here.
     let stop: StopSignal
     let report: @Sendable (DownloadEvent) -> Void
@@ -27,6 +30,8 @@ struct SegmentPool {
     /// without its bytes; and the count last reported (pieces finish on several threads, and a
     /// report computed before another's could otherwise reach the listener after it).
     private let tally = Locked(Tally())
+    /// Bytes every connection received, counted as they arrive: what growing is judged by.
+    private let received = Locked<Int64>(0)
 
     private struct Tally {
         var pending: [StreamPiece] = []
@@ -55,6 +60,8 @@ struct SegmentPool {
         var wantedAt: [Int: Double] = [:]
         /// The track each piece belongs to.
         var trackOf: [StreamPiece: Int] = [:]
+        /// Connections still at work.
+        var running = 0
         /// Each piece's place in playing order, which the pending ones keep within their part.
         var order: [StreamPiece: Int] = [:]
         /// Every piece this fetch brings: only those can be urgent (one it does not bring would
@@ -63,13 +70,14 @@ struct SegmentPool {
     }
 
     init(store: SegmentStore, tracks: [StreamTrack], board: DownloadBoard, options: DownloadOptions, limits: SpeedLimits,
-         connections: Int, stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
+         connections: Int, ceiling: Int? = nil, stop: StopSignal, report: @escaping @Sendable (DownloadEvent) -> Void) {
         self.store = store
         self.tracks = tracks
         self.board = board
         self.options = options
         self.limits = limits
         self.connections = connections
+        self.ceiling = max(connections, ceiling ?? connections)
         self.stop = stop
         self.report = report
         mirrors = PieceMirrors(tracks)
@@ -117,27 +125,46 @@ struct SegmentPool {
                                        uniquingKeysWith: min)
         }
         reportSegments()
-        let count = min(connections, tally.withLock { $0.pending.count })
-        let threads = (0..<count).map { index in
-            Worker.run(name: "fetchplay segments \(index)", stage: .downloads, in: nil) { [self] in
-                let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop, mirrors: mirrors)
-                var handle: CurlEasy?
-                while !stop.isRaised, let piece = next() {
-                    do throws(RunHalt) {
-                        let outcome = try fetch.fetch(piece, handle: &handle) { [self] in shouldSetAside(piece) }
-                        if outcome == .setAside { setAside(piece) } else { arrived(piece, outcome: outcome, pieces: pieces) }
-                    } catch .failed(let error) {
-                        tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
-                        // The others stop too, keeping what they have.
-                        stop.raise()
-                    } catch {
-                        return
-                    }
-                }
-            }
+        // Connections count against the host's, which every download of the process shares.
+        let host = WebAddress.host(of: pieces.first?.url ?? "")
+        var threads = (0..<min(connections, tally.withLock { $0.pending.count })).map { connection($0, host: host, pieces: pieces) }
+        var growth = SegmentPoolGrowth(start: connections, ceiling: ceiling)
+        while growth.isGrowing, !stop.isRaised {
+            // Until every connection is done, or the next look.
+            if tally.wait(until: { $0.running == 0 || $0.failure != nil }, timeout: RangeDownload.burstSeconds) { break }
+            let (held, left) = tally.withLock { (!$0.urgent.isEmpty, $0.pending.count) }
+            let more = growth.look(now: monotonicSeconds(), received: received.withLock { $0 }, held: held, left: left)
+            let room = min(more, HostSlots.shared.room(host, limit: ceiling))
+            threads += (0..<room).map { connection(threads.count + $0, host: host, pieces: pieces) }
         }
         threads.forEach { $0.join() }
         if let failure = tally.withLock({ $0.failure }) { throw failure }
+    }
+
+    /// One connection of the pool: a thread taking the next piece until none is left.
+    private func connection(_ index: Int, host: String, pieces: [StreamPiece]) -> Worker {
+        tally.withLock { $0.running += 1 }
+        HostSlots.shared.take(host)
+        return Worker.run(name: "fetchplay segments \(index)", stage: .downloads, in: nil) { [self] in
+            defer {
+                HostSlots.shared.release(host)
+                tally.withLockAndNotify { $0.running -= 1 }
+            }
+            let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop, mirrors: mirrors, received: received)
+            var handle: CurlEasy?
+            while !stop.isRaised, let piece = next() {
+                do throws(RunHalt) {
+                    let outcome = try fetch.fetch(piece, handle: &handle) { [self] in shouldSetAside(piece) }
+                    if outcome == .setAside { setAside(piece) } else { arrived(piece, outcome: outcome, pieces: pieces) }
+                } catch .failed(let error) {
+                    tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
+                    // The others stop too, keeping what they have.
+                    stop.raise()
+                } catch {
+                    return
+                }
+            }
+        }
     }
 
     /// The first pending piece that may be asked for now, waiting while every one left is a
