@@ -23,7 +23,13 @@ extension MainWindow {
             }
             self.updateLayout()
         }.store(in: &connections)
-        widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateLayout() }.store(in: &connections)
+        widget.connect("notify::default-width") { [weak self] (_: UnsafeMutableRawPointer?) -> Void in
+            self?.updateLayout()
+            self?.saveGeometrySoon()
+        }.store(in: &connections)
+        for property in ["notify::default-height", "notify::maximized"] {
+            widget.connect(property) { [weak self] (_: UnsafeMutableRawPointer?) in self?.saveGeometrySoon() }.store(in: &connections)
+        }
         ui.libraryToggle.connect("toggled") { [weak self] in self?.updateLayout() }.store(in: &connections)
         // The header bar is part of the content: fullscreen is the picture alone, as GTK does
         // with a titlebar.
@@ -64,7 +70,19 @@ extension MainWindow {
         if isNarrow { gtk_toggle_button_set_active(ui.libraryToggle.as(GtkToggleButton.self), 0) }
     }
 
-    /// Remembers the size for next time (the window is closing).
+    /// Remembers the size once it has settled (half a second without a change), as well as when
+    /// the window closes: a crash keeps it too, and a close in the same instant as a resize
+    /// (before GTK has laid the window out at its new size) still finds the size saved.
+    private func saveGeometrySoon() {
+        if let geometrySave { g_source_remove(geometrySave) }
+        geometrySave = MainContext.every(milliseconds: 500) { [weak self] in
+            self?.geometrySave = nil
+            self?.saveGeometry()
+            return false
+        }
+    }
+
+    /// Remembers the size for next time.
     func saveGeometry() {
         guard let file = geometryFile else { return }
         var width: Int32 = 0, height: Int32 = 0

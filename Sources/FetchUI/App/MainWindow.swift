@@ -17,6 +17,8 @@ public final class MainWindow {
     var connections: [SignalConnection] = []
     /// `notify::width` of the window's surface while it is realized (MainWindow+Layout.swift).
     var surfaceWidth: SignalConnection?
+    /// The pending save of the window's size after a change (`saveGeometrySoon`).
+    var geometrySave: UInt32?
     /// `unrealize` of the Preferences window while it is open (MainWindow+Preferences.swift).
     var preferencesClosed: SignalConnection?
     /// The `GtkApplicationWindow`; the view holds a reference to it.
@@ -201,6 +203,8 @@ public final class MainWindow {
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
+        if let geometrySave { g_source_remove(geometrySave) }
+        geometrySave = nil
         saveGeometry()
         guard let store, store.isAnyRunning else { return false }
         let app = gtk_window_get_application(widget.as(GtkWindow.self))
