@@ -12,10 +12,11 @@ import ThreadKit
 /// piece whose first bytes are a page, a program or an archive is refused, nothing kept; one
 /// longer or shorter than announced is an error. Transient failures and failing statuses are
 /// tried again with the engine's backoff; a connection dropped mid-piece goes on from the bytes
-/// it wrote (`Range` with `If-Range`, when the answer had a validator). A piece may be set aside
-/// part-way when its pool needs the connection for a piece a viewer waits for (`cut`), or by a
-/// pause: the store notes its bytes and validator, and the next fetch of it continues from
-/// there, in this run or a later one. When a host fails (it
+/// it wrote (`Range` with `If-Range`, when the answer had a validator). A piece cut short by a
+/// pause or a quit is noted in the store with its bytes and validator, and the next fetch of it
+/// continues from there, in this run or a later one. While its pool needs the line for a piece a
+/// viewer waits for (`hold`), a piece's transfer is paused, its connection kept open: it goes on
+/// from the same answer once the viewer's piece is in, every byte asked for once. When a host fails (it
 /// refuses, cannot be reached or answers 5xx), the same piece is asked at once of the next
 /// place that holds it (`PieceMirrors`), and the place that answered is kept for the rest.
 struct PieceFetch {
@@ -33,8 +34,6 @@ struct PieceFetch {
         case piece
         /// Its server sent the whole resource instead: it is whole in the store.
         case wholeResource
-        /// Set aside part-way because `cut` said so: its bytes are kept to be continued.
-        case setAside
     }
 
     /// Attempts per piece for the failures the connection's own nature does not explain (a
@@ -42,9 +41,9 @@ struct PieceFetch {
     /// a server updates) may be there a moment later.
     static let attempts = 3
 
-    /// Fetches `piece` into the store, continuing what an earlier fetch set aside. `cut` is asked
-    /// as the bytes arrive, once they can be continued: true sets the piece aside (`.setAside`).
-    func fetch(_ piece: StreamPiece, handle: inout CurlEasy?, cut: @escaping () -> Bool = { false }) throws(RunHalt) -> Outcome {
+    /// Fetches `piece` into the store, continuing what an earlier fetch left. `hold` is asked as
+    /// the bytes arrive, and about once a second while held: true pauses the transfer.
+    func fetch(_ piece: StreamPiece, handle: inout CurlEasy?, hold: @escaping () -> Bool = { false }) throws(RunHalt) -> Outcome {
         var backoff = Backoff(options)
         var failures = 0
         let links = mirrors.links(for: piece.url)
@@ -60,9 +59,8 @@ struct PieceFetch {
         }
         while true {
             do throws(DownloadError) {
-                let outcome = try once(piece, link: try WebAddress.validate(links[place]), handle: &handle, kept: &kept, cut: cut)
+                let outcome = try once(piece, link: try WebAddress.validate(links[place]), handle: &handle, kept: &kept, hold: hold)
                 mirrors.answered(links[place], for: piece.url)
-                if outcome == .setAside, let kept { store.keep(piece, kept) }
                 return outcome
             } catch .notAVideo(let kind) {
                 // Not tried again: the engine's sentence speaks of the link a person entered;
@@ -101,8 +99,8 @@ struct PieceFetch {
     }
 
     private func once(_ piece: StreamPiece, link: String, handle: inout CurlEasy?, kept: inout PieceBody.Kept?,
-                      cut: @escaping () -> Bool) throws(DownloadError) -> Outcome {
-        let body = PieceBody(piece: piece, store: store, limits: limits, stop: stop, kept: kept, cut: cut, received: received)
+                      hold: @escaping () -> Bool) throws(DownloadError) -> Outcome {
+        let body = PieceBody(piece: piece, store: store, limits: limits, stop: stop, kept: kept, hold: hold, received: received)
         defer {
             kept = body.kept
             body.close()
@@ -118,7 +116,6 @@ struct PieceFetch {
         if limits.lowestRate != nil { try request.easy.set(CURLOPT_BUFFERSIZE, Int(CURL_MAX_WRITE_SIZE)) }
         var code: CURLcode
         repeat { code = request.easy.perform() } while try request.followRedirect(after: code)
-        if body.isSetAside { return .setAside }
         if let failure = body.failure { throw failure }
         guard code == CURLE_OK else { throw request.failure(code) }
         return try body.finish(request.response)
@@ -153,15 +150,15 @@ final class PieceBody: HTTPBody {
     /// What the last attempt left, which this one continues when its answer agrees.
     private(set) var kept: Kept?
     private var validator: String?
-    /// Asked before each write once the piece can be continued: true ends the answer here.
-    private let cut: () -> Bool
-    /// The answer was ended by `cut`, its bytes kept.
-    private(set) var isSetAside = false
+    /// Asked before each write, and while held: true pauses the transfer.
+    private let hold: () -> Bool
+    /// The transfer is paused by `hold`; libcurl keeps the piece it offered.
+    private var isHeld = false
 
     /// Where the bytes received are counted, if anywhere.
     private let received: Locked<Int64>?
 
-    init(piece: StreamPiece, store: SegmentStore, limits: SpeedLimits, stop: StopSignal, kept: Kept?, cut: @escaping () -> Bool,
+    init(piece: StreamPiece, store: SegmentStore, limits: SpeedLimits, stop: StopSignal, kept: Kept?, hold: @escaping () -> Bool,
          received: Locked<Int64>? = nil) {
         self.received = received
         self.piece = piece
@@ -169,18 +166,18 @@ final class PieceBody: HTTPBody {
         self.limits = limits
         self.stop = stop
         self.kept = kept
-        self.cut = cut
+        self.hold = hold
     }
 
     func take(_ bytes: UnsafeRawBufferPointer, of answer: ResponseHead) -> Int {
         do throws(DownloadError) {
             if file == nil { try open(answer) }
-            // Only what can be continued is set aside: bytes judged, in the piece's own file, of
-            // an answer with a validator (`kept` is set then).
-            if kept != nil, head == nil, file?.id == piece.id, cut() {
-                isSetAside = true
-                return 0
+            // Held once judged: a page refused at once never waits.
+            if head == nil, hold() {
+                isHeld = true
+                return Int(CURL_WRITEFUNC_PAUSE)
             }
+            isHeld = false
             try waitForRoom(bytes.count)
             guard let file else { return 0 }
             if let expected = file.expected, written + Int64(bytes.count) > expected {
@@ -200,6 +197,14 @@ final class PieceBody: HTTPBody {
             failure = failure ?? error
             return 0
         }
+    }
+
+    /// Lets a held transfer go on once `hold` says so. libcurl hands over the piece it kept from
+    /// inside `resume`, to `take`, which may hold it again.
+    func progressed(_ easy: CurlEasy) {
+        guard isHeld, !hold() else { return }
+        isHeld = false
+        _ = easy.resume()
     }
 
     /// Chooses the file from the answer's head: the piece's for a 200 to a whole piece or a

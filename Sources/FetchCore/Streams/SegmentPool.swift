@@ -10,8 +10,10 @@ import ThreadKit
 /// The viewer needs the pieces in playing order, from where they watch: a seek ahead
 /// (`DownloadBoard.want(seconds:)`) puts the pieces from there first, and those skipped over
 /// after them, so every thread works on the next seconds in time and the video saved is whole.
-/// The pieces in flight that play before the wanted time are set aside at once, their bytes
-/// kept (`PieceFetch`'s `cut`), so the line is the viewer's until what plays there is in.
+/// The transfers in flight of pieces that play before the wanted time are held (paused, their
+/// connections open: `PieceFetch`'s `hold`) and spare threads fetch the viewer's pieces, so the
+/// line is the viewer's until what plays there is in; then the held ones go on, every byte asked
+/// for once.
 struct SegmentPool {
     let store: SegmentStore
     let tracks: [StreamTrack]
@@ -32,6 +34,8 @@ struct SegmentPool {
     private let tally = Locked(Tally())
     /// Bytes every connection received, counted as they arrive: what growing is judged by.
     private let received = Locked<Int64>(0)
+    /// The spare threads started while transfers were held, joined with the others.
+    private let spareThreads = Locked<[Worker]>([])
 
     private struct Tally {
         var pending: [StreamPiece] = []
@@ -62,6 +66,9 @@ struct SegmentPool {
         var trackOf: [StreamPiece: Int] = [:]
         /// Connections still at work.
         var running = 0
+        /// Pieces whose transfers are held for the viewer's, and the spare threads fetching those.
+        var held: Set<StreamPiece> = []
+        var spares = 0
         /// Each piece's place in playing order, which the pending ones keep within their part.
         var order: [StreamPiece: Int] = [:]
         /// Every piece this fetch brings: only those can be urgent (one it does not bring would
@@ -138,6 +145,7 @@ struct SegmentPool {
             threads += (0..<room).map { connection(threads.count + $0, host: host, pieces: pieces) }
         }
         threads.forEach { $0.join() }
+        while let spare = spareThreads.withLock({ $0.popLast() }) { spare.join() }
         if let failure = tally.withLock({ $0.failure }) { throw failure }
     }
 
@@ -150,19 +158,25 @@ struct SegmentPool {
                 HostSlots.shared.release(host)
                 tally.withLockAndNotify { $0.running -= 1 }
             }
-            let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop, mirrors: mirrors, received: received)
-            var handle: CurlEasy?
-            while !stop.isRaised, let piece = next() {
-                do throws(RunHalt) {
-                    let outcome = try fetch.fetch(piece, handle: &handle) { [self] in shouldSetAside(piece) }
-                    if outcome == .setAside { setAside(piece) } else { arrived(piece, outcome: outcome, pieces: pieces) }
-                } catch .failed(let error) {
-                    tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
-                    // The others stop too, keeping what they have.
-                    stop.raise()
-                } catch {
-                    return
-                }
+            fetchEach(next, pieces: pieces) { [self] piece in shouldHold(piece, pieces: pieces) }
+        }
+    }
+
+    /// Fetches each piece `take` gives until it gives none, on a handle of its own (the connection
+    /// kept from piece to piece); the first failure stops the whole pool.
+    private func fetchEach(_ take: () -> StreamPiece?, pieces: [StreamPiece], hold: ((StreamPiece) -> Bool)? = nil) {
+        let fetch = PieceFetch(store: store, options: options, limits: limits, stop: stop, mirrors: mirrors, received: received)
+        var handle: CurlEasy?
+        while !stop.isRaised, let piece = take() {
+            do throws(RunHalt) {
+                let outcome = try fetch.fetch(piece, handle: &handle) { hold?(piece) ?? false }
+                arrived(piece, outcome: outcome, pieces: pieces)
+            } catch .failed(let error) {
+                tally.withLockAndNotify { if $0.failure == nil { $0.failure = error } }
+                // The others stop too, keeping what they have.
+                stop.raise()
+            } catch {
+                return
             }
         }
     }
@@ -230,27 +244,43 @@ struct SegmentPool {
         tally.pending.sort { (part($0), order[$0] ?? .max) < (part($1), order[$1] ?? .max) }
     }
 
-    /// Whether the piece a connection is fetching should give the connection up: while a viewer
-    /// waits for the pieces at the time they asked for, one that plays before that time.
-    private func shouldSetAside(_ piece: StreamPiece) -> Bool {
+    /// Whether the transfer of a piece in flight waits: while a viewer waits for the pieces at
+    /// the time they asked for, one that plays before that time. The first time a transfer is
+    /// held with a viewer's piece still to start, a spare thread starts to fetch it (the held
+    /// one's thread is inside its transfer).
+    private func shouldHold(_ piece: StreamPiece, pieces: [StreamPiece]) -> Bool {
         noteWantedTime()
-        return tally.withLock { tally in
+        let (hold, spare) = tally.withLock { tally -> (Bool, Bool) in
+            // A resource's first range is never held: the others of it wait for its answer.
             guard !tally.urgent.isEmpty, !tally.urgent.contains(piece), let wanted = Self.wanted(piece, tally),
-                  let end = tally.ends[piece] else { return false }
-            return end <= wanted + 0.001
+                  let end = tally.ends[piece], end <= wanted + 0.001, !tally.probing.contains(piece.url) else {
+                tally.held.remove(piece)
+                return (false, false)
+            }
+            tally.held.insert(piece)
+            guard tally.spares < tally.held.count, tally.pending.contains(where: tally.urgent.contains) else { return (true, false) }
+            tally.spares += 1
+            return (true, true)
+        }
+        if spare { spareThreads.withLock { $0.append(spareConnection(pieces: pieces)) } }
+        return hold
+    }
+
+    /// A thread fetching the viewer's pieces while others are held, ending when none is left to
+    /// start.
+    private func spareConnection(pieces: [StreamPiece]) -> Worker {
+        Worker.run(name: "fetchplay segments spare", stage: .downloads, in: nil) { [self] in
+            defer { tally.withLockAndNotify { $0.spares -= 1 } }
+            fetchEach(nextUrgent, pieces: pieces)
         }
     }
 
-    /// Puts a piece set aside part-way back among the pending ones, to be continued in its turn.
-    private func setAside(_ piece: StreamPiece) {
-        tally.withLockAndNotify { tally in
-            if piece.range != nil {
-                // Only a piece's own partial answer is set aside: its server honours ranges.
-                tally.probing.remove(piece.url)
-                tally.honoursRanges[piece.url] = true
-            }
-            tally.pending.append(piece)
-            Self.order(&tally)
+    /// The first of the viewer's pieces not yet started, if any.
+    private func nextUrgent() -> StreamPiece? {
+        noteWantedTime()
+        return tally.withLock { tally in
+            guard tally.failure == nil, let index = tally.pending.firstIndex(where: tally.urgent.contains) else { return nil }
+            return tally.pending.remove(at: index)
         }
     }
 

@@ -7,6 +7,14 @@ protocol HTTPBody: AnyObject {
     /// go on, `CURL_WRITEFUNC_PAUSE` to hold it back (libcurl keeps it until `resume`), or
     /// anything else to end the request.
     func take(_ piece: UnsafeRawBufferPointer, of answer: ResponseHead) -> Int
+
+    /// Called as libcurl reports progress, also while the body holds the transfer paused (about
+    /// once a second then): where a body that paused itself may let it go on (`CurlEasy.resume`).
+    func progressed(_ easy: CurlEasy)
+}
+
+extension HTTPBody {
+    func progressed(_ easy: CurlEasy) {}
 }
 
 /// The engine's one HTTP client: one request on a libcurl handle under the engine's rules
@@ -60,7 +68,10 @@ final class HTTPRequest {
         try easy.set(CURLOPT_WRITEDATA, pointer: this)
         try easy.set(CURLOPT_NOPROGRESS, 0)
         try easy.setProgress { user, _, _, _, _ in
-            Unmanaged<HTTPRequest>.fromOpaque(user!).takeUnretainedValue().stop.isRaised ? 1 : 0
+            let this = Unmanaged<HTTPRequest>.fromOpaque(user!).takeUnretainedValue()
+            if this.stop.isRaised { return 1 }
+            this.body.progressed(this.easy)
+            return 0
         }
         try easy.set(CURLOPT_XFERINFODATA, pointer: this)
     }
