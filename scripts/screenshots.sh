@@ -4,7 +4,7 @@
 #
 #   scripts/screenshots.sh            writes data/screenshots/downloading.png and done.png, then
 #                                     narrow.png, video.png, failed-row.png, row-menu.png,
-#                                     preferences.png, quality.png (and their dark-*.png twins) from the window
+#                                     preferences.png, quality.png, watching.png (and their dark-*.png twins) from the window
 #                                     tests that make them
 #
 # Needs: xvfb-run, imagemagick (import, convert), nginx, openbox, xdotool. Builds fetchplay
@@ -88,12 +88,13 @@ for theme in light dark; do
     if [ "$theme" = dark ]; then prefix="dark-"; themeVar=(ADW_DEBUG_COLOR_SCHEME=prefer-dark); fi
     env "${themeVar[@]}" GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
         xvfb-run -a -s "-screen 0 1280x800x24" swift test --scratch-path "${SCRATCH_PATH:-.build}" --skip-build --no-parallel \
-        --filter 'WindowLayoutTests|FailedLinkTests|LibraryMenuTests|PreferencesWindowTests|VariantChoiceTests' >/dev/null
+        --filter 'WindowLayoutTests|FailedLinkTests|LibraryMenuTests|PreferencesWindowTests|VariantChoiceTests|WatchPositionTests' >/dev/null
     cp artifacts/ui/layout-narrow.png "$out/${prefix}narrow.png"
     cp artifacts/ui/layout-narrow-video.png "$out/${prefix}video.png"
     cp artifacts/ui/library-failed-row.png "$out/${prefix}failed-row.png"
     cp artifacts/ui/library-row-menu.png "$out/${prefix}row-menu.png"
     cp artifacts/ui/preferences.png "$out/${prefix}preferences.png"
     cp artifacts/ui/hls-variant-chooser.png "$out/${prefix}quality.png"
+    cp artifacts/ui/watching-presentation.png "$out/${prefix}watching.png"
 done
-echo "wrote $out/{,dark-}{narrow,video,failed-row,row-menu,preferences,quality}.png"
+echo "wrote $out/{,dark-}{narrow,video,failed-row,row-menu,preferences,quality,watching}.png"

@@ -40,6 +40,9 @@ struct WatchPositionTests {
         #expect(GtkHarness.iterate(until: { (player().map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true }, timeout: 30),
                 "the seek ahead never played: \(String(describing: player()?.position))")
         let left = try #require(player()?.position)
+        // What a person sees: the picture from there, the seek bar with the parts on disk.
+        GtkHarness.iterate(until: { (window.playback.view.controls.downloadedParts.parts?.count ?? 0) >= 2 }, timeout: 5)
+        GtkHarness.screenshot(window.widget, "watching-presentation")
         try RealInput.key("alt+Left")
         #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
         window.activate(.pause)

@@ -9,8 +9,10 @@ import ThreadKit
 /// disk is asked of the download first (`DownloadBoard.want(seconds:)`), so all its connections
 /// work on the next seconds the viewer needs; meanwhile the answer has begun and stays alive
 /// with filler the demuxers skip (an empty MP4 `free` box, an MPEG-TS null packet), since the
-/// demuxer gives a request up after 15 silent seconds. A paused download keeps the request
-/// waiting, and a continue (a new run) carries it on.
+/// demuxer gives a request up after 15 silent seconds. A segment in the clear goes out as its
+/// bytes arrive, read from its file in the store as it grows: the demuxer shows a segment's
+/// first frame from its first bytes, long before the segment is whole. A paused download keeps
+/// the request waiting, and a continue (a new run) carries it on.
 ///
 /// Only this process's player knows the address: the port is picked by the system, and every
 /// path starts with a random token. Nothing from outside reaches it (loopback only).
@@ -128,26 +130,59 @@ public final class WatchServer: Sendable {
         guard socket.send(Array("HTTP/1.1 200 OK\r\nContent-Type: \(filler.type)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return false }
         waiting.withLock { $0 += 1 }
         defer { waiting.withLock { $0 -= 1 } }
+        // Bytes of the piece sent as they arrived (a piece in the clear, in a file of its own).
+        var sent = 0
+        let flows = piece.key == nil
+        let look = flows ? 0.05 : 0.25
         var quiet = 0.0
         while true {
             // The latest run's store: a continue after a pause is another run.
             stream = board.stream ?? stream
             guard let current = stream else { return false }
-            if current.store.wait(for: piece.stored, timeout: 0.25) { break }
+            if current.store.wait(for: piece.stored, timeout: look) { break }
             guard !closed.isRaised, !socket.isClosedByPeer else { return false }
-            quiet += 0.25
+            if flows {
+                // A file shorter than what went out was begun again (another answer): this
+                // answer cannot go on; the demuxer asks again.
+                guard let more = Self.arrived(piece.stored, in: current.store, after: sent) else { return false }
+                if !more.isEmpty {
+                    guard socket.send(Self.chunk(more)) else { return false }
+                    sent += more.count
+                    quiet = 0
+                    continue
+                }
+            }
+            quiet += look
             if quiet >= 1 {
                 quiet = 0
                 // Asked again: a new run (a continue) starts from the pieces in playing order.
                 board.want(seconds: start, track: track)
-                // An empty chunk would end the answer: packed audio waits silent.
-                if !filler.bytes.isEmpty, !socket.send(Self.chunk(filler.bytes)) { return false }
+                // Filler only between boxes: never once the piece's own bytes have begun. An
+                // empty chunk would end the answer: packed audio waits silent.
+                if sent == 0, !filler.bytes.isEmpty, !socket.send(Self.chunk(filler.bytes)) { return false }
             }
         }
-        guard let current = stream, let bytes = try? SegmentFeed.clearBytes(of: piece, store: current.store, keys: current.keys) else {
+        guard let current = stream, let bytes = try? SegmentFeed.clearBytes(of: piece, store: current.store, keys: current.keys),
+              bytes.count >= sent else {
             return false
         }
-        return socket.send(Self.chunk(bytes) + Array("0\r\n\r\n".utf8))
+        let rest = Array(bytes.dropFirst(sent))
+        return socket.send((rest.isEmpty ? [] : Self.chunk(rest)) + Array("0\r\n\r\n".utf8))
+    }
+
+    /// The bytes of `piece`'s own file in the store past the first `sent`, as far as written
+    /// (at most a MiB at a time); nil when the file holds fewer than `sent` (it was begun again).
+    private static func arrived(_ piece: StreamPiece, in store: SegmentStore, after sent: Int) -> [UInt8]? {
+        let path = store.path(of: piece.id)
+        guard let size = FileIO.size(of: path) else { return sent == 0 ? [] : nil }
+        guard size >= Int64(sent) else { return nil }
+        let count = Int(min(size - Int64(sent), 1 << 20))
+        guard count > 0, let fd = try? FileIO.open(path, O_RDONLY) else { return [] }
+        defer { FileIO.close(fd) }
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = max(0, pread(fd, buffer.baseAddress, count, off_t(sent)))
+        }
+        return bytes
     }
 
     private static func chunk(_ bytes: [UInt8]) -> [UInt8] {
