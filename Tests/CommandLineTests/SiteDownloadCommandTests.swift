@@ -137,6 +137,25 @@ import TestSupport
         #expect(video.allSatisfy { server.requests(to: "/" + $0).isEmpty }, "no video piece is fetched")
     }
 
+    /// A site whose only format is a progressive video with its audio: the engine fetches the
+    /// file, then its audio track is copied out as it is (the same AAC packets) into an `.m4a`,
+    /// and the video goes.
+    @Test func audioOnlyFromAProgressiveVideoCopiesItsAudioTrack() throws {
+        let file = try Clips.mp4IndexLast(seconds: 4)
+        server.serve("/media/movie.mp4", body: Array(try Data(contentsOf: URL(fileURLWithPath: file))), etag: "\"m\"")
+        server.serve("/watch/movie.html", body: Self.playerPage(file: "/media/movie.mp4", type: "mp4", title: "Harbour sound"),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let run = try download("/watch/movie.html", ["--audio-only"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasSuffix("/Harbour sound.m4a"), "\(path)")
+        let audio = try FFprobe.packets(file).filter { $0.kind == "audio" }
+        #expect(try FFprobe.packets(path).map(\.kind) == ["audio"])
+        #expect(try FFprobe.packets(path).first?.count == audio.first?.count, "copied, not encoded again")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: fixture.cacheDir + "/videos").filter { !$0.hasSuffix(".json") }
+        #expect(saved == ["Harbour sound.m4a"], "the video is gone: \(saved)")
+    }
+
     /// A format only yt-dlp can fetch (here every format is marked `impersonate` by a wrapper
     /// around the real yt-dlp): yt-dlp's own downloader saves it in the cache, SIGINT stops it
     /// with its `.part` kept, the same command again continues that `.part` with a Range, and

@@ -13,7 +13,7 @@ extension DownloadWorker {
     func siteRun(context: RequestContext, answer: SiteMedia?, limits: SpeedLimits, options: DownloadOptions) -> DownloadState {
         guard let source = context.page else { return .failed(.notAVideo(.webPage)) }
         var context = context
-        var site = context.site ?? SiteSource(page: source.media, entry: source.number, audioOnly: options.sites.audioOnly)
+        var site = context.site ?? SiteSource(page: source.media, entry: source.number, audioOnly: options.audioOnly)
         // The kept context is the format's: the page's own parts go back before yt-dlp is asked.
         if let parts = site.pageParts { parts.restore(into: &context) } else { site.pageParts = SiteSource.PageParts(context) }
         context.site = site
@@ -68,6 +68,8 @@ extension DownloadWorker {
         var options = options
         options.origin = first.url
         options.readOverHTTPS = first.url.hasPrefix("https:")
+        // Kept with the site's answer: a progressive format's audio is copied out once it is whole.
+        if site.audioOnly { options.audioOnly = true }
         if chosen.count == 1, first.isPlainHTTP {
             chosenKind.withLock { $0 = .file }
             return media(first.url, given: mediaContext, limits: limits, options: options)
@@ -76,7 +78,8 @@ extension DownloadWorker {
         fetchOptions.context = mediaContext
         let part: PresentationPart
         do throws(RunHalt) {
-            part = try SitePresentation.part(chosen, seconds: found.duration, fetch: ResourceFetch(options: fetchOptions, stop: stopSignal))
+            part = try SitePresentation.part(chosen, seconds: found.duration, audioOnly: site.audioOnly,
+                                             fetch: ResourceFetch(options: fetchOptions, stop: stopSignal))
         } catch {
             return error.state
         }
