@@ -105,7 +105,7 @@ extension DownloadWorker {
             defer { withExtendedLifetime(lock) {} }
             report(.state(.downloading))
             if !context.isPrivate { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(context, for: url) } as Void }
-            var extraction = SiteExtraction(program: program, scratch: cache.sitesDirectory)
+            var extraction = SiteFinder.extraction(program, options: options)
             // Its progress lines are its output: 16 MiB hold a day of two a second.
             extraction.outputLimit = 16 << 20
             let folder = cache.sitesDirectory + "/" + key
