@@ -209,4 +209,48 @@ import TestSupport
         #expect(start > 0, "continued its .part: \(last["range"] ?? "no range")")
         #expect(!FileManager.default.fileExists(atPath: sites) || partBytes() == 0, "nothing left behind")
     }
+
+    /// yt-dlp's best format is on a streaming protocol (a wrapper around the real yt-dlp turns
+    /// the page's 720p file into an RTMP format and adds the same file as a 240p https one): it
+    /// is kept, chosen, and goes to yt-dlp's own downloader (which fetches it by its id), not
+    /// the engine's worse https one.
+    @Test func aBetterFormatOnAStreamingProtocolGoesToYtDlpsDownloader() throws {
+        let site = try SiteSupportFixture.shared.get()
+        let body = TestData.bytes(count: 1 << 20, seed: 42)
+        server.serve("/media/stream", body: body, etag: "\"r\"")
+        server.serve("/watch/stream.html", body: Self.playerPage(file: "/media/stream", type: "mp4", title: "Streamed"),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let bin = fixture.folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let rewrite = """
+            import json, sys
+            d = json.load(sys.stdin)
+            f = d["formats"][-1]
+            low = dict(f, format_id="low", height=240)
+            f.update(protocol="rtmp", url="rtmp://127.0.0.1:9/vod/mp4:clip", height=720)
+            d["formats"] = [low, f]
+            print(json.dumps(d))
+            """
+        let script = try fixture.folder.write(Array(rewrite.utf8), to: "bin/rewrite.py")
+        let wrapper = try fixture.folder.write(Array("""
+            #!/bin/sh
+            for a in "$@"; do [ "$a" = "-J" ] && json=1; done
+            if [ -n "$json" ]; then
+              "\(site.program)" "$@" | python3 "\(script)"
+              exit $?
+            fi
+            exec "\(site.program)" "$@"
+            """.utf8), to: "bin/yt-dlp")
+        chmod(wrapper, 0o755)
+        let environment = ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                           "XDG_DATA_HOME": fixture.folder.file("no-data")]
+        let run = try FetchplayProcess.run(["--download", server.url("/watch/stream.html"), "--cache-dir", fixture.cacheDir],
+                                           folder: fixture.folder, name: "streamed", environment: environment, timeout: .seconds(120))
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasSuffix("/Streamed.mp4"), "\(path)")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        let agents = server.requests(to: "/media/stream").filter { $0.method == "GET" }.map { $0["user-agent"] ?? "" }
+        #expect(!agents.isEmpty && agents.allSatisfy { !$0.hasPrefix("Fetchplay/") }, "fetched by yt-dlp, not the engine: \(agents)")
+    }
 }
