@@ -253,4 +253,45 @@ import TestSupport
         let agents = server.requests(to: "/media/stream").filter { $0.method == "GET" }.map { $0["user-agent"] ?? "" }
         #expect(!agents.isEmpty && agents.allSatisfy { !$0.hasPrefix("Fetchplay/") }, "fetched by yt-dlp, not the engine: \(agents)")
     }
+
+    /// yt-dlp's duration and thumbnail for the library: the record keeps the duration; the
+    /// picture (on another host, `localhost`) is fetched with the format's context, so the
+    /// cookie given for the page's host does not go there, and kept in the thumbnails folder under
+    /// the video's fingerprint. A picture past 2 MiB, or one that is no image, is not kept, and
+    /// the video is saved all the same.
+    @Test(arguments: ["jpeg", "huge", "html"])
+    func theSitesDurationAndPictureGoToTheLibrary(_ poster: String) throws {
+        let body = TestData.bytes(count: 300_000, seed: 43)
+        let picture = Array(try Data(contentsOf: URL(fileURLWithPath: Clips.jpeg())))
+        let served: [UInt8] = switch poster {
+        case "jpeg": picture
+        case "huge": picture + [UInt8](repeating: 0, count: 2 << 20)
+        default: Array("<html><body>no picture</body></html>".utf8)
+        }
+        server.serve("/media/pictured", body: body, etag: "\"p\"")
+        server.serve("/poster.jpg", body: served)
+        let image = server.url("/poster.jpg").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        server.serve("/watch/pictured.html", body: Array("""
+            <html><head><title>Player page</title></head><body><div id="player"></div>
+            <script>jwplayer("player").setup({"file": "/media/pictured", "title": "Pictured", "type": "mp4",
+              "image": "\(image)", "duration": 4});</script>
+            </body></html>
+            """.utf8), headers: [HTTPHeader("Content-Type", "text/html")])
+        let run = try download("/watch/pictured.html", ["--cookie", "sid=pg-S3CRET"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let videos = fixture.cacheDir + "/videos"
+        let record = try #require(try FileManager.default.contentsOfDirectory(atPath: videos).first { $0.hasSuffix(".json") })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: videos + "/" + record))) as? [String: Any])
+        #expect((fields["duration"] as? NSNumber)?.doubleValue == 4, "\(fields)")
+        let asked = server.requests(to: "/poster.jpg")
+        #expect(asked.count == 1 && asked.allSatisfy { $0["cookie"] == nil && !($0["user-agent"] ?? "").contains("yt-dlp") },
+                "once, by Fetchplay, with nothing bound to the page's host: \(asked.map(\.headers))")
+        let kept = ((try? FileManager.default.contentsOfDirectory(atPath: fixture.cacheDir + "/thumbnails")) ?? []).filter { $0.hasSuffix(".picture") }
+        if poster == "jpeg" {
+            #expect(kept.count == 1)
+            #expect(kept.first.flatMap { FileManager.default.contents(atPath: fixture.cacheDir + "/thumbnails/" + $0) }.map(Array.init) == picture)
+        } else {
+            #expect(kept.isEmpty, "\(poster): not kept")
+        }
+    }
 }

@@ -43,6 +43,9 @@ extension DownloadWorker {
             // A private context is kept by this worker alone, for the next run.
             if context.isPrivate { givenContext.withLock { $0 = context } }
             let end = save(chosen, of: media, context: context, limits: limits, options: options, rereads: refreshes > 0)
+            if case .completed(let video) = end {
+                noteSiteFacts(media, video: video, format: chosen[0], page: context, pageURL: site.page, options: options)
+            }
             guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
                   refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
             refreshes += 1
