@@ -27,6 +27,8 @@ final class PageVideoChooser {
     /// The "Audio only" switch.
     let audioOnly: UnsafeMutablePointer<GtkWidget>
     private var done: (@MainActor ([Int], _ audioOnly: Bool) -> Void)?
+    /// Videos listed without a scroller: five rows of two lines fit a phone's height with the switch.
+    static let rowsShownWhole = 5
 
     init(over parent: UnsafeMutablePointer<GtkWidget>, finding: PageFinding,
          done: @escaping @MainActor ([Int], _ audioOnly: Bool) -> Void) {
@@ -56,11 +58,17 @@ final class PageVideoChooser {
         }
         self.rows = rows
         self.checks = checks
-        let scroller = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_propagate_natural_height(scroller.opaque, 1)
-        gtk_scrolled_window_set_max_content_height(scroller.opaque, 360)
-        gtk_scrolled_window_set_child(scroller.opaque, list)
+        // A few rows are shown whole; a longer list scrolls. (A scroller measures rows whose titles
+        // wrap as if they did not, and cut the last row of a short list in half.)
+        var videos = list
+        if finding.videos.count > Self.rowsShownWhole {
+            let scroller = gtk_scrolled_window_new()!
+            gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+            gtk_scrolled_window_set_propagate_natural_height(scroller.opaque, 1)
+            gtk_scrolled_window_set_max_content_height(scroller.opaque, 360)
+            gtk_scrolled_window_set_child(scroller.opaque, list)
+            videos = scroller
+        }
         let audio = ChoiceDialog.audioOnlySwitch()
         audioOnly = audio.toggle
         let count = finding.videos.count
@@ -68,7 +76,7 @@ final class PageVideoChooser {
         let heading = String(format: trn("This page offers %1$ld video", "This page offers %1$ld videos", count), count)
         window = ChoiceDialog.make(over: parent, title: tr("Choose Videos"), heading: heading,
                                    body: finding.title ?? LinkTitle.of(finding.page),
-                                   choices: Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [scroller, audio.list]))
+                                   choices: Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [videos, audio.list]))
         connections = ChoiceDialog.connect(window, enter: { [weak self] in self?.enterOnChoice() ?? false }) { [weak self] id in
             // The dialog closes itself after a response.
             self?.finish(id == ChoiceDialog.download ? self?.chosen ?? [] : [], close: false)
