@@ -205,6 +205,8 @@ final class DownloadWorker: Sendable {
         // Named after the page once; a refresh keeps the name it has.
         found.suggestedName = context.page == nil ? finding.name(of: source.number - 1) : context.suggestedName
         found.site = context.site
+        // The chooser's wish stays with the video's context, kept with its partial.
+        found.audioOnly = context.audioOnly
         return .success((found, finding.site))
     }
 
