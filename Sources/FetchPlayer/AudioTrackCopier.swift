@@ -122,13 +122,7 @@ private final class AudioTrackLinker: @unchecked Sendable {
     }
 
     private func link(_ pad: UnsafeMutablePointer<GstPad>) {
-        let caps = gst_pad_query_caps(pad, nil)
-        defer { if let caps { gst_caps_unref(caps) } }
-        var media = ""
-        if let caps, gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
-           let name = gst_structure_get_name(structure) {
-            media = String(cString: name)
-        }
+        let media = GStreamer.mediaType(of: pad)
         let first = media.hasPrefix("audio/") && state.withLock { state in
             defer { state.taken = true }
             return !state.taken
