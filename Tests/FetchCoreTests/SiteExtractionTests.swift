@@ -166,7 +166,7 @@ import TestSupport
     /// Formats only yt-dlp's own downloader fetches stay in the list, marked so, to be chosen:
     /// a streaming protocol's link (RTMP, RTSP) and one with no link at all; a streaming link
     /// under an http protocol, one with no host, a `javascript:` one or control characters
-    /// still drop their format, and so does a linkless one with no id (nothing to ask for).
+    /// still drop their format, and so does one with no id (nothing to ask yt-dlp for).
     @Test func streamingAndLinklessFormatsAreKeptForYtDlpsDownloader() throws {
         let json = """
             {"title": "Live archive", "formats": [
@@ -177,7 +177,7 @@ import TestSupport
               {"format_id": "x2", "url": "rtmp:///nohost", "protocol": "rtmp"},
               {"format_id": "x3", "url": "javascript:alert(1)", "protocol": "rtmp"},
               {"format_id": "x4", "url": "rtmp://media.example.com/a\\nb", "protocol": "rtmp"},
-              {"protocol": "rtmp"},
+              {"protocol": "rtmp"}, {"url": "rtmp://media.example.com/vod/noid", "protocol": "rtmp"},
               {"format_id": "h", "url": "https://cdn.example.com/v.mp4", "protocol": "https", "height": 720}
             ]}
             """

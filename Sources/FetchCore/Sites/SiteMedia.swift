@@ -159,7 +159,7 @@ public struct SiteMedia: Sendable, Equatable {
         var onlyYtDlp = false
         if let fetched = link(object["url"]) ?? manifest ?? fragments.first, object["url"] == nil || link(object["url"]) != nil {
             url = fetched
-        } else if let streaming = streamingLink(object["url"]), !["http", "https"].contains(protocolName) {
+        } else if let streaming = streamingLink(object["url"]), !id.isEmpty, !["http", "https"].contains(protocolName) {
             // RTMP, RTSP, MMS: no link the engine fetches, but yt-dlp's downloader does, by id.
             url = streaming
             onlyYtDlp = true
