@@ -160,6 +160,10 @@ final class DownloadWorker: Sendable {
             if context.isPrivate { givenContext.withLock { $0 = context } }
             options.readOverHTTPS = source.servedOverHTTPS == true
             let end = media(source.media, given: context, limits: limits, options: options, rereadPlaylist: reread)
+            if case .completed(let video) = end, let picture = source.picture {
+                // The page's poster, with the page's context (the person gave the page).
+                keepPicture(picture, of: video, context: context, origin: requestURL, options: options)
+            }
             guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
                   refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
             refreshes += 1

@@ -137,16 +137,16 @@ final class LibraryThumbnails {
         }
     }
 
-    /// On a worker: the saved thumbnail, else a new one (saved) from the site's picture
-    /// (`SitePicture`, a site video's poster; an audio file has no frame) or else a frame; the
-    /// duration when asked.
+    /// On a worker: the saved thumbnail, else a new one (saved) from the video's picture
+    /// (`VideoPicture`: its page's poster, its site's thumbnail; an audio file has no frame) or
+    /// else a frame; the duration when asked.
     nonisolated private static func make(path: String, folder: String?, probeDuration: Bool,
                                          probes: Thumbnailer.Probes) -> Made {
         let fingerprint = folder == nil ? nil : ContentFingerprint.of(path: path)
         let saved = folder.flatMap { folder in fingerprint.map { folder + "/" + $0 + ".png" } }
         var texture = saved.flatMap { FileManager.default.fileExists(atPath: $0) ? loadPNG($0) : nil }
         if texture == nil, let folder, let fingerprint,
-           let picture = sitePicture(SitePicture.path(fingerprint: fingerprint, in: folder)) {
+           let picture = videoPicture(VideoPicture.path(fingerprint: fingerprint, in: folder)) {
             texture = memoryTexture(picture)
             if let texture, let saved { save(texture, to: saved, in: folder) }
         }
@@ -180,13 +180,13 @@ final class LibraryThumbnails {
         return memoryTexture(ScaledFrame(width: width, height: height, pixels: pixels))
     }
 
-    /// Pixels a site's picture may have on a side: its header is read first, so a small file
+    /// Pixels a video's picture may have on a side: its header is read first, so a small file
     /// that claims a huge image is never decoded.
     nonisolated static let pictureSideLimit: Int32 = 4096
 
-    /// The site's picture at `path` (JPEG, PNG, WebP or GIF from the web), scaled as a frame is;
+    /// The video's picture at `path` (JPEG, PNG, WebP or GIF from the web), scaled as a frame is;
     /// nil when there is none or it cannot be read.
-    nonisolated private static func sitePicture(_ path: String) -> ScaledFrame? {
+    nonisolated private static func videoPicture(_ path: String) -> ScaledFrame? {
         var claimedWidth: Int32 = 0, claimedHeight: Int32 = 0
         guard FileManager.default.fileExists(atPath: path), gdk_pixbuf_get_file_info(path, &claimedWidth, &claimedHeight) != nil,
               (1...pictureSideLimit).contains(claimedWidth), (1...pictureSideLimit).contains(claimedHeight),

@@ -1,13 +1,13 @@
 import Foundation
 
-/// A site video's picture (yt-dlp's `thumbnail`), kept for the library row: fetched once the
-/// video is whole, with the format's own request context (its host-bound parts go only to the
-/// format's host, nothing of it from https down to http), at most `byteLimit` bytes, and kept
-/// only when its first bytes are an image's (JPEG, PNG, WebP, GIF). It lies in the library's
-/// thumbnails folder under the video's content fingerprint (`FINGERPRINT.picture`), where the
-/// library makes its row's picture from it instead of a frame of the video: an audio-only file
-/// has none.
-public enum SitePicture {
+/// A video's picture as its page or its site shows it (a `<video poster>`, yt-dlp's
+/// `thumbnail`), kept for the library row: fetched once the video is whole, with the video's own
+/// request context (its host-bound parts go only to their host, nothing of it from https down to
+/// http), at most `byteLimit` bytes, and kept only when its first bytes are an image's (JPEG,
+/// PNG, WebP, GIF). It lies in the library's thumbnails folder under the video's content
+/// fingerprint (`FINGERPRINT.picture`), where the library makes its row's picture from it
+/// instead of a frame of the video: an audio-only file has none.
+public enum VideoPicture {
     /// Bytes a picture may have at most: a poster is tens of kilobytes, a large one a few hundred.
     static let byteLimit = 2 << 20
 
