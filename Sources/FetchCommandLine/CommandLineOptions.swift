@@ -56,7 +56,7 @@ public enum CommandLineOptions {
                    argumentName: "KIB"),
             Option(name: "audio-only", argument: G_OPTION_ARG_NONE,
                    // TRANSLATORS: keep --download as it is.
-                   description: tr("With --download of a page site support reads: save only the best audio, as it is (.m4a, .opus or .webm)"),
+                   description: tr("With --download: save only the best audio, as it is (.m4a, .opus or .webm): a site's audio, an HLS or DASH audio track, or a video file's audio track"),
                    argumentName: nil),
             Option(name: "quality", argument: G_OPTION_ARG_STRING,
                    // TRANSLATORS: keep --download and HEIGHT as they are.
@@ -199,7 +199,7 @@ public enum CommandLineOptions {
             pick = numbers.compactMap { $0 }
         }
         let folders = folders(parsed.dict)
-        options.sites.audioOnly = parsed.contains("audio-only")
+        options.audioOnly = parsed.contains("audio-only")
         return Headless.download(url: url, cacheRoot: folders.cacheRoot, videos: folders.videos, options: options,
                                  context: context, quality: parsed.string("quality"), pick: pick)
     }

@@ -76,7 +76,7 @@ enum Headless {
         // A file, an HLS playlist or a DASH manifest, by its name, the cache (a presentation
         // begun before) or its answer: the one engine saves each in the same run.
         var options = options
-        options.presentations = PresentationSaving(remux: Remuxer.presentations, quality: quality) {
+        options.presentations = PresentationSaving(remux: Remuxer.presentations, quality: quality, audioTrack: AudioTrackCopier.copy) {
             // GStreamer and its plug-ins load while the segments arrive, not after them.
             Remuxer.prepareInBackground()
         }
@@ -199,7 +199,7 @@ enum ExitCode {
         case .diskFull, .tooLarge, .fileSystem: 5
         case .busy: 6
         case .notAVideo, .severalVideos, .notOnPage, .refusedStream, .refusedManifest, .needsSiteSupport, .siteFailed: 7
-        case .badResponse, .remuxFailed, .other: 1
+        case .badResponse, .remuxFailed, .audioNotSaved, .other: 1
         }
     }
 

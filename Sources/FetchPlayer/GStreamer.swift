@@ -105,6 +105,15 @@ enum GStreamer {
         return String(cString: name)
     }
 
+    /// The media type a pad offers first ("video/x-h264", "audio/mpeg"); empty when it says none.
+    static func mediaType(of pad: UnsafeMutablePointer<GstPad>) -> String {
+        guard let caps = gst_pad_query_caps(pad, nil) else { return "" }
+        defer { gst_caps_unref(caps) }
+        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
+              let name = gst_structure_get_name(structure) else { return "" }
+        return String(cString: name)
+    }
+
     /// Seconds from a GStreamer time in nanoseconds.
     static func seconds(_ nanoseconds: gint64) -> Double { Double(nanoseconds) / second }
 

@@ -21,6 +21,8 @@
 //     │                      the probes they run when it goes
 //     ├── Remuxer            streams into one MP4 as they arrive (HLS, DASH); its StreamLinker
 //     │                      links what parsebin finds into mp4mux
+//     ├── AudioTrackCopier   a finished file's first audio track into .m4a or .webm, not encoded
+//     │                      again (audio only)
 //     └── GStreamer          gst_init once, properties through GValue, time units, seeks
 //
 // Threads: `Player` lives on the main thread (the GLib main context). State changes are asked

@@ -98,13 +98,7 @@ final class StreamLinker: @unchecked Sendable {
         gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_DATA_DOWNSTREAM, firstData, Unmanaged.passRetained(input).toOpaque()) { data in
             Unmanaged<Input>.fromOpaque(data!).release()
         }
-        let caps = gst_pad_query_caps(pad, nil)
-        defer { if let caps { gst_caps_unref(caps) } }
-        var media = ""
-        if let caps, gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
-           let name = gst_structure_get_name(structure) {
-            media = String(cString: name)
-        }
+        let media = GStreamer.mediaType(of: pad)
         let template: String? = if media.hasPrefix("video/"), input.takes != .audio {
             "video_%u"
         } else if media.hasPrefix("audio/"), input.takes != .video {

@@ -166,4 +166,23 @@ struct PageLinkCommandTests {
         #expect(server.requests(to: "/s2/v360/index.m3u8").count == 1, "the fresh link's playlist, read once")
         #expect(second.standardError.contains("its page gave a fresh one"))
     }
+
+    /// A page's `<video poster>`: fetched with the page's context once the video is whole (the
+    /// page's cookie goes along, as a browser sends it on its own host), kept in the thumbnails
+    /// folder under the video's fingerprint for its library row.
+    @Test func aPagesPosterGoesToTheLibrary() throws {
+        let picture = Array(try Data(contentsOf: URL(fileURLWithPath: Clips.jpeg(color: "blue"))))
+        server.serve("/poster.jpg", body: picture)
+        server.serve("/m/clip.webm", body: Self.body, etag: "\"c\"")
+        server.serve("/harbour", body: Array("""
+            <html><head><title>Harbour</title></head><body><video src="/m/clip.webm" poster="/poster.jpg"></video></body></html>
+            """.utf8), headers: [HTTPHeader("Content-Type", "text/html")])
+        let run = try fixture.download(server.url("/harbour"), ["--cookie", "sid=pg-1"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let asked = server.requests(to: "/poster.jpg")
+        #expect(asked.count == 1 && asked.first?["cookie"] == "sid=pg-1", "\(asked.map(\.headers))")
+        let thumbnails = fixture.cacheDir + "/thumbnails"
+        let kept = ((try? FileManager.default.contentsOfDirectory(atPath: thumbnails)) ?? []).filter { $0.hasSuffix(".picture") }
+        #expect(kept.count == 1 && kept.first.flatMap { FileManager.default.contents(atPath: thumbnails + "/" + $0) }.map(Array.init) == picture)
+    }
 }

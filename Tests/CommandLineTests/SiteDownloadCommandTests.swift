@@ -137,6 +137,25 @@ import TestSupport
         #expect(video.allSatisfy { server.requests(to: "/" + $0).isEmpty }, "no video piece is fetched")
     }
 
+    /// A site whose only format is a progressive video with its audio: the engine fetches the
+    /// file, then its audio track is copied out as it is (the same AAC packets) into an `.m4a`,
+    /// and the video goes.
+    @Test func audioOnlyFromAProgressiveVideoCopiesItsAudioTrack() throws {
+        let file = try Clips.mp4IndexLast(seconds: 4)
+        server.serve("/media/movie.mp4", body: Array(try Data(contentsOf: URL(fileURLWithPath: file))), etag: "\"m\"")
+        server.serve("/watch/movie.html", body: Self.playerPage(file: "/media/movie.mp4", type: "mp4", title: "Harbour sound"),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let run = try download("/watch/movie.html", ["--audio-only"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasSuffix("/Harbour sound.m4a"), "\(path)")
+        let audio = try FFprobe.packets(file).filter { $0.kind == "audio" }
+        #expect(try FFprobe.packets(path).map(\.kind) == ["audio"])
+        #expect(try FFprobe.packets(path).first?.count == audio.first?.count, "copied, not encoded again")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: fixture.cacheDir + "/videos").filter { !$0.hasSuffix(".json") }
+        #expect(saved == ["Harbour sound.m4a"], "the video is gone: \(saved)")
+    }
+
     /// A format only yt-dlp can fetch (here every format is marked `impersonate` by a wrapper
     /// around the real yt-dlp): yt-dlp's own downloader saves it in the cache, SIGINT stops it
     /// with its `.part` kept, the same command again continues that `.part` with a Range, and
@@ -189,5 +208,90 @@ import TestSupport
         let start = last["range"].flatMap { Int($0.dropFirst(6).split(separator: "-")[0]) } ?? 0
         #expect(start > 0, "continued its .part: \(last["range"] ?? "no range")")
         #expect(!FileManager.default.fileExists(atPath: sites) || partBytes() == 0, "nothing left behind")
+    }
+
+    /// yt-dlp's best format is on a streaming protocol (a wrapper around the real yt-dlp turns
+    /// the page's 720p file into an RTMP format and adds the same file as a 240p https one): it
+    /// is kept, chosen, and goes to yt-dlp's own downloader (which fetches it by its id), not
+    /// the engine's worse https one.
+    @Test func aBetterFormatOnAStreamingProtocolGoesToYtDlpsDownloader() throws {
+        let site = try SiteSupportFixture.shared.get()
+        let body = TestData.bytes(count: 1 << 20, seed: 42)
+        server.serve("/media/stream", body: body, etag: "\"r\"")
+        server.serve("/watch/stream.html", body: Self.playerPage(file: "/media/stream", type: "mp4", title: "Streamed"),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let bin = fixture.folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let rewrite = """
+            import json, sys
+            d = json.load(sys.stdin)
+            f = d["formats"][-1]
+            low = dict(f, format_id="low", height=240)
+            f.update(protocol="rtmp", url="rtmp://127.0.0.1:9/vod/mp4:clip", height=720)
+            d["formats"] = [low, f]
+            print(json.dumps(d))
+            """
+        let script = try fixture.folder.write(Array(rewrite.utf8), to: "bin/rewrite.py")
+        let wrapper = try fixture.folder.write(Array("""
+            #!/bin/sh
+            for a in "$@"; do [ "$a" = "-J" ] && json=1; done
+            if [ -n "$json" ]; then
+              "\(site.program)" "$@" | python3 "\(script)"
+              exit $?
+            fi
+            exec "\(site.program)" "$@"
+            """.utf8), to: "bin/yt-dlp")
+        chmod(wrapper, 0o755)
+        let environment = ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                           "XDG_DATA_HOME": fixture.folder.file("no-data")]
+        let run = try FetchplayProcess.run(["--download", server.url("/watch/stream.html"), "--cache-dir", fixture.cacheDir],
+                                           folder: fixture.folder, name: "streamed", environment: environment, timeout: .seconds(120))
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let path = try #require(run.lastLine)
+        #expect(path.hasSuffix("/Streamed.mp4"), "\(path)")
+        #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
+        let agents = server.requests(to: "/media/stream").filter { $0.method == "GET" }.map { $0["user-agent"] ?? "" }
+        #expect(!agents.isEmpty && agents.allSatisfy { !$0.hasPrefix("Fetchplay/") }, "fetched by yt-dlp, not the engine: \(agents)")
+    }
+
+    /// yt-dlp's duration and thumbnail for the library: the record keeps the duration; the
+    /// picture (on another host, `localhost`) is fetched with the format's context, so the
+    /// cookie given for the page's host does not go there, and kept in the thumbnails folder under
+    /// the video's fingerprint. A picture past 2 MiB, or one that is no image, is not kept, and
+    /// the video is saved all the same.
+    @Test(arguments: ["jpeg", "huge", "html"])
+    func theSitesDurationAndPictureGoToTheLibrary(_ poster: String) throws {
+        let body = TestData.bytes(count: 300_000, seed: 43)
+        let picture = Array(try Data(contentsOf: URL(fileURLWithPath: Clips.jpeg())))
+        let served: [UInt8] = switch poster {
+        case "jpeg": picture
+        case "huge": picture + [UInt8](repeating: 0, count: 2 << 20)
+        default: Array("<html><body>no picture</body></html>".utf8)
+        }
+        server.serve("/media/pictured", body: body, etag: "\"p\"")
+        server.serve("/poster.jpg", body: served)
+        let image = server.url("/poster.jpg").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        server.serve("/watch/pictured.html", body: Array("""
+            <html><head><title>Player page</title></head><body><div id="player"></div>
+            <script>jwplayer("player").setup({"file": "/media/pictured", "title": "Pictured", "type": "mp4",
+              "image": "\(image)", "duration": 4});</script>
+            </body></html>
+            """.utf8), headers: [HTTPHeader("Content-Type", "text/html")])
+        let run = try download("/watch/pictured.html", ["--cookie", "sid=pg-S3CRET"])
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let videos = fixture.cacheDir + "/videos"
+        let record = try #require(try FileManager.default.contentsOfDirectory(atPath: videos).first { $0.hasSuffix(".json") })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: videos + "/" + record))) as? [String: Any])
+        #expect((fields["duration"] as? NSNumber)?.doubleValue == 4, "\(fields)")
+        let asked = server.requests(to: "/poster.jpg")
+        #expect(asked.count == 1 && asked.allSatisfy { $0["cookie"] == nil && !($0["user-agent"] ?? "").contains("yt-dlp") },
+                "once, by Fetchplay, with nothing bound to the page's host: \(asked.map(\.headers))")
+        let kept = ((try? FileManager.default.contentsOfDirectory(atPath: fixture.cacheDir + "/thumbnails")) ?? []).filter { $0.hasSuffix(".picture") }
+        if poster == "jpeg" {
+            #expect(kept.count == 1)
+            #expect(kept.first.flatMap { FileManager.default.contents(atPath: fixture.cacheDir + "/thumbnails/" + $0) }.map(Array.init) == picture)
+        } else {
+            #expect(kept.isEmpty, "\(poster): not kept")
+        }
     }
 }

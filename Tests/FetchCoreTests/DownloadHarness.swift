@@ -53,10 +53,13 @@ final class DownloadHarness: Sendable {
 
     /// Serves `body` at `path` so that a run with `context` leaves a partial of its first 50,000
     /// bytes (then a retry that gets nothing), with its record and context kept beside it.
-    func leavePartial(_ path: String, on server: FaultServer, body: [UInt8], context: RequestContext) throws -> String {
+    ///
+    /// - Parameter link: what is downloaded (a page's video that is `path`); nil: `path` itself.
+    func leavePartial(_ path: String, on server: FaultServer, body: [UInt8], context: RequestContext,
+                      link: String? = nil) throws -> String {
         server.serve(path, body: body, etag: "\"c\"", faults: [.dropAfter(bytes: 50_000)], faultyRequests: 1)
         server.addFaults([.dropAfter(bytes: 0)], to: path, requests: 1)
-        let url = server.url(path)
+        let url = link ?? server.url(path)
         let state = try run(url, context: context)
         guard case .failed = state else { throw HarnessError("no partial left: \(state)") }
         return url

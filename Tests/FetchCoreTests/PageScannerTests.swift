@@ -15,8 +15,8 @@ struct PageScannerTests {
     @Test func videoElementsAndTheirSourcesInPageOrder() {
         let found = scan("""
             <html><head><title>A talk | Example News</title></head><body>
-            <video src="/media/intro.webm" title="Intro"></video>
-            <video aria-label="The talk"><source src="talk.mp4" type="video/mp4">
+            <video src="/media/intro.webm" title="Intro" poster="/media/intro.jpg"></video>
+            <video aria-label="The talk" poster="javascript:alert(1)"><source src="talk.mp4" type="video/mp4">
             <source src="https://cdn.example.net/talk/master.m3u8" type="application/x-mpegURL"></video>
             <picture><source srcset="a.webp"></picture>
             <audio><source src="../sound.ogg"></audio>
@@ -29,6 +29,8 @@ struct PageScannerTests {
         ])
         #expect(found.videos.map(\.title) == ["Intro", "The talk", "The talk", nil])
         #expect(found.videos.map(\.kind) == [.file, .file, .stream, .file])
+        // A poster is the video's picture, an http(s) link or none.
+        #expect(found.videos.map(\.thumbnail) == ["https://news.example.org/media/intro.jpg", nil, nil, nil])
         #expect(found.title == "A talk")
     }
 

@@ -163,6 +163,31 @@ import TestSupport
         #expect(try fake("cat \(served)").extract("http://127.0.0.1:9/p", context: RequestContext()).formats.count == 2)
     }
 
+    /// Formats only yt-dlp's own downloader fetches stay in the list, marked so, to be chosen:
+    /// a streaming protocol's link (RTMP, RTSP) and one with no link at all; a streaming link
+    /// under an http protocol, one with no host, a `javascript:` one or control characters
+    /// still drop their format, and so does one with no id (nothing to ask yt-dlp for).
+    @Test func streamingAndLinklessFormatsAreKeptForYtDlpsDownloader() throws {
+        let json = """
+            {"title": "Live archive", "formats": [
+              {"format_id": "r", "url": "rtmp://media.example.com/vod/mp4:clip", "protocol": "rtmp", "height": 1080},
+              {"format_id": "s", "url": "rtsp://cam.example.com/stream1", "protocol": "rtsp"},
+              {"format_id": "n", "protocol": "mhtml"},
+              {"format_id": "x1", "url": "rtmp://media.example.com/vod/clip", "protocol": "https"},
+              {"format_id": "x2", "url": "rtmp:///nohost", "protocol": "rtmp"},
+              {"format_id": "x3", "url": "javascript:alert(1)", "protocol": "rtmp"},
+              {"format_id": "x4", "url": "rtmp://media.example.com/a\\nb", "protocol": "rtmp"},
+              {"protocol": "rtmp"}, {"url": "rtmp://media.example.com/vod/noid", "protocol": "rtmp"},
+              {"format_id": "h", "url": "https://cdn.example.com/v.mp4", "protocol": "https", "height": 720}
+            ]}
+            """
+        let media = try SiteMedia.parse(Data(json.utf8))
+        #expect(media.formats.map(\.id) == ["r", "s", "n", "h"])
+        #expect(media.formats.map(\.needsYtDlp) == [true, true, true, false])
+        #expect(media.formats[0].url == "rtmp://media.example.com/vod/mp4:clip" && media.formats[2].url.isEmpty)
+        #expect(!media.formats.prefix(3).contains(where: SiteFormatChoice.isFetchable))
+    }
+
     @Test func aPlaylistListsAtMostAThousandEntries() throws {
         let entries = (1...1005).map { "{\"id\": \"\($0)\", \"url\": \"https://site.example/v/\($0)\", \"title\": \"Part \($0)\"}" }
         let json = "{\"_type\": \"playlist\", \"title\": \"Talks\", \"entries\": [\(entries.joined(separator: ",")), {\"url\": \"file:///x\"}]}"

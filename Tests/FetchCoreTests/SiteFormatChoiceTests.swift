@@ -18,8 +18,22 @@ struct SiteFormatChoiceTests {
         format("rtmp1080", vcodec: "avc1", acodec: "aac", height: 1080, protocolName: "rtmp"),
     ], entries: [], isPlaylist: false, entriesLeftOut: 0)
 
-    @Test func theBestVideoTheEngineCanFetchWithTheBestAudio() {
-        #expect(SiteFormatChoice.choose(Self.media, quality: nil, audioOnly: false, kept: nil).map(\.id) == ["v720", "a-high"])
+    /// yt-dlp's default is the 1080p RTMP format: the engine's best is only 720p, so the RTMP
+    /// one goes to yt-dlp's downloader; when the engine's is as tall, the engine fetches it.
+    @Test func ytDlpsBestGoesToItsDownloaderUnlessTheEngineCanFetchOneAsGood() {
+        #expect(SiteFormatChoice.choose(Self.media, quality: nil, audioOnly: false, kept: nil).map(\.id) == ["rtmp1080"])
+        var media = Self.media
+        media.formats[4].height = 720
+        #expect(SiteFormatChoice.choose(media, quality: nil, audioOnly: false, kept: nil).map(\.id) == ["v720", "a-high"])
+        media.formats.removeLast()
+        #expect(SiteFormatChoice.choose(media, quality: nil, audioOnly: false, kept: nil).map(\.id) == ["v720", "a-high"])
+    }
+
+    /// A format kept from the last run that only yt-dlp fetches is taken again by its id.
+    @Test func aKeptFormatOnlyYtDlpFetchesIsTakenAgain() {
+        var kept = SiteSource(page: "https://example.com/watch")
+        kept.note(Self.media, chosen: [Self.media.formats[4]])
+        #expect(SiteFormatChoice.choose(Self.media, quality: "480p", audioOnly: false, kept: kept).map(\.id) == ["rtmp1080"])
     }
 
     @Test func aQualityCapsTheHeight() {
@@ -48,8 +62,8 @@ struct SiteFormatChoiceTests {
         for index in renamed.formats.indices { renamed.formats[index].id = "n\(index)" }
         #expect(SiteFormatChoice.choose(renamed, quality: nil, audioOnly: false, kept: kept).map(\.id) == ["n2", "n0"])
         renamed.title = "Another clip"
-        #expect(SiteFormatChoice.choose(renamed, quality: nil, audioOnly: false, kept: kept).map(\.id) == ["n3", "n1"],
-                "another video: the default again")
+        #expect(SiteFormatChoice.choose(renamed, quality: nil, audioOnly: false, kept: kept).map(\.id) == ["n4"],
+                "another video: the default again (the 1080p RTMP one)")
     }
 
     @Test func noneTheEngineCanFetchIsYtDlpsOwnChoiceForItsDownloader() {

@@ -55,5 +55,8 @@ struct SiteSupportTests {
         // Neither a link's password nor a bidi override reaches the sentence.
         let quoted = SiteSupport.lastErrorLine("ERROR: HTTP Error 403 on https://me:s3cret@example.org/v \u{202E}gpj.exe")
         #expect(quoted?.contains("s3cret") == false && quoted?.contains("\u{202E}") == false, "\(quoted ?? "nil")")
+        // Nor a proxy's, whatever its scheme, in quotes too.
+        let proxy = SiteSupport.lastErrorLine("ERROR: Unable to connect to proxy 'socks5://fp:px-S3CRET@127.0.0.1:1080' or (http://a:b-S3CRET@h:3128)")
+        #expect(proxy == "Unable to connect to proxy 'socks5://127.0.0.1:1080' or (http://h:3128)", "\(proxy ?? "nil")")
     }
 }

@@ -147,6 +147,14 @@ public enum Clips {
         }
     }
 
+    /// A JPEG picture of one colour (an ffmpeg colour name, such as "red"): a site's poster.
+    public static func jpeg(color: String = "red", width: Int = 320, height: Int = 180) throws -> String {
+        try file(named: "picture-\(color)-\(width)x\(height).jpg") { path in
+            try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=\(color):s=\(width)x\(height)", "-frames:v", "1",
+                               "-f", "image2", "-y", path])
+        }
+    }
+
     private static let made = Locked<[String: String]>([:])
 
     /// Makes the file once per process (concurrent callers may both make it; the last write wins).

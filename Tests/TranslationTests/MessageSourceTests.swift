@@ -20,7 +20,7 @@ struct MessageSourceTests {
         .localFile(LocalPath(typed: "clips/video.mp4", path: "/home/user/clips/video.mp4", isFile: false)),
         .badResponse("a partial answer without Content-Range"), .other("libcurl could not start"),
         .refusedStream(.live), .refusedStream(.protected("SAMPLE-AES")), .refusedStream(.invalid("it lists no segments")),
-        .remuxFailed("Internal data stream error."),
+        .remuxFailed("Internal data stream error."), .audioNotSaved("the file has no audio track"),
         .refusedManifest(.live), .refusedManifest(.protected("Widevine")), .refusedManifest(.notXML("Start tag expected")),
         .refusedManifest(.notMPD("html")), .refusedManifest(.declarations), .refusedManifest(.unsafeLink("file:///etc/passwd")),
         .refusedManifest(.tooLarge("more than 100000 segments")), .refusedManifest(.invalid("a Representation has no segments")),
@@ -43,7 +43,7 @@ struct MessageSourceTests {
         switch error {
         case .invalidURL, .localFile, .unsupportedScheme, .httpStatus, .hostNotFound, .connectionRefused, .proxyFailed, .stalled,
              .connectionLost, .tooManyRedirects, .tls, .diskFull, .tooLarge, .fileSystem, .busy, .notAVideo, .severalVideos, .notOnPage, .badResponse, .other,
-             .refusedStream, .refusedManifest, .remuxFailed, .needsSiteSupport, .siteFailed:
+             .refusedStream, .refusedManifest, .remuxFailed, .audioNotSaved, .needsSiteSupport, .siteFailed:
             #expect(Self.template.produces(error.message), "not from po/fetchplay.pot: \(error.message)")
         }
     }

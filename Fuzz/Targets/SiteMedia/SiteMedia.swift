@@ -1,5 +1,6 @@
 // yt-dlp's `-J` answer about a page, read as hostile input: whatever the bytes, what is kept is
-// bounded and every link in it is an http(s) one.
+// bounded and every link in it is an http(s) one, but for a format only yt-dlp's downloader
+// fetches, whose link is a streaming protocol's or none, and which the engine never fetches.
 import Foundation
 @testable import FetchCore
 
@@ -10,7 +11,9 @@ public func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     precondition(media.formats.count <= SiteMedia.formatLimit && media.entries.count <= SiteMedia.entryLimit)
     precondition((media.title?.count ?? 0) <= SiteMedia.titleLimit)
     for format in media.formats {
-        precondition(isWeb(format.url) && format.fragments.allSatisfy(isWeb) && format.httpHeaders.count <= SiteMedia.headerLimit)
+        precondition(format.fragments.allSatisfy(isWeb) && format.httpHeaders.count <= SiteMedia.headerLimit)
+        precondition(isWeb(format.url) || (format.needsYtDlp && !SiteFormatChoice.isFetchable(format) && !format.id.isEmpty
+                                           && (format.url.isEmpty || SiteMedia.streamingLink(format.url) == format.url)))
     }
     precondition(media.entries.allSatisfy { isWeb($0.url) } && (media.thumbnail.map(isWeb) ?? true))
     return 0

@@ -51,6 +51,9 @@ public enum DownloadError: Error, Sendable, Equatable {
     case refusedManifest(DASHRefusal)
     /// An HLS presentation's segments are all on disk but GStreamer could not join them.
     case remuxFailed(String)
+    /// A download that saves only the audio finished, and its audio track could not be copied
+    /// out (GStreamer's reason); the whole video is kept.
+    case audioNotSaved(String)
     /// The server sent more bytes than it announced, or a reply that cannot be used.
     case badResponse(String)
     /// Any other libcurl failure, with libcurl's own words.
@@ -124,6 +127,9 @@ public enum DownloadError: Error, Sendable, Equatable {
         case .remuxFailed(let detail):
             // TRANSLATORS: %1$@ is GStreamer's reason.
             String(format: tr("The video's segments are saved but could not be joined into one video (%1$@); press Continue to try again."), detail)
+        case .audioNotSaved(let detail):
+            // TRANSLATORS: %1$@ is GStreamer's reason, such as "the file has no audio track".
+            String(format: tr("The video is saved, but its audio alone could not be (%1$@); the whole video is kept."), detail)
         case .badResponse(let detail):
             String(format: tr("The server sent an unusable answer: %1$@."), detail)
         case .other(let detail):

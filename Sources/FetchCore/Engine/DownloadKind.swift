@@ -25,10 +25,14 @@ public struct PresentationChoice: Sendable, Equatable {
     /// The variant a person chose from `StreamLink.variants(at:)`: its playlist is read directly
     /// (the master is not read again; its links may carry one-time tokens).
     public var variant: StreamVariant?
+    /// Only the audio: a DASH audio Representation or an HLS audio rendition alone, else the
+    /// audio of the variant's own segments (the remux takes no video).
+    public var audioOnly = false
 
-    public init(quality: String? = nil, variant: StreamVariant? = nil) {
+    public init(quality: String? = nil, variant: StreamVariant? = nil, audioOnly: Bool = false) {
         self.quality = quality
         self.variant = variant
+        self.audioOnly = audioOnly
     }
 }
 
@@ -42,10 +46,15 @@ public struct PresentationSaving: Sendable {
     public var prepare: @Sendable () -> Void
     /// The quality saved when a download does not choose one ("720p"); nil: the best.
     public var quality: String?
+    /// A finished file's audio track copied into a file of its own, for a download that saves
+    /// only the audio (GStreamer's, handed in like `remux`); nil keeps the whole file.
+    public var audioTrack: AudioTrackCopy?
 
-    public init(remux: PresentationRemux? = nil, quality: String? = nil, prepare: @escaping @Sendable () -> Void = {}) {
+    public init(remux: PresentationRemux? = nil, quality: String? = nil, audioTrack: AudioTrackCopy? = nil,
+                prepare: @escaping @Sendable () -> Void = {}) {
         self.remux = remux
         self.quality = quality
+        self.audioTrack = audioTrack
         self.prepare = prepare
     }
 }

@@ -53,6 +53,11 @@ public struct DownloadOptions: Sendable {
     public var presentations = PresentationSaving()
     /// How site support (yt-dlp) is asked about pages the scanner cannot read.
     public var sites = SiteOptions()
+    /// Only the best audio is saved, as it is (`--audio-only`, the choosers' switch): a site's
+    /// audio format, a presentation's audio rendition or Representation, or the audio track
+    /// copied out of a finished file. A download's context may ask it too
+    /// (`RequestContext.audioOnly`).
+    public var audioOnly = false
 
     public init() {}
 }

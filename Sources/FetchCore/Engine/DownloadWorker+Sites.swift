@@ -13,7 +13,7 @@ extension DownloadWorker {
     func siteRun(context: RequestContext, answer: SiteMedia?, limits: SpeedLimits, options: DownloadOptions) -> DownloadState {
         guard let source = context.page else { return .failed(.notAVideo(.webPage)) }
         var context = context
-        var site = context.site ?? SiteSource(page: source.media, entry: source.number, audioOnly: options.sites.audioOnly)
+        var site = context.site ?? SiteSource(page: source.media, entry: source.number, audioOnly: options.audioOnly)
         // The kept context is the format's: the page's own parts go back before yt-dlp is asked.
         if let parts = site.pageParts { parts.restore(into: &context) } else { site.pageParts = SiteSource.PageParts(context) }
         context.site = site
@@ -43,6 +43,9 @@ extension DownloadWorker {
             // A private context is kept by this worker alone, for the next run.
             if context.isPrivate { givenContext.withLock { $0 = context } }
             let end = save(chosen, of: media, context: context, limits: limits, options: options, rereads: refreshes > 0)
+            if case .completed(let video) = end {
+                noteSiteFacts(media, video: video, format: chosen[0], page: context, pageURL: site.page, options: options)
+            }
             guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
                   refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
             refreshes += 1
@@ -68,6 +71,8 @@ extension DownloadWorker {
         var options = options
         options.origin = first.url
         options.readOverHTTPS = first.url.hasPrefix("https:")
+        // Kept with the site's answer: a progressive format's audio is copied out once it is whole.
+        if site.audioOnly { options.audioOnly = true }
         if chosen.count == 1, first.isPlainHTTP {
             chosenKind.withLock { $0 = .file }
             return media(first.url, given: mediaContext, limits: limits, options: options)
@@ -76,7 +81,8 @@ extension DownloadWorker {
         fetchOptions.context = mediaContext
         let part: PresentationPart
         do throws(RunHalt) {
-            part = try SitePresentation.part(chosen, seconds: found.duration, fetch: ResourceFetch(options: fetchOptions, stop: stopSignal))
+            part = try SitePresentation.part(chosen, seconds: found.duration, audioOnly: site.audioOnly,
+                                             fetch: ResourceFetch(options: fetchOptions, stop: stopSignal))
         } catch {
             return error.state
         }
@@ -102,7 +108,7 @@ extension DownloadWorker {
             defer { withExtendedLifetime(lock) {} }
             report(.state(.downloading))
             if !context.isPrivate { try RunHalt.failing { () throws(DownloadError) in try cache.keepContext(context, for: url) } as Void }
-            var extraction = SiteExtraction(program: program, scratch: cache.sitesDirectory)
+            var extraction = SiteFinder.extraction(program, options: options)
             // Its progress lines are its output: 16 MiB hold a day of two a second.
             extraction.outputLimit = 16 << 20
             let folder = cache.sitesDirectory + "/" + key

@@ -88,6 +88,8 @@ final class DownloadWorker: Sendable {
         if options.sites.scratch == nil { options.sites.scratch = cache.sitesDirectory }
         // Read before the first run, which forgets the context of a link that is a page.
         let context = given ?? cache.context(for: url) ?? options.context
+        // The chooser's switch, kept with the partial: every kind of run reads it from the options.
+        if context.audioOnly == true { options.audioOnly = true }
         if context.page != nil || WebAddress.pageVideo(of: url) != nil {
             return pageRun(context: context, limits: limits, options: options)
         }
@@ -110,9 +112,10 @@ final class DownloadWorker: Sendable {
         }
         let file = FileRun(url: url, requestURL: link, cache: cache, options: options, board: board, limits: limits,
                            stop: stopSignal, report: report)
+        let finishedBefore = options.audioOnly && cache.entry(for: url)?.isComplete == true
         switch file.run(given: given) {
         case .state(let end):
-            return end
+            return keepingAudioOnly(end, finishedBefore: finishedBefore, options: options)
         case .presentation:
             // Known as a playlist or a manifest only by its answer: saved as one from here on,
             // in the same slot, with the context this run was given.
@@ -157,6 +160,10 @@ final class DownloadWorker: Sendable {
             if context.isPrivate { givenContext.withLock { $0 = context } }
             options.readOverHTTPS = source.servedOverHTTPS == true
             let end = media(source.media, given: context, limits: limits, options: options, rereadPlaylist: reread)
+            if case .completed(let video) = end, let picture = source.picture {
+                // The page's poster, with the page's context (the person gave the page).
+                keepPicture(picture, of: video, context: context, origin: requestURL, options: options)
+            }
             guard case .failed(.httpStatus(let code, _)) = end, Self.deadLink.contains(code),
                   refreshes < Self.maxRefreshes, !stopSignal.isRaised else { return end }
             refreshes += 1
@@ -202,6 +209,8 @@ final class DownloadWorker: Sendable {
         // Named after the page once; a refresh keeps the name it has.
         found.suggestedName = context.page == nil ? finding.name(of: source.number - 1) : context.suggestedName
         found.site = context.site
+        // The chooser's wish stays with the video's context, kept with its partial.
+        found.audioOnly = context.audioOnly
         return .success((found, finding.site))
     }
 
@@ -209,6 +218,7 @@ final class DownloadWorker: Sendable {
                               options: DownloadOptions, rereadPlaylist: Bool = false) -> DownloadState {
         var choice = choice
         if choice.quality == nil { choice.quality = options.presentations.quality }
+        if options.audioOnly { choice.audioOnly = true }
         var run = PresentationRun(url: url, requestURL: link, cache: cache, options: options, choice: choice,
                                   limits: limits, board: board, stop: stopSignal, report: report)
         run.rereadsPlaylist = rereadPlaylist

@@ -73,12 +73,12 @@ struct PageScanner {
             if htmlTitle == nil { htmlTitle = element.text }
         case "video", "audio":
             let title = element["title"] ?? element["aria-label"]
-            if let src = element["src"] { add(src, type: element["type"], title: title) }
+            if let src = element["src"] { add(src, type: element["type"], title: title, thumbnail: element["poster"]) }
         case "source":
             let parent = element.mediaParent.map { html.elements[$0] }
             let title = parent.flatMap { $0["title"] ?? $0["aria-label"] } ?? element["title"]
             // A `<source>` of a `<picture>` is an image.
-            if parent != nil, let src = element["src"] { add(src, type: element["type"], title: title) }
+            if let parent, let src = element["src"] { add(src, type: element["type"], title: title, thumbnail: parent["poster"]) }
         case "a":
             if let href = element["href"], Self.mediaKind(of: href) != nil {
                 add(href, type: element["type"], title: element["title"] ?? element["aria-label"])

@@ -13,6 +13,9 @@ public struct PageSource: Codable, Sendable, Equatable {
     /// The page was served over https (though its link may have been http): its media over
     /// plain http gets nothing of the context (`DownloadOptions.readOverHTTPS`).
     public var servedOverHTTPS: Bool?
+    /// The picture the page shows for it (`<video poster>`, a JSON-LD `thumbnailUrl`), kept for
+    /// the library row once the video is whole (`VideoPicture`).
+    public var picture: String?
 
     public init(number: Int, title: String?, kind: PageVideo.Kind, media: String) {
         self.number = number
@@ -26,6 +29,7 @@ public struct PageSource: Codable, Sendable, Equatable {
         let video = finding.videos[number - 1]
         self.init(number: number, title: finding.title(of: number - 1), kind: video.kind, media: video.url)
         if finding.page.hasPrefix("https:") { servedOverHTTPS = true }
+        picture = video.thumbnail
     }
 
     /// The same video on the page read again: the one at the same place and of the same kind,

@@ -7,7 +7,7 @@ extension RequestContext {
     /// file carries the flag, and one read back (or one kept before the flag) is not private.
     /// A property added to `RequestContext` must be added here to be kept.
     enum CodingKeys: String, CodingKey {
-        case headers, cookieHeader, cookies, referer, userAgent, proxy, source, suggestedName, page, site
+        case headers, cookieHeader, cookies, referer, userAgent, proxy, source, suggestedName, page, site, audioOnly
     }
 
     /// `summary`, then for a private one that it is not kept: what the window says of it.

@@ -46,6 +46,9 @@ public struct RequestContext: Codable, Sendable, Equatable {
     public var page: PageSource?
     /// What yt-dlp found for it, when site support read its page (`SiteSource`).
     public var site: SiteSource?
+    /// True: only its audio is saved (the chooser's switch), kept with the partial so a
+    /// continue after a quit saves the same; nil: what the options say.
+    public var audioOnly: Bool?
 
     public init() {}
 

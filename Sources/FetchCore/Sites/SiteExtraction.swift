@@ -7,8 +7,11 @@ import ThreadKit
 ///
 /// What the page's download knows goes along without reaching its argv or environment (which
 /// other users can read): the cookies as a Netscape cookies file, and Referer, User-Agent, the
-/// headers given and the proxy as a yt-dlp config file (`--config-locations`), both 0600 in a
-/// private folder of the cache and removed when it ends. `--ignore-config` keeps the user's own
+/// headers given and the proxy (the context's, else the app's: Preferences, `--proxy`,
+/// `FETCHPLAY_PROXY`, the desktop's for that page) as a yt-dlp config file
+/// (`--config-locations`), both 0600 in a private folder of the cache and removed when it ends.
+/// Certificate authorities given to the engine (`--ca-certificate`) are trusted by yt-dlp too:
+/// the file's path (no secret) in `SSL_CERT_FILE` and its kin, and certifi's bundle left aside. `--ignore-config` keeps the user's own
 /// yt-dlp config from changing what it answers. It may run `timeLimit` seconds and print
 /// `outputLimit` bytes; past either it is killed and the answer is one sentence. Its last
 /// `ERROR:` line is its sentence; a traceback never shows.
@@ -25,6 +28,12 @@ public struct SiteExtraction: Sendable {
     public var outputLimit = SiteExtraction.defaultOutputLimit
     /// The environment the child starts from; `FETCHPLAY_PROXY` never reaches it.
     public var environment = ProcessInfo.processInfo.environment
+    /// The app's proxy, for a context that names none (`DownloadOptions.proxy`); nil: yt-dlp's
+    /// own choice (the environment's).
+    public var proxy: ProxySetting?
+    /// A file of certificate authorities trusted instead of the system's
+    /// (`DownloadOptions.certificateAuthorities`).
+    public var certificateAuthorities: String?
 
     public init(program: String, scratch: String) {
         self.program = program
@@ -68,9 +77,14 @@ public struct SiteExtraction: Sendable {
             unlink(config)
         }
         try write(Self.cookieFile(context, page: link), to: cookies)
-        try write(Self.configFile(context, cookies: cookies), to: config)
+        try write(Self.configFile(context, cookies: cookies, proxy: context.proxy ?? proxy, page: link,
+                                  certificateAuthorities: certificateAuthorities), to: config)
         var environment = environment
         environment["FETCHPLAY_PROXY"] = nil
+        if let certificateAuthorities {
+            // Python's ssl (yt-dlp's own handlers), requests and curl_cffi each read one of these.
+            for name in ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"] { environment[name] = certificateAuthorities }
+        }
         let child = ChildProcess(program: program, arguments: ["--ignore-config", "--config-locations", config] + arguments + ["--", link],
                                  environment: environment, timeLimit: timeLimit, outputLimit: outputLimit, stop: stop)
         let result: ChildProcess.Result
@@ -124,16 +138,25 @@ public struct SiteExtraction: Sendable {
 
     /// The options that carry the context, one a line, each value quoted as yt-dlp's config
     /// reader (Python's shlex) reads it back.
-    static func configFile(_ context: RequestContext, cookies: String) -> String {
+    ///
+    /// - Parameters:
+    ///   - proxy: the one `page`'s requests go through, the context's else the app's (the
+    ///     desktop's is asked for `page`); the environment's is yt-dlp's own to read.
+    ///   - certificateAuthorities: given: certifi's bundle, which yt-dlp prefers to the
+    ///     system's, is left aside, so that `SSL_CERT_FILE` counts.
+    static func configFile(_ context: RequestContext, cookies: String, proxy: ProxySetting?, page: String,
+                           certificateAuthorities: String?) -> String {
         var lines = ["--cookies " + ShellWord.quoted(cookies)]
         if let referer = context.referer { lines.append("--referer " + ShellWord.quoted(referer)) }
         if let agent = context.userAgent { lines.append("--user-agent " + ShellWord.quoted(agent)) }
         for field in context.headers { lines.append("--add-header " + ShellWord.quoted(field.name + ":" + field.value)) }
-        switch context.proxy {
+        switch proxy {
         case .manual(let proxy)?: lines.append("--proxy " + ShellWord.quoted(proxy))
         case .direct?: lines.append("--proxy ''")
-        case .environment?, .desktop?, nil: break
+        case .desktop?: if let desktop = ProxySetting.desktop.proxy(for: page) { lines.append("--proxy " + ShellWord.quoted(desktop)) }
+        case .environment?, nil: break
         }
+        if certificateAuthorities != nil { lines.append("--compat-options no-certifi") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

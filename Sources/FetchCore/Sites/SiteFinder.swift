@@ -56,10 +56,14 @@ enum SiteFinder {
         }
     }
 
-    private static func extraction(_ program: String, options: DownloadOptions) -> SiteExtraction {
+    /// yt-dlp as `options` ask it: their time limit, the app's proxy and certificate
+    /// authorities, its private files in the sites scratch folder.
+    static func extraction(_ program: String, options: DownloadOptions) -> SiteExtraction {
         let scratch = options.sites.scratch ?? NSTemporaryDirectory() + "/fetchplay-sites-\(getuid())"
         var extraction = SiteExtraction(program: program, scratch: scratch)
         extraction.timeLimit = options.sites.timeLimit
+        extraction.proxy = options.proxy.setting
+        extraction.certificateAuthorities = options.certificateAuthorities
         return extraction
     }
 }

@@ -1,20 +1,29 @@
 /// Which of yt-dlp's formats a download saves: what yt-dlp's own default (`bv*+ba/b`) would
-/// take, among the formats Fetchplay's engine can fetch.
+/// take, fetched by Fetchplay's engine when it can fetch it or formats as good.
 ///
 /// yt-dlp lists formats worst first, best last, so "best" is the last that fits: the best with
 /// video (at most `quality`'s height when one is asked), and when it has no audio, the best
-/// audio-only format beside it; the two are joined into one MP4 by the remux. When the engine can
-/// fetch none of them, the same choice among all goes to yt-dlp's own downloader. Audio only takes
-/// the best format with audio and no video, else the best with audio. A format kept from an
-/// earlier run is taken again when the new list still has it (by id, else by place when the
-/// video's title is the same), so a continue lands on the same bytes.
+/// audio-only format beside it; the two are joined into one MP4 by the remux. When that choice
+/// holds a format the engine cannot fetch (another protocol, a browser's TLS fingerprint, no
+/// link), the same choice among the formats it can fetch is taken if it is as good (as tall,
+/// or for audio as rich), else yt-dlp's own choice goes to its downloader. Audio only takes the
+/// best format with audio and no video, else the best with audio. A format kept from an earlier
+/// run is taken again when the new list still has it (by id, else by place when the video's
+/// title is the same), so a continue lands on the same bytes, whoever fetches it.
 enum SiteFormatChoice {
-    /// The formats to save, video first; empty when there are none. Those the engine can fetch
-    /// when it can fetch the choice, else yt-dlp's own choice among all (its downloader's).
+    /// The formats to save, video first; empty when there are none.
     static func choose(_ media: SiteMedia, quality: String?, audioOnly: Bool, kept: SiteSource?) -> [SiteMedia.Format] {
         if let kept, let again = same(kept, in: media) { return again }
-        let fetchable = best(media.formats.filter(isFetchable), quality: quality, audioOnly: audioOnly)
-        return fetchable.isEmpty ? best(media.formats, quality: quality, audioOnly: audioOnly) : fetchable
+        let best = best(media.formats, quality: quality, audioOnly: audioOnly)
+        guard !best.allSatisfy(isFetchable) else { return best }
+        let fetchable = self.best(media.formats.filter(isFetchable), quality: quality, audioOnly: audioOnly)
+        return !fetchable.isEmpty && rank(fetchable) >= rank(best) ? fetchable : best
+    }
+
+    /// How good a choice is, to compare two: its video's height, or its audio's bitrate.
+    private static func rank(_ chosen: [SiteMedia.Format]) -> Double {
+        guard let first = chosen.first else { return 0 }
+        return first.hasVideo ? Double(first.height ?? 0) : first.abr ?? first.tbr ?? 0
     }
 
     private static func best(_ usable: [SiteMedia.Format], quality: String?, audioOnly: Bool) -> [SiteMedia.Format] {

@@ -3,12 +3,15 @@ import Foundation
 /// What yt-dlp answered about a page (`yt-dlp -J`), read as hostile input: one JSON object of at
 /// most `SiteExtraction.outputLimit` bytes, every field checked for its type, texts cut to
 /// their limits and stripped of control characters, and only absolute http and https links
-/// kept (a `file:`, `data:` or any other link is refused: a format with one is dropped).
+/// kept (a `file:`, `data:` or any other link is refused: a format with one is dropped), but
+/// for formats of streaming protocols (RTMP, RTSP, MMS) or with no link at all, which only
+/// yt-dlp's own downloader fetches (`needsYtDlp`): kept, so they can be chosen.
 public struct SiteMedia: Sendable, Equatable {
     /// A way yt-dlp offers to fetch the video.
     public struct Format: Sendable, Equatable {
         public var id: String
-        /// Its media link (http or https); for fragments, the manifest's or the first one's.
+        /// Its media link (http or https); for fragments, the manifest's or the first one's. A
+        /// format only yt-dlp fetches may have a streaming one (`rtmp://…`) or none (empty).
         public var url: String
         /// yt-dlp's protocol: `https`, `http`, `m3u8_native`, `http_dash_segments`, …
         public var protocolName: String
@@ -151,9 +154,23 @@ public struct SiteMedia: Sendable, Equatable {
             }
         }
         let manifest = link(object["manifest_url"])
-        guard let url = link(object["url"]) ?? manifest ?? fragments.first else { return nil }
-        // A link given but refused (file:, data:, …) drops the format, even with a manifest.
-        if object["url"] != nil, link(object["url"]) == nil { return nil }
+        let id = text(object["format_id"], limit: 100) ?? ""
+        let url: String
+        var onlyYtDlp = false
+        if let fetched = link(object["url"]) ?? manifest ?? fragments.first, object["url"] == nil || link(object["url"]) != nil {
+            url = fetched
+        } else if let streaming = streamingLink(object["url"]), !id.isEmpty, !["http", "https"].contains(protocolName) {
+            // RTMP, RTSP, MMS: no link the engine fetches, but yt-dlp's downloader does, by id.
+            url = streaming
+            onlyYtDlp = true
+        } else if object["url"] == nil, manifest == nil, fragments.isEmpty, !id.isEmpty, !["http", "https"].contains(protocolName) {
+            // No link at all (the extractor hands its downloader what it needs): by id too.
+            url = ""
+            onlyYtDlp = true
+        } else {
+            // A link given but refused (file:, data:, …) drops the format, even with a manifest.
+            return nil
+        }
         var headers: [HeaderField] = []
         if let fields = object["http_headers"] as? [String: Any] {
             for (name, value) in fields.sorted(by: { $0.key < $1.key }).prefix(headerLimit) {
@@ -161,7 +178,7 @@ public struct SiteMedia: Sendable, Equatable {
                 headers.append(field)
             }
         }
-        var format = Format(id: text(object["format_id"], limit: 100) ?? "", url: url, protocolName: protocolName,
+        var format = Format(id: id, url: url, protocolName: protocolName,
                             ext: text(object["ext"], limit: 10), vcodec: text(object["vcodec"], limit: 100),
                             acodec: text(object["acodec"], limit: 100),
                             height: number(object["height"]).flatMap { $0 > 0 && $0 < 100_000 ? Int($0) : nil },
@@ -173,7 +190,7 @@ public struct SiteMedia: Sendable, Equatable {
         format.filesize = (number(object["filesize"]) ?? number(object["filesize_approx"])).flatMap { $0 > 0 && $0 < 1e15 ? Int64($0) : nil }
         format.language = text(object["language"], limit: 35)
         let impersonate = object["impersonate"].map { !($0 is NSNull) && ($0 as? Bool) != false } ?? false
-        format.needsYtDlp = impersonate || (object["request_data"].map { !($0 is NSNull) } ?? false)
+        format.needsYtDlp = onlyYtDlp || impersonate || (object["request_data"].map { !($0 is NSNull) } ?? false)
         return format
     }
 
@@ -203,6 +220,22 @@ public struct SiteMedia: Sendable, Equatable {
         }
         let double = value.doubleValue
         return double.isFinite ? double : nil
+    }
+
+    /// Schemes of streaming protocols yt-dlp's own downloader fetches (through ffmpeg or
+    /// rtmpdump) and the engine never does.
+    static let streamingSchemes: Set<String> = ["rtmp", "rtmpe", "rtmps", "rtmpt", "rtmpte", "rtmpts", "rtsp", "rtsps",
+                                                "mms", "mmsh", "mmst", "srt"]
+
+    /// A streaming protocol's link (`rtmp://host/app/stream`), only for yt-dlp to use: a
+    /// scheme of `streamingSchemes`, a host, no control character; nil for any other.
+    static func streamingLink(_ value: Any?) -> String? {
+        guard let text = value as? String, text.utf8.count <= linkLimit, let colon = text.range(of: "://"),
+              streamingSchemes.contains(text[..<colon.lowerBound].lowercased()),
+              text[colon.upperBound...].first.map({ $0 != "/" }) == true,
+              text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f && !(0x80...0x9f).contains($0.value) })
+        else { return nil }
+        return text
     }
 
     /// An absolute http or https link as libcurl reads it; nil for any other.

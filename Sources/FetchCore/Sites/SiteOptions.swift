@@ -8,8 +8,6 @@ public struct SiteOptions: Sendable {
     public var looksForInstalled = true
     /// Where its private files go; nil: the cache's `sites` folder.
     public var scratch: String?
-    /// Only the best audio is saved, as it is (`--audio-only`).
-    public var audioOnly = false
     /// Seconds yt-dlp may take for one page.
     public var timeLimit = SiteExtraction.defaultTimeLimit
 

@@ -5,8 +5,9 @@ enum SitePresentation {
     /// - Parameters:
     ///   - formats: the video (with its audio, or alone) first, then an audio-only format.
     ///   - seconds: the video's duration, for a file whose pieces say none.
+    ///   - audioOnly: only the audio is saved: a format with video gives the remux its audio alone.
     ///   - fetch: reads an HLS format's playlist with the format's own request context.
-    static func part(_ formats: [SiteMedia.Format], seconds: Double?,
+    static func part(_ formats: [SiteMedia.Format], seconds: Double?, audioOnly: Bool = false,
                      fetch: ResourceFetch) throws(RunHalt) -> PresentationPart {
         var tracks: [StreamTrack] = []
         for format in formats {
@@ -22,7 +23,7 @@ enum SitePresentation {
         let first = formats[0]
         var part = PresentationPart(mediaURL: first.manifestURL ?? first.url, tracks: tracks,
                                     variant: first.height.map { "\($0)p" })
-        if formats.allSatisfy({ !$0.hasVideo }) { part.audioOnly = true }
+        if audioOnly || formats.allSatisfy({ !$0.hasVideo }) { part.audioOnly = true }
         if first.url.hasPrefix("https:") { part.readOverHTTPS = true }
         return part
     }

@@ -186,10 +186,19 @@ public enum SiteSupport {
         guard let line else { return nil }
         let words = line.dropFirst("ERROR:".count).trimmingCharacters(in: .whitespaces)
         let visible = String(String.UnicodeScalarView(words.unicodeScalars.filter { !$0.isHiddenInText }.prefix(300)))
-        // yt-dlp quotes the links it tried, which may carry `user:password@`.
-        let clean = visible.split(separator: " ", omittingEmptySubsequences: false)
-            .map { $0.contains("://") ? WebAddress.redacted(String($0)) : String($0) }.joined(separator: " ")
+        // yt-dlp quotes the links it tried, which may carry `user:password@`, and may quote the
+        // proxy it was given (`socks5://`, in quotes), which libcurl's parser does not read.
+        let clean = withoutUserInfo(visible.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.contains("://") ? WebAddress.redacted(String($0)) : String($0) }.joined(separator: " "))
         return clean.isEmpty ? nil : clean
+    }
+
+    /// `text` without the user and password of any `scheme://user:password@host` in it, whatever
+    /// the scheme and whatever quotes it stands in.
+    static func withoutUserInfo(_ text: String) -> String {
+        guard text.contains("@"),
+              let userInfo = try? NSRegularExpression(pattern: "([A-Za-z][A-Za-z0-9+.-]*://)[^\\s/@'\"]*:[^\\s/@'\"]*@") else { return text }
+        return userInfo.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1")
     }
 
     /// The first executable `name` on the environment's PATH.

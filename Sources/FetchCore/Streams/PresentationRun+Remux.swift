@@ -14,7 +14,9 @@ extension PresentationRun {
         let fragmented = !tracks[0].sections.isEmpty
         let remux = options.presentations.remux
         let output = presentation.folder + (remux == nil ? (fragmented ? "/joined.mp4" : "/joined.ts") : "/video.mp4")
-        let inputs: [PresentationRemuxPlan.Input] = tracks.count == 1 ? [.videoAndAudio] : [.video] + tracks.dropFirst().map { _ in .audio }
+        // Audio only: a variant's own segments give the file their audio alone.
+        let inputs: [PresentationRemuxPlan.Input] = tracks.count == 1 ? [part.audioOnly == true ? .audio : .videoAndAudio]
+            : [.video] + tracks.dropFirst().map { _ in .audio }
         let plan = PresentationRemuxPlan(output: output, inputs: inputs)
         // This run's segments and feeds stop together: at a pause (the download's stop) or at
         // the first failure of either side.

@@ -107,7 +107,9 @@ struct PresentationRun {
         var fetch = ResourceFetch(options: options, stop: stop)
         do throws(RunHalt) {
             // A variant chosen from the master before: its playlist straight away.
-            var answer = try fetch.get(choice.variant?.url ?? requestURL)
+            // Audio only: a rendition with a playlist of its own is read alone, never the video's.
+            let audio = { (variant: StreamVariant?) in choice.audioOnly ? variant?.audioToFetch?.url : nil }
+            var answer = try fetch.get(audio(choice.variant) ?? choice.variant?.url ?? requestURL)
             // Served over https, though its link may have been http: what it names over http
             // (a variant, a rendition, a sidx) is fetched bare from here on, and so are its
             // segments (the record keeps it).
@@ -119,7 +121,7 @@ struct PresentationRun {
             }
             if DASHSource.isManifest(answer, link: requestURL) {
                 var record = try DASHSource.record(url: url, answer: answer, fetch: fetch, quality: choice.quality,
-                                                   representation: choice.variant?.representation)
+                                                   representation: choice.variant?.representation, audioOnly: choice.audioOnly)
                 if readOverHTTPS { record.presentation?.readOverHTTPS = true }
                 try RunHalt.failing { () throws(DownloadError) in try presentation.save(record) }
                 return record
@@ -128,12 +130,15 @@ struct PresentationRun {
             if chosen == nil, case .master(let variants) = try RunHalt.failing({ () throws(DownloadError) in try Self.parse(answer) }) {
                 guard let best = variants.choose(quality: choice.quality) else { throw .failed(.refusedStream(.invalid("it has no variants"))) }
                 chosen = best
-                answer = try fetch.get(best.url)
+                answer = try fetch.get(audio(best) ?? best.url)
             }
             var part = PresentationPart(mediaURL: answer.finalURL, tracks: [try RunHalt.failing { () throws(DownloadError) in try Self.track(answer) }],
                                         variant: chosen?.label)
             if readOverHTTPS { part.readOverHTTPS = true }
-            if let audio = chosen?.audioToFetch, let audioURL = audio.url {
+            if choice.audioOnly {
+                part.audioOnly = true
+                part.audioName = chosen?.audioToFetch?.name
+            } else if let audio = chosen?.audioToFetch, let audioURL = audio.url {
                 let audioAnswer = try fetch.get(audioURL)
                 part.tracks.append(try RunHalt.failing { () throws(DownloadError) in try Self.track(audioAnswer) })
                 part.audioName = audio.name

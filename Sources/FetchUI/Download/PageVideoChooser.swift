@@ -8,11 +8,12 @@ import Localization
 
 /// Asks which of the videos a web page offers to save (a `ChoiceDialog`): one row per video in
 /// page order (its title; file or stream, and its length when the page says), each with a check
-/// button, all on to begin with. Arrows move between rows, Space turns one on or off, Enter
-/// downloads the ones on, Escape cancels; Download is off while none is.
+/// button, all on to begin with, and under them the "Audio only" switch. Arrows move between
+/// rows, Space turns one on or off, Enter downloads the ones on, Escape cancels; Download is off
+/// while none is.
 ///
 /// `done` runs once, on the main thread: with the numbers (from 1) of the videos on, or with
-/// none when cancelled.
+/// none when cancelled, and whether only their audio is saved.
 @MainActor
 final class PageVideoChooser {
     private var connections: [SignalConnection] = []
@@ -23,9 +24,14 @@ final class PageVideoChooser {
     let list: UnsafeMutablePointer<GtkWidget>
     let rows: [UnsafeMutablePointer<GtkWidget>]
     let checks: [UnsafeMutablePointer<GtkWidget>]
-    private var done: (@MainActor ([Int]) -> Void)?
+    /// The "Audio only" switch.
+    let audioOnly: UnsafeMutablePointer<GtkWidget>
+    private var done: (@MainActor ([Int], _ audioOnly: Bool) -> Void)?
+    /// Videos listed without a scroller: five rows of two lines fit a phone's height with the switch.
+    static let rowsShownWhole = 5
 
-    init(over parent: UnsafeMutablePointer<GtkWidget>, finding: PageFinding, done: @escaping @MainActor ([Int]) -> Void) {
+    init(over parent: UnsafeMutablePointer<GtkWidget>, finding: PageFinding,
+         done: @escaping @MainActor ([Int], _ audioOnly: Bool) -> Void) {
         self.done = done
         list = gtk_list_box_new()!
         gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_NONE)
@@ -52,16 +58,25 @@ final class PageVideoChooser {
         }
         self.rows = rows
         self.checks = checks
-        let scroller = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_propagate_natural_height(scroller.opaque, 1)
-        gtk_scrolled_window_set_max_content_height(scroller.opaque, 360)
-        gtk_scrolled_window_set_child(scroller.opaque, list)
+        // A few rows are shown whole; a longer list scrolls. (A scroller measures rows whose titles
+        // wrap as if they did not, and cut the last row of a short list in half.)
+        var videos = list
+        if finding.videos.count > Self.rowsShownWhole {
+            let scroller = gtk_scrolled_window_new()!
+            gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+            gtk_scrolled_window_set_propagate_natural_height(scroller.opaque, 1)
+            gtk_scrolled_window_set_max_content_height(scroller.opaque, 360)
+            gtk_scrolled_window_set_child(scroller.opaque, list)
+            videos = scroller
+        }
+        let audio = ChoiceDialog.audioOnlySwitch()
+        audioOnly = audio.toggle
         let count = finding.videos.count
         // TRANSLATORS: %1$ld is how many videos the page offers (2 or more).
         let heading = String(format: trn("This page offers %1$ld video", "This page offers %1$ld videos", count), count)
         window = ChoiceDialog.make(over: parent, title: tr("Choose Videos"), heading: heading,
-                                   body: finding.title ?? LinkTitle.of(finding.page), choices: scroller)
+                                   body: finding.title ?? LinkTitle.of(finding.page),
+                                   choices: Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [videos, audio.list]))
         connections = ChoiceDialog.connect(window, enter: { [weak self] in self?.enterOnChoice() ?? false }) { [weak self] id in
             // The dialog closes itself after a response.
             self?.finish(id == ChoiceDialog.download ? self?.chosen ?? [] : [], close: false)
@@ -115,7 +130,8 @@ final class PageVideoChooser {
     private func finish(_ numbers: [Int], close: Bool = true) {
         guard let done else { return }
         self.done = nil
+        let audioOnly = ChoiceDialog.isOn(audioOnly)
         if close { gtk_window_destroy(window.as(GtkWindow.self)) }
-        done(numbers)
+        done(numbers, audioOnly)
     }
 }

@@ -5,10 +5,12 @@ import Foundation
 import GLibSupport
 import Localization
 
-/// Asks which variant of an HLS link to save before it starts (a `ChoiceDialog`): one choice per
-/// variant by resolution, the best chosen already. Enter downloads, Escape cancels.
+/// Asks which variant of an HLS or DASH link to save before it starts (a `ChoiceDialog`): one
+/// choice per variant by resolution, the best chosen already, and under them the "Audio only"
+/// switch. Enter downloads, Escape cancels.
 ///
-/// `done` runs once, on the main thread: with the chosen variant, or nil when cancelled.
+/// `done` runs once, on the main thread: with the chosen variant, or nil when cancelled, and
+/// whether only its audio is saved.
 @MainActor
 final class VariantChooser {
     /// The signal handlers it connected: they are disconnected when it goes.
@@ -22,14 +24,16 @@ final class VariantChooser {
     let choices: [UnsafeMutablePointer<GtkWidget>]
     /// The dialog's responses.
     static let download = ChoiceDialog.download, cancel = ChoiceDialog.cancel
+    /// The "Audio only" switch.
+    let audioOnly: UnsafeMutablePointer<GtkWidget>
     private let variants: [StreamVariant]
-    private var done: (@MainActor (StreamVariant?) -> Void)?
+    private var done: (@MainActor (StreamVariant?, _ audioOnly: Bool) -> Void)?
 
     /// - Parameters:
     ///   - variants: best first; the first is chosen to begin with.
     ///   - title: the video's name, for people.
     init(over parent: UnsafeMutablePointer<GtkWidget>, title: String, variants: [StreamVariant],
-         done: @escaping @MainActor (StreamVariant?) -> Void) {
+         done: @escaping @MainActor (StreamVariant?, _ audioOnly: Bool) -> Void) {
         self.variants = variants
         self.done = done
         var choices: [UnsafeMutablePointer<GtkWidget>] = []
@@ -42,8 +46,10 @@ final class VariantChooser {
         if let best = choices.first { gtk_check_button_set_active(best.as(GtkCheckButton.self), 1) }
         let list = Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 4, choices)
         fp_accessible_update_label(list.opaque, tr("Quality"))
+        let audio = ChoiceDialog.audioOnlySwitch()
+        audioOnly = audio.toggle
         window = ChoiceDialog.make(over: parent, title: tr("Choose a Quality"), heading: tr("Which quality should Fetchplay save?"),
-                                   body: title, choices: list)
+                                   body: title, choices: Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [list, audio.list]))
         connections = ChoiceDialog.connect(window, enter: { [weak self] in self?.enterOnChoice() ?? false }) { [weak self] id in
             // The dialog closes itself after a response.
             self?.finish(id == Self.download ? self?.chosen : nil, close: false)
@@ -77,8 +83,9 @@ final class VariantChooser {
     private func finish(_ variant: StreamVariant?, close: Bool = true) {
         guard let done else { return }
         self.done = nil
+        let audioOnly = ChoiceDialog.isOn(audioOnly)
         if close { gtk_window_destroy(window.as(GtkWindow.self)) }
-        done(variant)
+        done(variant, audioOnly)
     }
 
     /// "1080p · 5.5 Mbit/s"; a variant without a resolution by its rate alone.

@@ -137,11 +137,19 @@ final class LibraryThumbnails {
         }
     }
 
-    /// On a worker: the saved thumbnail, else a new one (saved); the duration when asked.
+    /// On a worker: the saved thumbnail, else a new one (saved) from the video's picture
+    /// (`VideoPicture`: its page's poster, its site's thumbnail; an audio file has no frame) or
+    /// else a frame; the duration when asked.
     nonisolated private static func make(path: String, folder: String?, probeDuration: Bool,
                                          probes: Thumbnailer.Probes) -> Made {
-        let saved = folder.flatMap { folder in ContentFingerprint.of(path: path).map { folder + "/" + $0 + ".png" } }
+        let fingerprint = folder == nil ? nil : ContentFingerprint.of(path: path)
+        let saved = folder.flatMap { folder in fingerprint.map { folder + "/" + $0 + ".png" } }
         var texture = saved.flatMap { FileManager.default.fileExists(atPath: $0) ? loadPNG($0) : nil }
+        if texture == nil, let folder, let fingerprint,
+           let picture = videoPicture(VideoPicture.path(fingerprint: fingerprint, in: folder)) {
+            texture = memoryTexture(picture)
+            if let texture, let saved { save(texture, to: saved, in: folder) }
+        }
         if texture == nil, let picture = try? probes.snapshot(path: path, at: 0.1, timeout: 5) {
             texture = memoryTexture(scaled(picture, toWidth: width))
             if let texture, let saved, let folder { save(texture, to: saved, in: folder) }
@@ -172,6 +180,25 @@ final class LibraryThumbnails {
         return memoryTexture(ScaledFrame(width: width, height: height, pixels: pixels))
     }
 
+    /// Pixels a video's picture may have on a side: its header is read first, so a small file
+    /// that claims a huge image is never decoded.
+    nonisolated static let pictureSideLimit: Int32 = 4096
+
+    /// The video's picture at `path` (JPEG, PNG, WebP or GIF from the web), scaled as a frame is;
+    /// nil when there is none or it cannot be read.
+    nonisolated private static func videoPicture(_ path: String) -> ScaledFrame? {
+        var claimedWidth: Int32 = 0, claimedHeight: Int32 = 0
+        guard FileManager.default.fileExists(atPath: path), gdk_pixbuf_get_file_info(path, &claimedWidth, &claimedHeight) != nil,
+              (1...pictureSideLimit).contains(claimedWidth), (1...pictureSideLimit).contains(claimedHeight),
+              let loaded = gdk_texture_new_from_filename(path, nil) else { return nil }
+        defer { g_object_unref(loaded.rawObject) }
+        let width = Int(gdk_texture_get_width(loaded)), height = Int(gdk_texture_get_height(loaded))
+        guard width > 0, height > 0, width <= Int(pictureSideLimit), height <= Int(pictureSideLimit) else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels.withUnsafeMutableBufferPointer { gdk_texture_download(loaded, $0.baseAddress, gsize(width * 4)) }
+        return pixels.withUnsafeBytes { scaled(width: width, height: height, stride: width * 4, bytes: $0, toWidth: Self.width) }
+    }
+
     /// Written beside its name and renamed into it: a reader never sees half a PNG.
     nonisolated private static func save(_ texture: OpaquePointer, to path: String, in folder: String) {
         try? Cache.makePrivateFolder(folder)
@@ -192,10 +219,17 @@ final class LibraryThumbnails {
     /// Scales `frame` to `width` pixels wide (never up), keeping its aspect ratio: each target
     /// pixel is the average of the source pixels it covers (a box filter: no shimmer, no library).
     nonisolated static func scaled(_ frame: VideoFrame, toWidth width: Int) -> ScaledFrame {
+        frame.withUnsafeBytes { scaled(width: frame.width, height: frame.height, stride: frame.stride, bytes: $0, toWidth: width) }
+    }
+
+    /// BGRA pixels `width` × `height`, rows `stride` bytes apart, scaled as `scaled(_:toWidth:)` does.
+    nonisolated static func scaled(width sourceWidth: Int, height sourceHeight: Int, stride: Int, bytes source: UnsafeRawBufferPointer,
+                                   toWidth width: Int) -> ScaledFrame {
+        let frame = (width: sourceWidth, height: sourceHeight, stride: stride)
         let targetWidth = max(1, min(width, frame.width))
         let targetHeight = max(1, Int((Double(frame.height) * Double(targetWidth) / Double(frame.width)).rounded()))
         var pixels = [UInt8](repeating: 0, count: targetWidth * targetHeight * 4)
-        frame.withUnsafeBytes { source in
+        do {
             for y in 0..<targetHeight {
                 let y0 = y * frame.height / targetHeight, y1 = max(y0 + 1, (y + 1) * frame.height / targetHeight)
                 for x in 0..<targetWidth {

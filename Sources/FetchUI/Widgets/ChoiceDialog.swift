@@ -30,6 +30,22 @@ enum ChoiceDialog {
         return window
     }
 
+    /// The "Audio only" switch a chooser shows under its choices, off, in a boxed list of its
+    /// own (a row of `PreferencesRows`: the whole row turns it): on, the download saves only the
+    /// best audio, as `--audio-only` does. Returns the list to show and the switch to read.
+    static func audioOnlySwitch() -> (list: Widget, toggle: Widget) {
+        let list = gtk_list_box_new()!
+        gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(list, "boxed-list")
+        let toggle = gtk_switch_new()!
+        gtk_list_box_append(list.opaque, PreferencesRows.row(tr("Audio only"), subtitle: tr("Save only the best audio, as it is"),
+                                                             control: toggle))
+        return (list, toggle)
+    }
+
+    /// Whether the switch of `audioOnlySwitch` is on.
+    static func isOn(_ toggle: Widget) -> Bool { gtk_switch_get_active(toggle.opaque) != 0 }
+
     /// Calls `enter` for Enter anywhere in `window` (true: handled), and `response` with the
     /// response the dialog gave (it closes itself after one).
     static func connect(_ window: Widget, enter: @escaping @MainActor () -> Bool,

@@ -222,10 +222,12 @@ public final class DownloadStore {
     }
 
     /// Starts a presentation once its variant is settled: `variant`, or nil for the one its
-    /// link gives (a media playlist, a presentation begun before, one that could not be read).
-    private func startPresentation(_ url: String, variant: StreamVariant?) {
+    /// link gives (a media playlist, a presentation begun before, one that could not be read),
+    /// with `audioOnly`, its audio alone.
+    private func startPresentation(_ url: String, variant: StreamVariant?, audioOnly: Bool = false) {
         settled.insert(url)
-        _ = try? queue.add(url, choice: variant.map { PresentationChoice(variant: $0) }, start: false)
+        let choice = variant != nil || audioOnly ? PresentationChoice(variant: variant, audioOnly: audioOnly) : nil
+        _ = try? queue.add(url, choice: choice, start: false)
         start(url: url)
     }
 
@@ -256,10 +258,10 @@ public final class DownloadStore {
             choosing.remove(url)
             return startPresentation(url, variant: variants.first)
         }
-        host.chooseVariant(url: url, variants: variants) { [weak self] chosen in
+        host.chooseVariant(url: url, variants: variants) { [weak self] chosen, audioOnly in
             self?.choosing.remove(url)
             guard let chosen else { return }
-            self?.startPresentation(url, variant: chosen)
+            self?.startPresentation(url, variant: chosen, audioOnly: audioOnly)
         }
     }
 
@@ -268,15 +270,18 @@ public final class DownloadStore {
     /// and the page's own entry leaves the queue.
     private func offerPageVideos(_ url: String) {
         guard let host, let finding = queue.offeredVideos(url), choosing.insert(url).inserted else { return }
-        host.choosePageVideos(finding) { [weak self] chosen in
+        host.choosePageVideos(finding) { [weak self] chosen, audioOnly in
             self?.choosing.remove(url)
-            self?.startPageVideos(chosen, of: url)
+            self?.startPageVideos(chosen, of: url, audioOnly: audioOnly)
         }
     }
 
-    private func startPageVideos(_ numbers: [Int], of page: String) {
+    /// Starts each chosen video of `page` with the page's context; `audioOnly` rides in it, so
+    /// it is kept with each partial and a continue after a quit saves the audio alone too.
+    private func startPageVideos(_ numbers: [Int], of page: String, audioOnly: Bool) {
         guard !numbers.isEmpty else { return }
-        let context = contexts[page] ?? RequestContext()
+        var context = contexts[page] ?? RequestContext()
+        if audioOnly { context.audioOnly = true }
         let links = numbers.map { WebAddress.pageVideo($0, on: page) }
         for link in links { try? start(link, context: context) }
         _ = queue.remove(page)
@@ -370,11 +375,11 @@ public final class DownloadStore {
 @MainActor
 public protocol DownloadStoreHost: AnyObject {
     /// Asks a person which variant of a new HLS or DASH link to save, calling `done` with it, or
-    /// with nil to start nothing.
-    func chooseVariant(url: String, variants: [StreamVariant], done: @escaping @MainActor (StreamVariant?) -> Void)
+    /// with nil to start nothing, and whether only its audio is saved.
+    func chooseVariant(url: String, variants: [StreamVariant], done: @escaping @MainActor (StreamVariant?, _ audioOnly: Bool) -> Void)
     /// Asks a person which of the videos a web page offers to save, calling `done` with their
-    /// numbers (from 1), or with none to start nothing.
-    func choosePageVideos(_ finding: PageFinding, done: @escaping @MainActor ([Int]) -> Void)
+    /// numbers (from 1), or with none to start nothing, and whether only their audio is saved.
+    func choosePageVideos(_ finding: PageFinding, done: @escaping @MainActor ([Int], _ audioOnly: Bool) -> Void)
     /// The file open in the player, if any: never deleted nor evicted.
     var playingPath: String? { get }
 }

@@ -24,10 +24,12 @@ public struct DASHChoice: Sendable, Equatable {
     /// - Parameters:
     ///   - representation: a video Representation's id a person chose (`variants`).
     ///   - languages: the desktop's languages, most wanted first ("zh", "en").
+    ///   - audioOnly: the audio alone, as in a presentation with no video, when there is an
+    ///     audio AdaptationSet (else the video, whose own audio the remux then takes).
     /// - Throws: `.protected` when every video (or, audio only, every audio) is under DRM;
     ///   `.invalid` when there is neither video nor audio.
     public static func choose(_ manifest: DASHManifest, quality: String? = nil, representation: String? = nil,
-                              languages: [String] = desktopLanguages()) throws(DASHRefusal) -> DASHChoice {
+                              languages: [String] = desktopLanguages(), audioOnly: Bool = false) throws(DASHRefusal) -> DASHChoice {
         var choice = DASHChoice(video: [], audio: [])
         var videoID = representation
         var audioID: String?
@@ -50,7 +52,8 @@ public struct DASHChoice: Sendable, Equatable {
         guard choice.video.contains(where: { $0 != nil }) || choice.audio.contains(where: { $0 != nil }) else {
             throw .invalid("it has no video or audio Representation")
         }
-        if manifest.periods.count == 1 { choice.subtitles = subtitles(manifest.periods[0], languages: languages) }
+        if audioOnly, choice.audio.contains(where: { $0 != nil }) { choice.video = choice.video.map { _ in nil } }
+        if manifest.periods.count == 1, !audioOnly { choice.subtitles = subtitles(manifest.periods[0], languages: languages) }
         if choice.video.allSatisfy({ $0 == nil }) {
             // Audio only: the audio goes where a variant's stream would.
             choice.video = choice.audio

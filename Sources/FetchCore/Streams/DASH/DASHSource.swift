@@ -38,11 +38,11 @@ enum DASHSource {
     /// audio) Representation as the media playlist, the chosen audio as the rendition's. A
     /// SegmentBase Representation's `sidx` is read here (`fetch`), once.
     static func record(url: String, answer: ResourceFetch.Answer, fetch: ResourceFetch, quality: String?,
-                       representation: String?) throws(RunHalt) -> PresentationFolder.Record {
+                       representation: String?, audioOnly: Bool = false) throws(RunHalt) -> PresentationFolder.Record {
         let manifest = try RunHalt.failing { () throws(DownloadError) in try parse(answer) }
         let choice: DASHChoice
         do throws(DASHRefusal) {
-            choice = try DASHChoice.choose(manifest, quality: quality, representation: representation)
+            choice = try DASHChoice.choose(manifest, quality: quality, representation: representation, audioOnly: audioOnly)
         } catch {
             throw .failed(.refusedManifest(error))
         }
@@ -58,7 +58,8 @@ enum DASHSource {
         }
         var part = PresentationPart(mediaURL: answer.finalURL, tracks: [video] + (audio.segments.isEmpty ? [] : [audio]),
                                     variant: choice.label)
-        part.audioOnly = choice.isAudioOnly ? true : nil
+        // A video whose audio is in its own segments, saved audio only: the remux takes the audio.
+        part.audioOnly = choice.isAudioOnly || audioOnly ? true : nil
         if !audio.segments.isEmpty { part.audioName = choice.audioName }
         if !choice.subtitles.isEmpty { part.subtitles = choice.subtitles }
         return PresentationFolder.record(url: url, part)
