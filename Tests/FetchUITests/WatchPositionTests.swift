@@ -39,12 +39,13 @@ struct WatchPositionTests {
         try RealInput.key("Right") // ahead, where nothing is on disk yet
         #expect(GtkHarness.iterate(until: { (player().map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true }, timeout: 30),
                 "the seek ahead never played: \(String(describing: player()?.position))")
-        let left = try #require(player()?.position)
         // What a person sees: the picture from there, the seek bar with the parts on disk.
         GtkHarness.iterate(until: { (window.playback.view.controls.downloadedParts.parts?.count ?? 0) >= 2 }, timeout: 5)
         GtkHarness.screenshot(window.widget, "watching-presentation")
         try RealInput.key("alt+Left")
         #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        // Leaving the video page paused it there.
+        let left = try #require(player()?.position)
         window.activate(.pause)
         #expect(GtkHarness.iterate(until: { window.downloadPage.store?.state == .paused }, timeout: 10))
         window.playback.positions?.flush()
