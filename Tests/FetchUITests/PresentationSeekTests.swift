@@ -31,12 +31,7 @@ struct PresentationSeekTests {
         init() throws {
             clip = try Clips.dashLecture()
             server = try FaultServer()
-            for (path, body) in clip.files {
-                let media = HeldSegments.isMedia(path)
-                server.serve("/" + path, body: body, etag: "\"\(path.count)\"",
-                             headers: media ? [] : [HTTPHeader("Content-Type", "application/dash+xml")],
-                             faults: media ? [.throttle(bytesPerSecond: 400_000)] : [], faultyRequests: nil)
-            }
+            clip.serve(on: server, mediaBytesPerSecond: 400_000)
             folder = try TemporaryDirectory(prefix: "fetchplay-seek")
             var options = DownloadOptions()
             options.presentations = .gstreamer

@@ -17,13 +17,8 @@ struct WatchPositionTests {
     init() throws {
         clip = try Clips.dashLecture()
         server = try FaultServer()
-        for (path, body) in clip.files {
-            let media = HeldSegments.isMedia(path)
-            // Slow enough that the download is far from done when the window closes.
-            server.serve("/" + path, body: body, etag: "\"\(path.count)\"",
-                         headers: media ? [] : [HTTPHeader("Content-Type", "application/dash+xml")],
-                         faults: media ? [.throttle(bytesPerSecond: 60_000)] : [], faultyRequests: nil)
-        }
+        // Slow enough that the download is far from done when the window closes.
+        clip.serve(on: server, mediaBytesPerSecond: 60_000)
         cache = try TemporaryDirectory(prefix: "fetchplay-watch-position")
     }
 

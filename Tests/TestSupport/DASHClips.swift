@@ -22,11 +22,14 @@ public struct DASHClip: Sendable {
     public let files: [String: [UInt8]]
     public let seconds: Double
 
-    /// Serves every file at `/PATH`, each with an ETag so it resumes with Range.
-    public func serve(on server: FaultServer) {
+    /// Serves every file at `/PATH`, each with an ETag so it resumes with Range; the media at
+    /// `mediaBytesPerSecond` an answer when given (the manifests at once).
+    public func serve(on server: FaultServer, mediaBytesPerSecond rate: Int? = nil) {
         for (path, body) in files {
-            let type = path.hasSuffix(".mpd") ? [HTTPHeader("Content-Type", "application/dash+xml")] : []
-            server.serve("/" + path, body: body, etag: "\"\(path.hashValue & 0xFFFF_FFFF)\"", headers: type)
+            let manifest = path.hasSuffix(".mpd")
+            server.serve("/" + path, body: body, etag: "\"\(path.hashValue & 0xFFFF_FFFF)\"",
+                         headers: manifest ? [HTTPHeader("Content-Type", "application/dash+xml")] : [],
+                         faults: manifest ? [] : rate.map { [.throttle(bytesPerSecond: $0)] } ?? [], faultyRequests: nil)
         }
     }
 
