@@ -247,7 +247,7 @@ public final class Player {
             path = title
             watching = server
             opened = (server.url, nil)
-            send(.fileOpened(subtitleFile: nil))
+            send(.fileOpened(subtitleFile: server.subtitleFile))
             load(uri: server.url, feed: nil)
         }
     }

@@ -100,6 +100,49 @@ struct PresentationWatchTests {
         #expect(GtkHarness.iterate(until: { ((try? FileManager.default.contentsOfDirectory(atPath: segments)) ?? []).isEmpty }, timeout: 10))
     }
 
+    /// A DASH presentation's WebVTT subtitles show while it downloads, as a file's beside it do:
+    /// fetched once, before the segments, and kept for the saved video too.
+    @Test func subtitlesShowWhileWatching() throws {
+        let clip = try Clips.dash()
+        let server = try FaultServer()
+        clip.serve(on: server, mediaBytesPerSecond: 30_000)
+        let vtt = Array("WEBVTT\n\n00:00.000 --> 00:03.000\nHello\n".utf8)
+        server.serve("/tl/subs/en.vtt", body: vtt, headers: [HTTPHeader("Content-Type", "text/vtt")])
+        let manifest = clip.text("tl/index.mpd").replacingOccurrences(of: "</Period>", with: """
+            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
+              <Representation id="en" bandwidth="256"><BaseURL>subs/en.vtt</BaseURL></Representation>
+            </AdaptationSet></Period>
+            """)
+        server.serve("/tl/subtitled.mpd", body: Array(manifest.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+        let folder = try TemporaryDirectory(prefix: "fetchplay-watch-subtitles")
+        var options = DownloadOptions()
+        options.presentations = .gstreamer
+        let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1, options: options)
+        let url = try queue.add(server.url("/tl/subtitled.mpd")).url
+        let board = try #require(queue.board(for: url))
+        #expect(GtkHarness.iterate(until: { board.stream?.canStartPlaying == true || Self.failed(queue.entry(url)?.state) }, timeout: 30))
+        let player = Player(audio: .none)
+        player.open(watching: try WatchServer(board: board), title: "subtitled")
+        #expect(GtkHarness.iterate(until: { !player.subtitleTracks.isEmpty || Self.isFailed(player.state) }, timeout: 30),
+                "no subtitles listed: \(player.state)")
+        let index = try #require(player.subtitleTracks.firstIndex { $0.file != nil }, "\(player.subtitleTracks)")
+        player.selectSubtitleTrack(index)
+        player.play()
+        #expect(GtkHarness.iterate(until: { (player.position ?? 0) >= 1 || Self.isFailed(player.state) }, timeout: 30))
+        #expect(player.subtitleTrack == index && !Self.isFailed(player.state), "\(String(describing: player.subtitleTrack)) \(player.state)")
+        #expect(queue.entry(url)?.state.completedPath == nil, "the download ended before the subtitles were seen")
+        #expect(GtkHarness.iterate(until: { queue.entry(url)?.state.completedPath != nil || Self.failed(queue.entry(url)?.state) }, timeout: 60))
+        let saved = try #require(queue.entry(url)?.state.completedPath)
+        #expect(FileManager.default.contents(atPath: (saved as NSString).deletingPathExtension + ".en.vtt") == Data(vtt))
+        #expect(server.requests(to: "/tl/subs/en.vtt").count == 1, "the subtitles were fetched twice")
+        player.close()
+    }
+
+    static func isFailed(_ state: PlayerState) -> Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
     static func failed(_ state: DownloadState?) -> Bool {
         if case .failed = state { return true }
         return false

@@ -22,8 +22,14 @@ extension PresentationRun {
         // the first failure of either side.
         let halt = stop.child()
         let keys = SegmentKeyring(fetch: ResourceFetch(options: options, stop: halt))
-        // From here on a player can watch it (once its first segments are in).
-        board.publish(WatchableStream(tracks: tracks, store: presentation.store, keys: keys))
+        // From here on a player can watch it (once its first segments are in), with its WebVTT
+        // subtitles, fetched first (a few kilobytes; the saved video takes them too).
+        let subtitles = (part.subtitles ?? []).enumerated().filter { $0.element.format == "vtt" }.compactMap { index, subtitle in
+            (try? subtitleBytes(subtitle, index: index, presentation: presentation, options: options)).map { _ in
+                Self.subtitlePath(index, subtitle, in: presentation)
+            }
+        }
+        board.publish(WatchableStream(tracks: tracks, store: presentation.store, keys: keys, subtitles: subtitles))
         let pool = SegmentPool(store: presentation.store, tracks: tracks, board: board, options: options, limits: limits,
                                connections: connections, ceiling: ceiling, stop: halt, report: report)
 
@@ -108,23 +114,14 @@ extension PresentationRun {
     /// Fetches a subtitle file (size-capped, from its next place when a host fails) and saves it
     /// beside the video as "Name.LANG.vtt" (or ".ttml"), and returns where. A failure is a
     /// warning: the video is saved all the same.
-    private func placeSubtitle(_ subtitle: StreamSubtitle, beside video: String, presentation: PresentationFolder,
+    private func placeSubtitle(_ subtitle: StreamSubtitle, index: Int, beside video: String, presentation: PresentationFolder,
                                options: DownloadOptions) -> String? {
         let name = RelativeLink.quotedName(of: subtitle.url)
         do throws(DownloadError) {
-            let answer: ResourceFetch.Answer
-            do throws(RunHalt) {
-                answer = try ResourceFetch(options: options, stop: stop).get([subtitle.url] + (subtitle.mirrors ?? []))
-            } catch .failed(let error) {
-                throw error
-            } catch {
-                return nil
-            }
-            guard ["vtt", "ttml"].contains(subtitle.format), StreamSubtitle.holds(subtitle.format, answer.body) else {
-                throw .badResponse("it is no \(subtitle.format == "vtt" ? "WebVTT" : "TTML") file")
-            }
+            guard let bytes = try subtitleBytes(subtitle, index: index, presentation: presentation, options: options) else { return nil }
+            // A copy goes: a player watching the presentation may still read the first.
             let source = presentation.folder + "/subtitle." + subtitle.format
-            try FileIO.replaceAtomically(path: source, contents: Data(answer.body))
+            try FileIO.replaceAtomically(path: source, contents: Data(bytes))
             let suffix = (StreamSubtitle.tag(subtitle.language).map { $0 + "." } ?? "") + subtitle.format
             guard let placed = try cache.placeBeside(video, source, suffix: suffix) else {
                 Log.warning("The subtitles \(name) were not saved: a file of their name is beside the video already.")
@@ -135,6 +132,34 @@ extension PresentationRun {
             Log.warning("The subtitles \(name) were not saved: \(error.message)")
             return nil
         }
+    }
+
+    /// A subtitle file's bytes: those fetched before in this presentation (for a player watching
+    /// it), else fetched now (size-capped, from its next place when a host fails), checked to be
+    /// WebVTT or TTML, and kept in the presentation's folder. Nil: stopped.
+    private func subtitleBytes(_ subtitle: StreamSubtitle, index: Int, presentation: PresentationFolder,
+                               options: DownloadOptions) throws(DownloadError) -> [UInt8]? {
+        let path = Self.subtitlePath(index, subtitle, in: presentation)
+        if let kept = FileIO.readSmallFile(path, limit: ResourceFetch.limit), StreamSubtitle.holds(subtitle.format, [UInt8](kept)) {
+            return [UInt8](kept)
+        }
+        let answer: ResourceFetch.Answer
+        do throws(RunHalt) {
+            answer = try ResourceFetch(options: options, stop: stop).get([subtitle.url] + (subtitle.mirrors ?? []))
+        } catch .failed(let error) {
+            throw error
+        } catch {
+            return nil
+        }
+        guard ["vtt", "ttml"].contains(subtitle.format), StreamSubtitle.holds(subtitle.format, answer.body) else {
+            throw .badResponse("it is no \(subtitle.format == "vtt" ? "WebVTT" : "TTML") file")
+        }
+        try FileIO.replaceAtomically(path: path, contents: Data(answer.body))
+        return answer.body
+    }
+
+    private static func subtitlePath(_ index: Int, _ subtitle: StreamSubtitle, in presentation: PresentationFolder) -> String {
+        presentation.folder + "/subtitle-\(index)." + subtitle.format
     }
 
     private static func openStream(_ plan: PresentationRemuxPlan, remux: PresentationRemux?) throws(DownloadError) -> any PresentationRemuxStream {
@@ -165,7 +190,9 @@ extension PresentationRun {
         final.duration = duration
         final.completed = Date()
         let destination = try cache.placeVideo(output, record: &final, key: key)
-        let companions = (part.subtitles ?? []).compactMap { placeSubtitle($0, beside: destination, presentation: presentation, options: options) }
+        let companions = (part.subtitles ?? []).enumerated().compactMap { index, subtitle in
+            placeSubtitle(subtitle, index: index, beside: destination, presentation: presentation, options: options)
+        }
         if !companions.isEmpty {
             // Listed with the video, so deleting it (and undoing that) takes them along.
             try? cache.updateFinishedRecord(url: url) { $0.companions = companions }

@@ -33,6 +33,10 @@ public final class WatchServer: Sendable {
     /// The longest request head read.
     static let headLimit = 16 * 1024
 
+    /// The presentation's first WebVTT subtitle file, for the player's subtitles (GStreamer's
+    /// HLS demuxer reads no subtitle renditions).
+    public var subtitleFile: String? { board.stream?.subtitles.first }
+
     /// Starts serving `board`'s presentation; throws when no socket could be made.
     public init(board: DownloadBoard) throws(DownloadError) {
         self.board = board

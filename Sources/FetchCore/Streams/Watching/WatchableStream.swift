@@ -8,9 +8,12 @@ public struct WatchableStream: Sendable {
     let keys: SegmentKeyring
     /// Where each track's segments start playing, in seconds.
     let starts: [[Double]]
+    /// Its WebVTT subtitle files, on disk in the presentation's folder.
+    public let subtitles: [String]
 
-    init(tracks: [StreamTrack], store: SegmentStore, keys: SegmentKeyring) {
+    init(tracks: [StreamTrack], store: SegmentStore, keys: SegmentKeyring, subtitles: [String] = []) {
         self.tracks = tracks
+        self.subtitles = subtitles
         self.store = store
         self.keys = keys
         starts = tracks.map { track in
