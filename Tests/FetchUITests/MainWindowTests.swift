@@ -137,7 +137,8 @@ struct MainWindowTests {
         let kept = try #require(partialSize(window, url))
 
         window.activate(.continue)
-        #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true }, timeout: 30))
+        // The page shows the store's state at its next refresh, a turn of the main loop later.
+        #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true && window.downloadPage.errorMessage != nil }, timeout: 30))
         #expect(window.downloadPage.errorMessage?.contains("500") == true)
         #expect(window.ring.tone == .failed)
         // With bytes kept, Continue is the retry: no Start, no Try Again, no greyed Pause.
