@@ -134,10 +134,12 @@ struct HLSFragmentedCommandTests {
         let asked = server.requests(to: "/single/index.m4s").count
         server.release("/single/index.m4s")
         try expectVideo(try download("/single/index.m3u8", name: "second"), source: "single/index.m3u8")
-        // Only the ranges not finished before the stop: each asked for once more, by its range.
+        // Only the ranges not finished before the stop: each asked for once more, by its range,
+        // from the bytes it has (one whose every byte came before the stop is finished without
+        // asking); the one the server held half-way among them.
         let again = server.requests(to: "/single/index.m4s").dropFirst(asked).map { $0["range"] }
         #expect(eachRangeOnce(Array(again)), "\(again)")
-        #expect(again.count == asked - kept, "asked \(asked), kept \(kept), again \(again)")
+        #expect(!again.isEmpty && again.count <= asked - kept, "asked \(asked), kept \(kept), again \(again)")
     }
 
     // MARK: Bad input
