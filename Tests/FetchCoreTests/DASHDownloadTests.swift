@@ -40,14 +40,7 @@ struct DASHDownloadTests {
     /// Subtitles saved beside the video are its own: listed in its record, not stray, deleted
     /// with it and brought back by undo.
     @Test func subtitlesBesideTheVideoGoAndComeBackWithIt() throws {
-        let vtt = Array("WEBVTT\n\n00:00.000 --> 00:02.000\nHello\n".utf8)
-        server.serve("/tl/subs/en.vtt", body: vtt, headers: [HTTPHeader("Content-Type", "text/vtt")])
-        let manifest = clip.text("tl/index.mpd").replacingOccurrences(of: "</Period>", with: """
-            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
-              <Representation id="en" bandwidth="256"><BaseURL>subs/en.vtt</BaseURL></Representation>
-            </AdaptationSet></Period>
-            """)
-        server.serve("/tl/subtitled.mpd", body: Array(manifest.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+        let vtt = clip.serveSubtitled(on: server)
         let url = server.url("/tl/subtitled.mpd")
         let cache = try Cache(root: folder.file("cache"))
         let task = try DownloadTask(url: url, cache: cache) { _ in }

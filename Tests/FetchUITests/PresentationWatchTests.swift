@@ -106,14 +106,7 @@ struct PresentationWatchTests {
         let clip = try Clips.dash()
         let server = try FaultServer()
         clip.serve(on: server, mediaBytesPerSecond: 30_000)
-        let vtt = Array("WEBVTT\n\n00:00.000 --> 00:03.000\nHello\n".utf8)
-        server.serve("/tl/subs/en.vtt", body: vtt, headers: [HTTPHeader("Content-Type", "text/vtt")])
-        let manifest = clip.text("tl/index.mpd").replacingOccurrences(of: "</Period>", with: """
-            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
-              <Representation id="en" bandwidth="256"><BaseURL>subs/en.vtt</BaseURL></Representation>
-            </AdaptationSet></Period>
-            """)
-        server.serve("/tl/subtitled.mpd", body: Array(manifest.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+        let vtt = clip.serveSubtitled(on: server)
         let folder = try TemporaryDirectory(prefix: "fetchplay-watch-subtitles")
         var options = DownloadOptions()
         options.presentations = .gstreamer

@@ -33,6 +33,21 @@ public struct DASHClip: Sendable {
         }
     }
 
+    /// Serves `/tl/subtitled.mpd`: the timeline presentation with an English WebVTT
+    /// AdaptationSet (`/tl/subs/en.vtt`, served too), and returns the subtitle file's bytes.
+    @discardableResult
+    public func serveSubtitled(on server: FaultServer) -> [UInt8] {
+        let vtt = Array("WEBVTT\n\n00:00.000 --> 00:03.000\nHello\n".utf8)
+        server.serve("/tl/subs/en.vtt", body: vtt, headers: [HTTPHeader("Content-Type", "text/vtt")])
+        let manifest = text("tl/index.mpd").replacingOccurrences(of: "</Period>", with: """
+            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
+              <Representation id="en" bandwidth="256"><BaseURL>subs/en.vtt</BaseURL></Representation>
+            </AdaptationSet></Period>
+            """)
+        server.serve("/tl/subtitled.mpd", body: Array(manifest.utf8), headers: [HTTPHeader("Content-Type", "application/dash+xml")])
+        return vtt
+    }
+
     /// A manifest's text ("tl/index.mpd").
     public func text(_ path: String) -> String { String(decoding: files[path] ?? [], as: UTF8.self) }
 }
