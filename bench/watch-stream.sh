@@ -62,13 +62,8 @@ for round in $(seq "$ROUNDS"); do
         url="$NGINX_URL/$kind/index.$([[ $kind == hls ]] && echo m3u8 || echo mpd)"
         log "round $round, $kind (load $(loadavg))"
         out="$BENCH_TMP/fetchplay-$kind-$round.out"
-        xvfb-run -a -s "-screen 0 1280x800x24" env GSK_RENDERER=gl GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
-            FETCHPLAY_WATCH_BENCH="$SEEK" timeout 120 dbus-run-session -- \
-            "$FETCHPLAY_BENCH_WINDOW" --cache-dir "$BENCH_TMP/cache-$kind-$round" --play "$url" >"$out" 2>&1 \
-            || die "fetchplay failed: $(tail -5 "$out")"
-        line=$(grep '^fetchplay-watch ' "$out") || die "fetchplay reported nothing: $(tail -5 "$out")"
-        field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
-        first=$(field first_frame_s); seek=$(field seek_frame_s)
+        watch_play "$out" "$BENCH_TMP/cache-$kind-$round" "$url"
+        first=$(watch_field first_frame_s); seek=$(watch_field seek_frame_s)
 
         start=$(date +%s.%N)
         timeout 60 gst-launch-1.0 -q playbin uri="$url" video-sink="fakesink num-buffers=1" \

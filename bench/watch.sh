@@ -56,15 +56,10 @@ raw="$BENCH_TMP/raw.tsv"
 for round in $(seq "$ROUNDS"); do
     log "round $round (load $(loadavg))"
     out="$BENCH_TMP/fetchplay-$round.out"
-    xvfb-run -a -s "-screen 0 1280x800x24" env GSK_RENDERER=gl GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
-        FETCHPLAY_WATCH_BENCH="$SEEK" timeout 120 dbus-run-session -- \
-        "$FETCHPLAY_BENCH_WINDOW" --cache-dir "$BENCH_TMP/cache-$round" --play "$url" >"$out" 2>&1 \
-        || die "fetchplay failed: $(tail -5 "$out")"
-    line=$(grep '^fetchplay-watch ' "$out") || die "fetchplay reported nothing: $(tail -5 "$out")"
-    field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$line"; }
-    first=$(field first_frame_s); seek=$(field seek_frame_s)
-    first_pct=$(printf '%.1f' "$(echo "100 * $(field first_frame_bytes) / $size" | bc -l)")
-    seek_pct=$(printf '%.1f' "$(echo "100 * $(field seek_frame_bytes) / $size" | bc -l)")
+    watch_play "$out" "$BENCH_TMP/cache-$round" "$url"
+    first=$(watch_field first_frame_s); seek=$(watch_field seek_frame_s)
+    first_pct=$(printf '%.1f' "$(echo "100 * $(watch_field first_frame_bytes) / $size" | bc -l)")
+    seek_pct=$(printf '%.1f' "$(echo "100 * $(watch_field seek_frame_bytes) / $size" | bc -l)")
 
     start=$(date +%s.%N)
     curl -s -o "$BENCH_TMP/curl.mp4" "$url" || die "curl failed"

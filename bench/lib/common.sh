@@ -235,6 +235,18 @@ machine_line() {
 }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# watch_play OUT CACHE URL: `fetchplay --play URL` in the window under Xvfb (GL renderer, its own
+# session bus) with the watch probe seeking to $SEEK; its output in OUT, its report line in
+# $watch_line, read with watch_field NAME.
+watch_play() {
+    xvfb-run -a -s "-screen 0 1280x800x24" env GSK_RENDERER=gl GDK_BACKEND=x11 NO_AT_BRIDGE=1 \
+        FETCHPLAY_WATCH_BENCH="$SEEK" timeout 120 dbus-run-session -- \
+        "$FETCHPLAY_BENCH_WINDOW" --cache-dir "$2" --play "$3" >"$1" 2>&1 \
+        || die "fetchplay failed: $(tail -5 "$1")"
+    watch_line=$(grep '^fetchplay-watch ' "$1") || die "fetchplay reported nothing: $(tail -5 "$1")"
+}
+watch_field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$watch_line"; }
 fmt() { awk -v v="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
