@@ -123,7 +123,7 @@ struct CacheTidyTests {
         #expect(!exists(cache, "partial/\(key).context"))
         try library.undo(deletion)
         #expect(try String(contentsOfFile: cache.partialPath(key, "context"), encoding: .utf8) == "secret")
-        #expect(library.items.map(\.url) == [url])
+        #expect(library.reload().map(\.url) == [url])
     }
 
     /// The id of a process that ran and ended (so no process has it now, barring reuse).

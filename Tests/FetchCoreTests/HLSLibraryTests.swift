@@ -65,12 +65,12 @@ struct HLSLibraryTests {
         let (cache, url) = try partial()
         let library = Library(cache: cache)
         library.reload()
-        let folder = try #require(library.item(url: url)).path
+        let folder = try #require(library.reload().item(url: url)).path
         let deletion = try library.delete(url: url)
         #expect(!FileManager.default.fileExists(atPath: folder))
         #expect(library.reload().allSatisfy { $0.url != url })
         try library.undo(deletion)
-        #expect(library.item(url: url)?.segments?.done == clip.segments(of: "v360").count - 1)
+        #expect(library.reload().item(url: url)?.segments?.done == clip.segments(of: "v360").count - 1)
 
         // Put back whole: once the segment is there, only it is fetched.
         server.serve(missing, body: clip.files[String(missing.dropFirst())]!, etag: "\"fixed\"")

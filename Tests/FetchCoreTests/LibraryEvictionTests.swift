@@ -49,8 +49,7 @@ struct LibraryEvictionTests {
         let partial = try fixture.partial("http://example.com/part.webm", bytes: TestData.bytes(count: 3000),
                                           total: 9000)
         let library = Library(cache: fixture.cache)
-        library.reload()
-        let evicted = library.evict(toFit: 7000, protected: [playing])
+        let evicted = library.evict(library.reload(), toFit: 7000, protected: [playing])
         #expect(evicted.map(\.displayName) == ["old.webm", "recent.webm"])
         for path in [old, recent] { #expect(!FileManager.default.fileExists(atPath: path)) }
         for path in [playing, partial] { #expect(FileManager.default.fileExists(atPath: path)) }

@@ -2,29 +2,21 @@ import Foundation
 import Localization
 import ThreadKit
 
-/// Every finished and partial video in the cache folder, and what people do to them: delete
-/// with undo, remember when they were played, keep the folder under a size cap.
+/// What people do to the videos in the cache folder: list them, delete with undo, remember when
+/// they were played, keep the folder under a size cap.
 ///
-/// Built from the folder alone (`reload()`), so it is the same after a restart or a crash.
-/// Unreadable records and stray files are skipped and logged on stderr, never fatal. Safe from
-/// any thread; every call touches the disk, so a window calls it off its main thread.
+/// It keeps no list: the folder is the truth, and whoever shows the videos (the window's
+/// `DownloadStore`, `--list`) holds what `reload()` returned and changes it with each call's
+/// result. Unreadable records and stray files are skipped and logged on stderr, never fatal.
+/// Safe from any thread; every call touches the disk, so a window calls it off its main thread.
 public final class Library: Sendable {
     public let cache: Cache
-    private let state = Locked<[LibraryItem]>([])
     /// Stray files already logged: each is reported once, not at every reload.
     private let reported = Locked<Set<String>>([])
 
     public init(cache: Cache) { self.cache = cache }
 
-    /// The items of the last `reload()`, newest first.
-    public var items: [LibraryItem] { state.withLock { $0 } }
-
-    public func item(url: String) -> LibraryItem? { items.first { $0.url == url } }
-
-    /// Bytes of every video and partial in the library.
-    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytesDone } }
-
-    /// Reads the cache folder again; logs what it skips. Returns the items, newest first.
+    /// Reads the cache folder; logs what it skips. Returns the items, newest first.
     ///
     /// - Parameter batch: called with the videos read so far while reading (not sorted), so a
     ///   window can show the first rows of a big library at once.
@@ -38,7 +30,6 @@ public final class Library: Sendable {
         for path in fresh {
             Log.warning("skipping \(path): not a video or record Fetchplay wrote")
         }
-        state.withLock { $0 = items }
         return items
     }
 
@@ -46,35 +37,25 @@ public final class Library: Sendable {
 
     /// Records that `url` was played now; the size cap evicts the least recently played first.
     public func markPlayed(url: String, at date: Date = Date()) throws(DownloadError) {
-        guard try cache.updateFinishedRecord(url: url, { $0.lastPlayed = date }) else { return }
-        update(url) { $0.lastPlayed = date }
+        try cache.updateFinishedRecord(url: url) { $0.lastPlayed = date }
     }
 
     /// Stores the probed length of a finished video, so it is probed only once.
     public func setDuration(_ seconds: Double, url: String) throws(DownloadError) {
-        guard seconds.isFinite, seconds > 0,
-              try cache.updateFinishedRecord(url: url, { $0.duration = seconds }) else { return }
-        update(url) { $0.duration = seconds }
+        guard seconds.isFinite, seconds > 0 else { return }
+        try cache.updateFinishedRecord(url: url) { $0.duration = seconds }
     }
 
     /// Remembers where playback of `url` stopped (nil: start from the beginning next time).
     public func setPosition(_ seconds: Double?, url: String) throws(DownloadError) {
         let position = seconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-        guard try cache.updateFinishedRecord(url: url, { $0.position = position }) else { return }
-        update(url) { $0.position = position }
+        try cache.updateFinishedRecord(url: url) { $0.position = position }
     }
 
     /// Remembers the speed, audio track and subtitles chosen for `url` (empty: none).
     public func setChoices(_ choices: PlaybackChoices, url: String) throws(DownloadError) {
         let kept = choices.isEmpty ? nil : choices
-        guard try cache.updateFinishedRecord(url: url, { $0.choices = kept }) else { return }
-        update(url) { $0.choices = kept }
-    }
-
-    private func update(_ url: String, _ change: (inout LibraryItem) -> Void) {
-        state.withLock { items in
-            if let index = items.firstIndex(where: { $0.url == url }) { change(&items[index]) }
-        }
+        try cache.updateFinishedRecord(url: url) { $0.choices = kept }
     }
 
     // MARK: Delete and undo
@@ -84,9 +65,7 @@ public final class Library: Sendable {
     ///
     /// - Parameter busy: URLs and paths in use (downloading, playing): those are refused.
     public func delete(url: String, busy: Set<String> = []) throws(LibraryError) -> Deletion {
-        guard let item = item(url: url) ?? cache.entry(for: url) else {
-            throw .notFound
-        }
+        guard let item = cache.entry(for: url) else { throw .notFound }
         guard !busy.contains(url), !busy.contains(item.path) else { throw .inUse }
         // A writer in another window or process holds the lock while it downloads.
         let lock: PartialLock
@@ -112,11 +91,10 @@ public final class Library: Sendable {
             for move in moves.reversed() { try? FileIO.rename(move.trashed, move.original) }
             throw .fileSystem("\(error)")
         }
-        state.withLock { $0.removeAll { $0.url == url } }
         return Deletion(url: url, folder: folder, moves: moves, item: item)
     }
 
-    /// Puts a deletion's files back where they were; the item is listed again.
+    /// Puts a deletion's files back where they were: `deletion.item` is a video again.
     public func undo(_ deletion: Deletion) throws(LibraryError) {
         // Nothing may be writing this URL's files while they come back.
         let lock: PartialLock
@@ -131,17 +109,6 @@ public final class Library: Sendable {
             do { try FileIO.rename(move.trashed, move.original) } catch { throw .fileSystem(error.message) }
         }
         commit(deletion)
-        // Undoing a deletion of many videos reads nothing per video.
-        add(deletion.item)
-    }
-
-    /// Lists `item` where it belongs (newest first) without reading the folder: a video put
-    /// back, or one whose download just finished (its record read once).
-    public func add(_ item: LibraryItem) {
-        state.withLock { items in
-            items.removeAll { $0.url == item.url }
-            items.insert(item, at: items.firstIndex { item.isListed(before: $0) } ?? items.count)
-        }
     }
 
     /// Removes a deletion's files for good.
@@ -160,20 +127,16 @@ public final class Library: Sendable {
 
     // MARK: Size cap
 
-    /// Removes the least recently played finished videos until the library fits in `cap` bytes.
-    /// Partials and anything in `protected` (URLs or paths) stay. Returns what was removed.
+    /// Removes the least recently played finished videos of `items` until they fit in `cap`
+    /// bytes. Partials and anything in `protected` (URLs or paths) stay. Returns what was removed.
     @discardableResult
-    public func evict(toFit cap: Int64, protected: Set<String> = []) -> [LibraryItem] {
+    public func evict(_ items: [LibraryItem], toFit cap: Int64, protected: Set<String> = []) -> [LibraryItem] {
         let victims = CacheEviction.victims(in: items, cap: cap, protected: protected)
         for victim in victims {
             for path in cache.files(of: victim.url) { FileIO.remove(path) }
             Log.warning("removed \(victim.displayName) (\(victim.url)) to keep the cache under \(cap) bytes")
         }
-        if !victims.isEmpty {
-            try? FileIO.syncDirectory(cache.videosDirectory)
-            let gone = Set(victims.map(\.url))
-            state.withLock { $0.removeAll { gone.contains($0.url) } }
-        }
+        if !victims.isEmpty { try? FileIO.syncDirectory(cache.videosDirectory) }
         return victims
     }
 }

@@ -30,18 +30,26 @@ extension DownloadStore {
     /// engine: a finish never reads the folder); with a size cap, evicts the least recently
     /// played videos first, never a partial nor anything `inUse`.
     public func reload(adding finished: LibraryItem? = nil) {
+        if let finished {
+            // Through the disk worker, so that it joins what a reading in flight brings.
+            disk.submit { MainContext.post { [weak self] in
+                guard let self else { return }
+                self.list([finished])
+                self.evictToFit()
+            } }
+            return
+        }
         let protected = inUse
-        // A reading in flight still shows: the item joins what it read.
-        if finished == nil { generation += 1 }
+        generation += 1
         let generation = generation, library = library, cap = settings.sizeCap
         // Only the first reading shows its first batch early (a screenful at once); the rest
         // comes in one piece: every batch shown would make the list and its rows again, which
         // for thousands of videos costs more than the reading. Later readings change a row or two.
-        let first = items.isEmpty && finished == nil
-        if finished == nil { isLoading = first }
+        let first = items.isEmpty
+        isLoading = first
         disk.submit {
             var shownEarly = false
-            if let finished { library.add(finished) } else { library.reload(batch: first ? { batch in
+            var items = library.reload(batch: first ? { batch in
                 guard !shownEarly else { return }
                 shownEarly = true
                 let sorted = batch.sorted { $0.isListed(before: $1) }
@@ -50,9 +58,11 @@ extension DownloadStore {
                     self.items = sorted
                     self.observers.notify(Change(videos: true))
                 }
-            } : nil) }
-            if let cap { library.evict(toFit: cap, protected: protected) }
-            let items = library.items
+            } : nil)
+            if let cap {
+                let gone = Set(library.evict(items, toFit: cap, protected: protected).map(\.url))
+                items.removeAll { gone.contains($0.url) }
+            }
             MainContext.post { [weak self] in
                 guard let self, generation == self.generation else { return }
                 self.isLoading = false
@@ -60,6 +70,34 @@ extension DownloadStore {
                 self.observers.notify(Change(videos: true))
                 // The reading's garbage (records, listings) is freed by now.
                 if first { FreedMemory.release() }
+            }
+        }
+    }
+
+    /// Lists `added` where they belong (newest first), in place of any item of the same URL.
+    ///
+    /// Called from the disk worker's jobs through `MainContext.post`: a reading asked before has
+    /// shown its items by then, one asked after finds these on disk.
+    func list(_ added: [LibraryItem]) {
+        if !added.isEmpty {
+            let urls = Set(added.map(\.url))
+            items = (items.filter { !urls.contains($0.url) } + added).sorted { $0.isListed(before: $1) }
+        }
+        observers.notify(Change(videos: true))
+    }
+
+    /// Under a size cap, removes the least recently played videos (on the disk worker) until the
+    /// library fits, never a partial nor anything `inUse`.
+    private func evictToFit() {
+        guard let cap = settings.sizeCap else { return }
+        let items = items, protected = inUse, library = library
+        disk.submit {
+            let gone = Set(library.evict(items, toFit: cap, protected: protected).map(\.url))
+            guard !gone.isEmpty else { return }
+            MainContext.post { [weak self] in
+                guard let self else { return }
+                self.items.removeAll { gone.contains($0.url) }
+                self.observers.notify(Change(videos: true))
             }
         }
     }
@@ -109,13 +147,13 @@ extension DownloadStore {
 
     /// Moves the files of every URL in `urls` to the trash, as one deletion that one undo brings
     /// back; those `inUse` (or that cannot be moved) stay. A previous pending deletion is
-    /// committed first. The rows go at once; the renames run on the disk worker, after any reading
-    /// asked before (the library's own list must know the items), and `done` gets what was
-    /// deleted and the first refusal on the main thread, where refused rows are back.
+    /// committed first. The rows go at once; the renames run on the disk worker, and `done` gets
+    /// what was deleted and the first refusal on the main thread, where refused rows are back.
     public func delete(urls: [String], done: @escaping @MainActor (_ deleted: [Deletion], _ refusal: LibraryError?) -> Void) {
         commitPending()
         let busy = inUse
         let asked = Set(urls)
+        let removed = items.filter { asked.contains($0.url) }
         items.removeAll { asked.contains($0.url) }
         generation += 1 // a reload in flight would bring the rows back
         observers.notify(Change(videos: true))
@@ -130,17 +168,13 @@ extension DownloadStore {
                     refusal = refusal ?? error
                 }
             }
-            let remaining = deleted.count < urls.count ? library.items : nil
             MainContext.post { [weak self] in
                 guard let self else { return }
                 // A deletion asked for while this one ran has committed nothing of this one yet.
                 self.commitPending()
                 self.pendingDeletions = deleted
-                if let remaining {
-                    self.items = remaining
-                    self.generation += 1
-                    self.observers.notify(Change(videos: true))
-                }
+                let gone = Set(deleted.map(\.url))
+                self.list(removed.filter { !gone.contains($0.url) })
                 done(deleted, refusal)
             }
         }
@@ -155,15 +189,17 @@ extension DownloadStore {
         let library = library
         disk.submit {
             var failure: LibraryError?
+            var back: [LibraryItem] = []
             for deletion in deletions {
-                do throws(LibraryError) { try library.undo(deletion) } catch { failure = failure ?? error }
+                do throws(LibraryError) {
+                    try library.undo(deletion)
+                    back.append(deletion.item)
+                } catch { failure = failure ?? error }
             }
-            let items = library.items
             MainContext.post { [weak self] in
                 guard let self else { return }
-                self.items = items
-                self.generation += 1
-                self.observers.notify(Change(videos: true))
+                // Undoing a deletion of many videos reads nothing per video.
+                self.list(back)
                 done(failure)
             }
         }
