@@ -1,8 +1,9 @@
-import Dispatch
+import CGLib
 import FetchCore
 import FetchPlayer
 import Foundation
 import Glibc
+import GLibSupport
 import Localization
 import ThreadKit
 import Synchronization
@@ -219,25 +220,40 @@ final class CurrentDownload: Sendable {
 }
 
 /// SIGINT and SIGTERM stop the download cleanly instead of killing the process mid-write.
-final class Interruption: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
-    private let last = Atomic<Int32>(0)
+///
+/// GLib's signal sources wake a context of its own, which a thread turns while the main thread
+/// waits on the download.
+final class Interruption: Sendable {
+    /// What the thread and the handler share; not `self`, which its deinit stops.
+    private final class Flags: Sendable {
+        let last = Atomic<Int32>(0)
+        let stopped = Atomic<Bool>(false)
+    }
 
-    /// Runs `action` on a background queue when either signal arrives.
+    private let flags = Flags()
+    private let context = UInt(bitPattern: g_main_context_new())
+    private let thread: Worker
+
+    /// Runs `action` on a thread of its own when either signal arrives.
     init(_ action: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "fetchplay.signals")
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [unowned self] in
-                last.store(number, ordering: .relaxed)
-                action()
-            }
-            source.resume()
-            sources.append(source)
+        let flags = flags, context = context
+        UnixSignals.watch([SIGINT, SIGTERM], on: OpaquePointer(bitPattern: context)) { number in
+            flags.last.store(number, ordering: .relaxed)
+            action()
+        }
+        thread = Worker.run(name: "fetchplay signals", stage: .downloads, in: nil) {
+            while !flags.stopped.load(ordering: .acquiring) { g_main_context_iteration(OpaquePointer(bitPattern: context), 1) }
         }
     }
 
+    deinit {
+        flags.stopped.store(true, ordering: .releasing)
+        // Wakes an iteration that sleeps already; one about to start sees the flag first.
+        g_main_context_wakeup(OpaquePointer(bitPattern: context))
+        thread.join()
+        g_main_context_unref(OpaquePointer(bitPattern: context))
+    }
+
     /// The last signal received, or 0.
-    var received: Int32 { last.load(ordering: .relaxed) }
+    var received: Int32 { flags.last.load(ordering: .relaxed) }
 }

@@ -80,18 +80,10 @@ public enum WindowMain {
     /// its Quit does: downloads stop with their partials durable, every worker ends, then the
     /// process exits 0. GLib watches the signals from its main loop, so the handler is ordinary code.
     private static func quitOnSignals(_ gApplication: UnsafeMutablePointer<GApplication>) {
-        // A process inherits the signal mask of the thread that started it, and some starters block
-        // everything (a test runner's threads do): unblocked here, or GLib's handler never runs.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for number in [SIGTERM, SIGINT] { sigaddset(&signals, number) }
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        for number in [SIGTERM, SIGINT] {
-            // The application lives as long as the process: it is the handler's data.
-            g_unix_signal_add_full(G_PRIORITY_DEFAULT, number, { data in
-                g_action_group_activate_action(OpaquePointer(data), "quit", nil)
-                return 1 // G_SOURCE_CONTINUE: a second signal asks again
-            }, UnsafeMutableRawPointer(gApplication), nil)
+        // The application lives as long as the process.
+        let application = UInt(bitPattern: gApplication)
+        UnixSignals.watch([SIGTERM, SIGINT]) { _ in
+            g_action_group_activate_action(OpaquePointer(bitPattern: application), "quit", nil)
         }
     }
 }
