@@ -1,5 +1,4 @@
 import CLinux
-import Dispatch
 import Foundation
 import Localization
 import Glibc
