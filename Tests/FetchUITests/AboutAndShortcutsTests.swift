@@ -62,9 +62,9 @@ struct AboutAndShortcutsTests {
         #expect(GtkHarness.accelerators(.preferences) == ["<Control>comma"])
         #expect(toplevels(ofType: "GtkShortcutsWindow").isEmpty)
         try RealInput.key("ctrl+question")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             toplevels(ofType: "GtkShortcutsWindow").contains { gtk_window_is_active($0.as(GtkWindow.self)) != 0 }
-        }, timeout: 10), "Ctrl+? showed no shortcuts: \(RealInput.describeScreen("shortcuts-not-open"))")
+        }), "Ctrl+? showed no shortcuts: \(RealInput.describeScreen("shortcuts-not-open"))")
         let shortcuts = try #require(toplevels(ofType: "GtkShortcutsWindow").last)
         GtkHarness.screenshot(shortcuts, "shortcuts")
 
@@ -90,7 +90,7 @@ struct AboutAndShortcutsTests {
                 == withKeys.sorted { $0.rawValue < $1.rawValue })
 
         try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { toplevels(ofType: "GtkShortcutsWindow").isEmpty }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { toplevels(ofType: "GtkShortcutsWindow").isEmpty }),
                 "Escape left the shortcuts window open")
     }
 
@@ -102,8 +102,8 @@ struct AboutAndShortcutsTests {
             && gtk_menu_button_get_menu_model($0.opaque) != nil })
         try RealInput.click(menuButton)
         let popover = try #require(gtk_menu_button_get_popover(menuButton.opaque)).as(GtkWidget.self)
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_mapped(popover) != 0 }, timeout: 5))
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_mapped(popover) != 0 }))
+        runMainLoop(for: .seconds(0.3))
         let labels = descendants(popover).filter { typeName($0) == "GtkLabel" && gtk_widget_get_mapped($0) != 0 }
         let texts = labels.compactMap { gtk_label_get_text($0.opaque).map { String(cString: $0) } }.filter { !$0.isEmpty }
         // The items, each with its keys beside it.
@@ -113,7 +113,7 @@ struct AboutAndShortcutsTests {
         GtkHarness.screenshot(popover, "primary-menu")
         let about = try #require(labels.first { gtk_label_get_text($0.opaque).map { String(cString: $0) } == "About Fetchplay" })
         try RealInput.click(about)
-        #expect(GtkHarness.iterate(until: { !toplevels(ofType: "AdwAboutWindow").isEmpty }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { !toplevels(ofType: "AdwAboutWindow").isEmpty }),
                 "no About: \(RealInput.describeScreen("about-not-open"))")
         let dialog = try #require(toplevels(ofType: "AdwAboutWindow").last)
         GtkHarness.screenshot(dialog, "about")
@@ -124,7 +124,7 @@ struct AboutAndShortcutsTests {
         #expect(adw_about_window_get_license_type(dialog.opaque) == GTK_LICENSE_GPL_3_0)
         #expect(gtk_window_get_transient_for(dialog.as(GtkWindow.self)) == window.widget.as(GtkWindow.self))
         gtk_window_close(dialog.as(GtkWindow.self))
-        #expect(GtkHarness.iterate(until: { toplevels(ofType: "AdwAboutWindow").isEmpty }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { toplevels(ofType: "AdwAboutWindow").isEmpty }))
     }
 
     /// About tells what the metainfo tells: one licence, one home page, one developer.

@@ -42,20 +42,20 @@ struct AudioOnlyChoiceTests {
         defer { GtkHarness.close(window) }
         let page = server.url("/course")
         try RealInput.enter(page, in: window)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(15), until: {
             window.pageVideoChooser?.isShown == true
                 && window.pageVideoChooser.map { gtk_window_is_active($0.window.as(GtkWindow.self)) != 0 } == true
-        }, timeout: 15), "no chooser: \(RealInput.describeScreen("audio-only-page-chooser-missing"))")
+        }), "no chooser: \(RealInput.describeScreen("audio-only-page-chooser-missing"))")
         let chooser = try #require(window.pageVideoChooser)
         #expect(!ChoiceDialog.isOn(chooser.audioOnly), "off to begin with")
 
         try RealInput.click(chooser.audioOnly)
-        #expect(GtkHarness.iterate(until: { ChoiceDialog.isOn(chooser.audioOnly) }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { ChoiceDialog.isOn(chooser.audioOnly) }),
                 "the click missed: \(RealInput.describeScreen("audio-only-switch-click"))")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(chooser.window, "page-video-chooser-audio-only") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "page-video-chooser-audio-only") != nil }))
         try RealInput.click(try #require(chooser.button(ChoiceDialog.download)))
         let links = [1, 2].map { WebAddress.pageVideo($0, on: page) }
-        #expect(GtkHarness.iterate(until: { links.allSatisfy { window.store?.entries[$0]?.state.isCompleted == true } }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { links.allSatisfy { window.store?.entries[$0]?.state.isCompleted == true } }),
                 "entries: \(String(describing: window.store?.entries))")
         try expectAudioAlone(window.store?.entries[links[0]]?.state.completedPath, named: "Reef knot.m4a")
         try expectAudioAlone(window.store?.entries[links[1]]?.state.completedPath, named: "Bowline.webm")
@@ -69,16 +69,16 @@ struct AudioOnlyChoiceTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         try RealInput.enter(server.url("/multi/index.mpd"), in: window)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(15), until: {
             window.variantChooser?.isShown == true && window.variantChooser.map { RealInput.focusIsIn($0) } == true
-        }, timeout: 15), "no chooser: \(RealInput.describeScreen("audio-only-variant-chooser-missing"))")
+        }), "no chooser: \(RealInput.describeScreen("audio-only-variant-chooser-missing"))")
         let chooser = try #require(window.variantChooser)
         try RealInput.click(chooser.audioOnly)
-        #expect(GtkHarness.iterate(until: { ChoiceDialog.isOn(chooser.audioOnly) }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { ChoiceDialog.isOn(chooser.audioOnly) }),
                 "the click missed: \(RealInput.describeScreen("audio-only-variant-switch-click"))")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(chooser.window, "variant-chooser-audio-only") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "variant-chooser-audio-only") != nil }))
         try RealInput.click(try #require(chooser.button(VariantChooser.download)))
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { window.store?.state.isCompleted == true }),
                 "not saved: \(String(describing: window.store?.state))")
         try expectAudioAlone(window.store?.state.completedPath, named: "index.m4a")
         let video = server.requests.map(\.path).filter { $0.hasPrefix("/multi/") && ($0.contains("stream0") || $0.contains("stream1")) }

@@ -26,26 +26,26 @@ struct DASHVariantChoiceTests {
         defer { GtkHarness.close(window) }
         let url = server.url("/multi/index.mpd")
         try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, window.ui.entry) }))
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5), "typed: \(window.downloadPage.urlText)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == url }), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
-        let shown = GtkHarness.iterate(until: {
+        let shown = runMainLoop(timeout: .seconds(15), until: {
             window.variantChooser?.isShown == true && window.variantChooser.map { RealInput.focusIsIn($0) } == true
-        }, timeout: 15)
+        })
         #expect(shown, "no chooser: \(RealInput.describeScreen("dash-variant-chooser-missing"))")
         let chooser = try #require(window.variantChooser)
         let labels = chooser.choices.map { String(cString: gtk_check_button_get_label($0.as(GtkCheckButton.self))) }
         #expect(labels.count == 2 && labels[0].hasPrefix("360p") && labels[1].hasPrefix("180p"), "\(labels)")
         #expect(chooser.chosen?.height == 360, "the best is chosen to begin with")
         #expect(server.requests.allSatisfy { !$0.path.hasSuffix(".m4s") }, "nothing before a choice")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(chooser.window, "dash-variant-chooser") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "dash-variant-chooser") != nil }))
 
         try RealInput.click(chooser.choices[1])
-        #expect(GtkHarness.iterate(until: { chooser.chosen?.height == 180 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { chooser.chosen?.height == 180 }),
                 "the click missed: \(RealInput.describeScreen("dash-variant-click"))")
         try RealInput.click(try #require(chooser.button(VariantChooser.download)))
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { window.store?.state.isCompleted == true }),
                 "the chosen Representation did not download: \(String(describing: window.store?.state))")
         let path = try #require(window.store?.state.completedPath)
         let media = try DiscoveredMedia.probe(path)

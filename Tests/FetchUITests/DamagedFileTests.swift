@@ -23,9 +23,9 @@ struct DamagedFileTests {
         let window = try RealInput.window(cacheRoot: folder.file("cache"))
         defer { GtkHarness.close(window) }
         window.openFile(path: cut)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(30), until: {
             window.playback.player?.state == .ended || window.playback.view.errorMessage != nil
-        }, timeout: 30), "it neither ended nor failed")
+        }), "it neither ended nor failed")
         let message = try #require(window.playback.view.errorMessage, "no message about the early end")
         #expect(message.contains("ends early") && message.contains("of 0:12"), "\(message)")
         let stop = try #require(window.playback.endedEarlyAt)

@@ -41,7 +41,7 @@ struct DownloadStoreTests {
         let ended = Locked<[Set<String>]>([])
         let session = try session(ended)
         try startUnseen(url, in: session)
-        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { session.state.isCompleted }))
         #expect(ended.withLock { $0 } == [[url]], "no update showed it downloading, and its end was lost")
     }
 
@@ -52,7 +52,7 @@ struct DownloadStoreTests {
         let session = try session(Locked([]))
         try startUnseen(url, in: session)
         let readings = session.generation
-        #expect(GtkHarness.iterate(until: { session.item(url: url)?.isComplete == true }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { session.item(url: url)?.isComplete == true }))
         let item = try #require(session.item(url: url))
         #expect(item.path == session.state.completedPath)
         #expect(item == session.cache.entry(for: url), "not the item a reading of the folder lists")
@@ -71,7 +71,7 @@ struct DownloadStoreTests {
         let session = try session(ends)
         try session.load(url)
         session.start()
-        #expect(GtkHarness.iterate(until: { session.state.isFailed }, timeout: 20), "\(session.state)")
+        #expect(runMainLoop(timeout: .seconds(20), until: { session.state.isFailed }), "\(session.state)")
         #expect(ends.withLock { $0 } == [[url]])
 
         server.serve("/" + playlist, body: body, etag: "\"index\"")
@@ -79,7 +79,7 @@ struct DownloadStoreTests {
         // Downloading from Start on, whenever its thread gets going: not the failure before.
         #expect(session.state == .downloading, "\(session.state)")
         #expect(ends.withLock { $0 }.count == 1, "the last run's failure was taken for the retry's end")
-        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 30), "\(session.state)")
+        #expect(runMainLoop(timeout: .seconds(30), until: { session.state.isCompleted }), "\(session.state)")
         #expect(ends.withLock { $0 } == [[url], [url]])
     }
 
@@ -96,9 +96,9 @@ struct DownloadStoreTests {
         let session = try session(ends)
         try session.load(url)
         session.start()
-        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 30), "\(session.state)")
+        #expect(runMainLoop(timeout: .seconds(30), until: { session.state.isCompleted }), "\(session.state)")
         #expect(session.state.completedPath?.hasSuffix(".mp4") == true, "saved as HLS: \(session.state)")
-        #expect(GtkHarness.iterate(until: { !ends.withLock { $0 }.isEmpty }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !ends.withLock { $0 }.isEmpty }))
         #expect(ends.withLock { $0 } == [[url]])
     }
 
@@ -113,21 +113,20 @@ struct DownloadStoreTests {
         let session = try session(ends)
         try session.load(url)
         session.start()
-        #expect(GtkHarness.iterate(until: { session.state.isFailed }, timeout: 20), "\(session.state)")
+        #expect(runMainLoop(timeout: .seconds(20), until: { session.state.isFailed }), "\(session.state)")
         // Try Again (a second run), paused on the hold, then deleted.
         session.start()
-        #expect(GtkHarness.iterate(until: { session.state == .downloading && session.progress?.bytesDone ?? 0 > 0 },
-                                   timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { session.state == .downloading && session.progress?.bytesDone ?? 0 > 0 }))
         session.pause()
-        #expect(GtkHarness.iterate(until: { session.state == .paused }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { session.state == .paused }))
         #expect(session.queue.remove(url))
-        #expect(GtkHarness.iterate(until: { session.entries[url] == nil }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { session.entries[url] == nil }))
 
         server.release("/again.webm")
         try session.load(url)
         session.start()
-        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 20), "\(session.state)")
-        #expect(GtkHarness.iterate(until: { ends.withLock { $0 }.count == 2 }, timeout: 5), "\(ends.withLock { $0 })")
+        #expect(runMainLoop(timeout: .seconds(20), until: { session.state.isCompleted }), "\(session.state)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { ends.withLock { $0 }.count == 2 }), "\(ends.withLock { $0 })")
     }
 
     @Test func startOnAVideoAlreadyInTheCacheIsNoEnd() throws {
@@ -135,14 +134,14 @@ struct DownloadStoreTests {
         let first = Locked<[Set<String>]>([])
         let before = try session(first)
         try startUnseen(url, in: before)
-        #expect(GtkHarness.iterate(until: { first.withLock { $0 } == [[url]] }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { first.withLock { $0 } == [[url]] }))
 
         // A new run: the cache is read in the background, and Start only shows the video.
         let ended = Locked<[Set<String>]>([])
         let session = try session(ended)
         try startUnseen(url, in: session)
-        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 5))
-        GtkHarness.iterate(for: 0.2) // any further update would come within a tick
+        #expect(runMainLoop(timeout: .seconds(5), until: { session.state.isCompleted }))
+        runMainLoop(for: .seconds(0.2)) // any further update would come within a tick
         #expect(ended.withLock { $0 }.isEmpty, "a video found complete was reported as a download's end")
         #expect(server.requests(to: "/small.webm").count == 1, "the second Start downloaded again")
     }

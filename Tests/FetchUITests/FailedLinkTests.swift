@@ -27,23 +27,23 @@ struct FailedLinkTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         let missing = server.url("/missing.webm")
         try enter(missing, in: window)
-        #expect(GtkHarness.iterate(until: { failed(window) }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { failed(window) }))
         #expect(window.downloadPage.errorMessage?.contains("404") == true)
-        GtkHarness.iterate(for: 0.3) // a row would appear within a tick or two
+        runMainLoop(for: .seconds(0.3)) // a row would appear within a tick or two
         #expect(window.library?.view.row(url: missing) == nil, "a 404 left a row")
 
         // A refused connection: nothing either.
         let refused = "http://127.0.0.1:9/video.webm"
         window.downloadPage.urlText = ""
         try enter(refused, in: window)
-        #expect(GtkHarness.iterate(until: { failed(window) }, timeout: 20))
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(20), until: { failed(window) }))
+        runMainLoop(for: .seconds(0.3))
         #expect(window.library?.view.urls.isEmpty == true, "rows: \(window.library?.view.urls ?? [])")
         GtkHarness.close(window)
 
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
-        GtkHarness.iterate(until: { again.library?.store.items.isEmpty == false }, timeout: 1)
+        runMainLoop(timeout: .seconds(1), until: { again.library?.store.items.isEmpty == false })
         #expect(again.library?.view.urls.isEmpty == true, "after a restart: \(again.library?.view.urls ?? [])")
     }
 
@@ -54,13 +54,13 @@ struct FailedLinkTests {
         let url = server.url("/flaky.webm")
         let window = try RealInput.window(cacheRoot: cache.path)
         try enter(url, in: window)
-        #expect(GtkHarness.iterate(until: { (window.store?.progress?.fraction ?? 0) > 0.1 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { (window.store?.progress?.fraction ?? 0) > 0.1 }))
         try RealInput.key("space") // the focus left the entry: Space pauses
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .paused }))
         try RealInput.key("space") // continues: the server now answers 500
-        #expect(GtkHarness.iterate(until: { failed(window) }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { failed(window) }))
         let row = try #require(window.library?.view.row(url: url))
-        #expect(GtkHarness.iterate(until: { row.model?.detail.hasPrefix("Failed: ") == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { row.model?.detail.hasPrefix("Failed: ") == true }),
                 "the row says \(row.model?.detail ?? "nothing")")
         #expect(row.model?.detail.contains("500") == true)
         #expect(row.model?.activity == .failed)
@@ -70,8 +70,7 @@ struct FailedLinkTests {
 
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
-        #expect(GtkHarness.iterate(until: { again.library?.view.row(url: url)?.model?.detail.hasPrefix("Failed: ") == true },
-                                   timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.library?.view.row(url: url)?.model?.detail.hasPrefix("Failed: ") == true }),
                 "after a restart the row says \(again.library?.view.row(url: url)?.model?.detail ?? "nothing")")
         #expect(again.library?.view.row(url: url)?.model?.detail.contains("500") == true)
     }
@@ -92,9 +91,9 @@ struct CurrentItemTests {
     /// Selects the whole entry with Ctrl+L and types `text` over it, then Enter.
     func typeOver(_ text: String, in window: MainWindow) throws {
         try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, window.ui.entry) }))
         if text.isEmpty { try RealInput.key("BackSpace") } else { try RealInput.type(text) }
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == text }, timeout: 5), "typed: \(window.downloadPage.urlText)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == text }), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
     }
 
@@ -104,18 +103,18 @@ struct CurrentItemTests {
         defer { GtkHarness.close(window) }
         window.downloadPage.urlText = server.url("/done.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.downloadPage.isPlayVisible }))
 
         for (text, words) in [("not a url", "not a web address"), ("ftp://example.com/v.webm", "http"),
                               ("http://", "not a web address")] {
             try typeOver(text, in: window)
-            #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
+            #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlMessage != nil }), "“\(text)” said nothing")
             #expect(window.downloadPage.urlMessage?.contains(words) == true, "“\(text)”: \(window.downloadPage.urlMessage ?? "")")
             #expect(gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start),
                     "Start is not there for “\(text)”")
         }
         try typeOver("", in: window)
-        GtkHarness.iterate(for: 0.2)
+        runMainLoop(for: .seconds(0.2))
         #expect(window.downloadPage.urlMessage == nil, "an empty entry said “\(window.downloadPage.urlMessage ?? "")”")
     }
 
@@ -129,13 +128,13 @@ struct CurrentItemTests {
         for url in [one, two] {
             window.downloadPage.urlText = url
             window.activate(.start)
-            #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.isFinished == true }, timeout: 10))
+            #expect(runMainLoop(timeout: .seconds(10), until: { library.view.row(url: url)?.model?.isFinished == true }))
         }
         #expect(window.store?.url == two)
 
         // A click on the other row: the entry, the panel and the buttons follow.
         try RealInput.click(try #require(library.view.row(url: one)).row)
-        #expect(GtkHarness.iterate(until: { window.store?.url == one }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.url == one }),
                 "the click on the row: \(RealInput.describeScreen("current-item-click"))")
         #expect(window.downloadPage.urlText == one, "the entry shows \(window.downloadPage.urlText)")
         #expect(String(cString: gtk_label_get_text(window.ui.titleLabel.opaque)) == "one.webm")
@@ -145,7 +144,7 @@ struct CurrentItemTests {
         // Typing another link leaves the selection: nothing else claims to be current.
         try RealInput.key("ctrl+l")
         try RealInput.type(server.url("/three.webm"))
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == server.url("/three.webm") }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == server.url("/three.webm") }))
         #expect(window.store?.url == nil)
         #expect(library.view.selectedURL == nil, "the library still selects \(library.view.selectedURL ?? "")")
         #expect(!window.downloadPage.isPlayVisible && gtk_widget_is_visible(window.ui.startButton) != 0 && window.isEnabled(.start))
@@ -153,7 +152,7 @@ struct CurrentItemTests {
         // Typing a known link again shows it.
         try RealInput.key("ctrl+l")
         try RealInput.type(two)
-        #expect(GtkHarness.iterate(until: { window.store?.url == two }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.url == two }))
         #expect(library.view.selectedURL == two)
         #expect(window.downloadPage.isPlayVisible)
     }

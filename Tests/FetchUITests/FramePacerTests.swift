@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import Testing
+import TestSupport
 @testable import FetchPlayer
 @testable import FetchUI
 
@@ -30,11 +31,11 @@ struct FramePacerTests {
         #expect(shown.count == 1 && pacer.isHolding, "the second replaced the first before a paint")
         pacer.offer(third)
         #expect(pacer.replaced == 1)
-        #expect(GtkHarness.iterate(until: { shown.count == 2 }, timeout: 5), "the waiting frame was never shown")
+        #expect(runMainLoop(timeout: .seconds(5), until: { shown.count == 2 }), "the waiting frame was never shown")
         #expect(shown.last === third && !pacer.isHolding)
 
         // Once painted, the next frame is shown at once again.
-        #expect(GtkHarness.iterate(until: { pacer.offerWouldShow }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { pacer.offerWouldShow }))
         pacer.offer(frame(40))
         #expect(shown.count == 3)
     }
@@ -55,7 +56,7 @@ struct FramePacerTests {
         pacer.offer(newer)
         #expect(shown.last === newer && !pacer.isHolding && pacer.replaced == 1)
         gtk_widget_set_visible(picture, 1)
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 && pacer.offerWouldShow }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_mapped(picture) != 0 && pacer.offerWouldShow }))
         #expect(shown.last === newer, "the older frame came back")
     }
 
@@ -87,7 +88,7 @@ final class PacedPicture {
             gtk_widget_queue_draw(picture) // as the paintable's invalidation does
         }
         gtk_window_present(window.as(GtkWindow.self))
-        try #require(GtkHarness.iterate(until: { gtk_widget_get_mapped(picture) != 0 }, timeout: 5))
+        try #require(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_mapped(picture) != 0 }))
     }
 
     func close() { gtk_window_destroy(window.as(GtkWindow.self)) }

@@ -60,7 +60,7 @@ enum GtkHarness {
                                 preferences: preferences)
         if let link { window.downloadPage.urlText = link }
         window.present()
-        _ = iterate(until: { gtk_widget_get_mapped(window.ring.widget) != 0 }, timeout: 5)
+        _ = runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_mapped(window.ring.widget) != 0 })
         return window
     }
 
@@ -77,16 +77,7 @@ enum GtkHarness {
 
     static func close(_ window: MainWindow) {
         gtk_window_destroy(window.widget.as(GtkWindow.self))
-        _ = iterate(until: { false }, timeout: 0.05)
-    }
-
-    /// Turns the GLib main loop until `condition` holds or `timeout` seconds pass.
-    ///
-    /// Blocks in `g_main_context_iteration` (so it sleeps when nothing happens) with a 10 ms timer
-    /// as a wake-up, and checks `condition` after every dispatch: no fixed sleeps.
-    @discardableResult
-    static func iterate(until condition: () -> Bool, timeout: Double) -> Bool {
-        runMainLoop(timeout: .milliseconds(Int(timeout * 1000)), until: condition)
+        _ = runMainLoop(timeout: .seconds(0.05), until: { false })
     }
 
     /// The accelerators the application maps to `action`.
@@ -98,11 +89,6 @@ enum GtkHarness {
         var index = 0
         while let item = list[index] { result.append(String(cString: item)); index += 1 }
         return result
-    }
-
-    /// Turns the loop for `seconds`, for checks that something does *not* happen.
-    static func iterate(for seconds: Double) {
-        iterate(until: { false }, timeout: seconds)
     }
 
     /// `artifacts/ui/` at the package root (created).
@@ -133,12 +119,12 @@ enum GtkHarness {
     static func screenshot(_ widget: UnsafeMutablePointer<GtkWidget>, _ name: String) -> Pixels? {
         // Let pending layout and drawing happen first; on a loaded machine the first frame of a
         // new window can take a while, so wait for something to render rather than a fixed time.
-        iterate(for: 0.1)
+        runMainLoop(for: .seconds(0.1))
         var rendered: OpaquePointer?
-        iterate(until: {
+        runMainLoop(timeout: .seconds(10), until: {
             rendered = gtk_widget_get_mapped(widget) != 0 ? texture(of: widget) : nil
             return rendered != nil
-        }, timeout: 10)
+        })
         guard let texture = rendered else { return nil }
         defer { g_object_unref(texture.rawObject) }
         gdk_texture_save_to_png(texture, artifacts.appendingPathComponent("\(name).png").path)

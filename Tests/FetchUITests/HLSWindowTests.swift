@@ -36,24 +36,22 @@ struct HLSWindowTests {
         window.downloadPage.urlText = server.url("/v360/index.m3u8")
         window.activate(.start)
         let fraction = { window.store?.progress?.fraction ?? 0 }
-        #expect(GtkHarness.iterate(until: { fraction() > 0 && window.store?.state == .downloading }, timeout: 20),
+        #expect(runMainLoop(timeout: .seconds(20), until: { fraction() > 0 && window.store?.state == .downloading }),
                 "the ring never started filling")
         #expect(window.downloadPage.statusText.contains("segments"), "\(window.downloadPage.statusText)")
         GtkHarness.screenshot(window.widget, "window-hls-downloading")
 
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.state == .paused }))
         #expect(window.isEnabled(.continue))
         server.release("/" + last)
         window.activate(.continue)
-        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { true } else { false } },
-                                   timeout: 60), "the presentation did not complete")
+        #expect(runMainLoop(timeout: .seconds(60), until: { if case .completed = window.store?.state { true } else { false } }), "the presentation did not complete")
         guard case .completed(let path) = window.store?.state else { return }
         #expect(path.hasSuffix(".mp4"))
         #expect(fraction() == 1)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible && window.isEnabled(.play) }, timeout: 5))
-        #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
-                                   timeout: 5), "the checkmark did not finish drawing")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.isPlayVisible && window.isEnabled(.play) }))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 }), "the checkmark did not finish drawing")
         #expect(abs(try DiscoveredMedia.probe(path).duration - clip.seconds) < 0.25)
         GtkHarness.screenshot(window.widget, "window-hls-done")
     }
@@ -65,14 +63,13 @@ struct HLSWindowTests {
         let window = try RealInput.window(cacheRoot: cache.path, link: url)
         defer { GtkHarness.close(window) }
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { window.downloadPage.isPlayVisible } else { false } },
-                                   timeout: 60), "the presentation did not complete")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.playButton) }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(60), until: { if case .completed = window.store?.state { window.downloadPage.isPlayVisible } else { false } }), "the presentation did not complete")
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, window.ui.playButton) }),
                 "focus on \(RealInput.describeFocus(window))")
         // The Play button slides in; a key pressed meanwhile may reach it half-shown.
-        GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
+        runMainLoop(timeout: .seconds(3), until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 })
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "video" }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.visiblePage == "video" }),
                 "Space did not play; focus on \(RealInput.describeFocus(window))")
         #expect(window.downloadPage.urlText == url, "the link became “\(window.downloadPage.urlText)”")
     }
@@ -99,7 +96,7 @@ struct HLSWindowTests {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         let library = try #require(window.library)
-        #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.activity == .paused }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { library.view.row(url: url)?.model?.activity == .paused }),
                 "the unfinished presentation is not listed")
         let row = try #require(library.view.row(url: url))
         #expect(row.toggleAction == "Continue this download")
@@ -109,7 +106,7 @@ struct HLSWindowTests {
         GtkHarness.screenshot(window.widget, "window-hls-partial-after-restart")
 
         row.pressToggle()
-        #expect(GtkHarness.iterate(until: { library.view.row(url: url)?.model?.activity == .finished }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { library.view.row(url: url)?.model?.activity == .finished }),
                 "Continue did not finish the presentation")
         // The segments done before were not fetched again.
         #expect(server.requests(to: "/" + segments[0]).count == 1 && server.requests(to: "/" + segments[1]).count == 1)

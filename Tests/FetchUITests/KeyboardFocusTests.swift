@@ -33,9 +33,9 @@ struct KeyboardFocusTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { completed(window) && window.downloadPage.isPlayVisible }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { completed(window) && window.downloadPage.isPlayVisible }))
         // The Play button slides in; clicks need it where it will stay.
-        GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
+        runMainLoop(timeout: .seconds(3), until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 })
         return (window, url)
     }
 
@@ -47,28 +47,28 @@ struct KeyboardFocusTests {
         defer { GtkHarness.close(window) }
 
         try RealInput.click(window.ui.entry)
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, window.ui.entry) }))
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5), "typed: \(window.downloadPage.urlText)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == url }), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .downloading }))
         #expect(!RealInput.focusIsIn(window, window.ui.entry), "the focus stayed in the entry")
 
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .paused }),
                 "Space did not pause; focus on \(RealInput.describeFocus(window))")
         #expect(window.downloadPage.urlText == url, "Space went into the link: “\(window.downloadPage.urlText)”")
         let requests = server.requests(to: "/slow.webm").count
 
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .downloading }),
                 "Space did not continue; focus on \(RealInput.describeFocus(window))")
-        #expect(GtkHarness.iterate(until: { server.requests(to: "/slow.webm").count > requests }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { server.requests(to: "/slow.webm").count > requests }))
         #expect(server.requests(to: "/slow.webm").last?["range"] != nil, "it did not resume with a range")
         #expect(window.downloadPage.urlText == url)
         #expect(!GtkHarness.app.isChoosingFile)
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .paused }))
     }
 
     @Test func afterPlaySpaceTogglesThePlaybackWhateverWasClicked() throws {
@@ -78,13 +78,13 @@ struct KeyboardFocusTests {
         defer { GtkHarness.close(window) }
 
         try RealInput.click(window.ui.playButton)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }))
         #expect(window.visiblePage == "video")
         #expect(RealInput.focusIsIn(window, window.playback.view.widget),
                 "after Play the focus is on \(RealInput.describeFocus(window))")
 
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }),
                 "Space did not pause; focus on \(RealInput.describeFocus(window))")
         #expect(!GtkHarness.app.isChoosingFile, "Space opened the file dialog")
 
@@ -94,33 +94,33 @@ struct KeyboardFocusTests {
         try RealInput.click(controls.seekBar, at: (Double(gtk_widget_get_width(controls.seekBar)) * 0.5,
                                                    Double(gtk_widget_get_height(controls.seekBar)) / 2))
         let seekBar = controls.seekBar.as(GtkRange.self)
-        #expect(GtkHarness.iterate(until: { (window.playback.player?.position ?? 0) > 1.5 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { (window.playback.player?.position ?? 0) > 1.5 }),
                 """
                 the click did not seek: position \(window.playback.player?.position ?? -1), bar at \
                 \(gtk_range_get_value(seekBar)) of \(gtk_adjustment_get_upper(gtk_range_get_adjustment(seekBar))), \
                 state \(String(describing: state(window))), \(RealInput.describeScreen("seek-click"))
                 """)
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .playing }),
                 "Space after a click on the seek bar; focus on \(RealInput.describeFocus(window))")
 
         // A click on Mute mutes; Space then toggles playback, not the mute button again.
         window.playback.view.revealBars()
         try RealInput.click(controls.muteButton)
-        #expect(GtkHarness.iterate(until: { window.playback.player?.isMuted == true }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.playback.player?.isMuted == true }))
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }),
                 "Space after a click on Mute; focus on \(RealInput.describeFocus(window))")
         #expect(window.playback.player?.isMuted == true)
         #expect(!GtkHarness.app.isChoosingFile)
 
         // ] and [ step the speed from the keyboard, and the drop-down follows.
         try RealInput.key("bracketright")
-        #expect(GtkHarness.iterate(until: { window.playback.player?.rate == 1.25 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.playback.player?.rate == 1.25 }),
                 "] did not speed up; focus on \(RealInput.describeFocus(window))")
         try RealInput.key("bracketleft")
         try RealInput.key("bracketleft")
-        #expect(GtkHarness.iterate(until: { window.playback.player?.rate == 0.75 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.playback.player?.rate == 0.75 }))
         #expect(controls.selectedRate == 0.75)
     }
 
@@ -128,13 +128,13 @@ struct KeyboardFocusTests {
         let (window, _) = try windowWithDownloadedClip()
         defer { GtkHarness.close(window) }
         try RealInput.click(window.ui.playButton)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }))
 
         try RealInput.key("alt+Left")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5), "leaving did not pause")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "download" }))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }), "leaving did not pause")
         try RealInput.key("Return")
-        GtkHarness.iterate(until: { GtkHarness.app.isChoosingFile || window.visiblePage == "video" }, timeout: 2)
+        runMainLoop(timeout: .seconds(2), until: { GtkHarness.app.isChoosingFile || window.visiblePage == "video" })
         #expect(!GtkHarness.app.isChoosingFile, "Enter opened the file dialog; focus on \(RealInput.describeFocus(window))")
     }
 
@@ -142,9 +142,9 @@ struct KeyboardFocusTests {
         let (window, url) = try windowWithDownloadedClip()
         defer { GtkHarness.close(window) }
         try RealInput.click(window.ui.playButton)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }))
         try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "download" }))
         #expect(RealInput.focusIsIn(window, window.ui.entry), "focus on \(RealInput.describeFocus(window))")
         var start: Int32 = 0, end: Int32 = 0
         #expect(gtk_editable_get_selection_bounds(window.ui.entry.opaque, &start, &end) != 0)
@@ -152,7 +152,7 @@ struct KeyboardFocusTests {
 
         // The video page's plain keys (F fullscreen, M mute, Space) type into the link instead.
         try RealInput.type("fm ")
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == "fm " }, timeout: 5), "typed: “\(window.downloadPage.urlText)”")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == "fm " }), "typed: “\(window.downloadPage.urlText)”")
         #expect(!window.playback.isFullscreen)
         #expect(window.playback.player?.isMuted == false)
         #expect(window.visiblePage == "download")
@@ -162,9 +162,9 @@ struct KeyboardFocusTests {
         let (window, _) = try windowWithDownloadedClip()
         defer { GtkHarness.close(window) }
         try RealInput.click(window.ui.entry)
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, window.ui.entry) }))
         try RealInput.key("End", "Return")
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }),
                 "Enter did not play the downloaded link")
         #expect(window.visiblePage == "video")
     }
@@ -178,7 +178,7 @@ struct KeyboardFocusTests {
         defer { GtkHarness.close(window) }
         #expect(RealInput.focusIsIn(window, window.ui.entry), "focus on \(RealInput.describeFocus(window))")
         try RealInput.key("Return")
-        GtkHarness.iterate(until: { completed(window) || GtkHarness.app.isChoosingFile }, timeout: 10)
+        runMainLoop(timeout: .seconds(10), until: { completed(window) || GtkHarness.app.isChoosingFile })
         #expect(!GtkHarness.app.isChoosingFile, "Enter opened the file dialog; focus on \(RealInput.describeFocus(window))")
         #expect(completed(window), "Enter did not start the link")
         #expect(gtk_editable_get_selection_bounds(window.ui.entry.opaque, nil, nil) == 0, "the link stayed selected behind Play")
@@ -191,7 +191,7 @@ struct KeyboardFocusTests {
         let window = try RealInput.window(cacheRoot: empty.path)
         defer { GtkHarness.close(window) }
         try RealInput.type("http://a")
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == "http://a" }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == "http://a" }),
                 "typed: “\(window.downloadPage.urlText)”; focus on \(RealInput.describeFocus(window))")
     }
 
@@ -199,7 +199,7 @@ struct KeyboardFocusTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         #expect(GtkHarness.isToplevel(window))
         try RealInput.key("ctrl+w")
-        #expect(GtkHarness.iterate(until: { !GtkHarness.isToplevel(window) }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { !GtkHarness.isToplevel(window) }),
                 "Ctrl+W did not close the window")
         if GtkHarness.isToplevel(window) { GtkHarness.close(window) }
     }
@@ -208,12 +208,12 @@ struct KeyboardFocusTests {
         let (window, _) = try windowWithDownloadedClip()
         defer { GtkHarness.close(window) }
         try RealInput.click(window.ui.playButton)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }))
         let link = server.url("/another.webm")
         // A link copied from a page, with the newline that often comes along.
         gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), "\n \(link)\n")
         try RealInput.key("ctrl+v")
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == link }, timeout: 5), "the entry holds “\(window.downloadPage.urlText)”")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == link }), "the entry holds “\(window.downloadPage.urlText)”")
         #expect(window.visiblePage == "download")
         #expect(RealInput.focusIsIn(window, window.ui.entry))
         #expect(window.playback.player?.isMuted == false)

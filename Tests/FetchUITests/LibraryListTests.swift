@@ -55,7 +55,7 @@ struct LibraryListTests {
     /// in: a click on where it was would miss it).
     static func waitUntilStill(_ widget: UnsafeMutablePointer<GtkWidget>, in window: UnsafeMutablePointer<GtkWidget>) -> Bool {
         var last: (frame: Int, x: Float, y: Float)?
-        return GtkHarness.iterate(until: {
+        return runMainLoop(timeout: .seconds(5), until: {
             var bounds = graphene_rect_t()
             guard let clock = gtk_widget_get_frame_clock(widget),
                   gtk_widget_compute_bounds(widget, window, &bounds) != 0 else { return false }
@@ -66,7 +66,7 @@ struct LibraryListTests {
             }
             last = now
             return before.x == now.x && before.y == now.y
-        }, timeout: 5)
+        })
     }
 
     func total(_ view: LibraryView) -> String { String(cString: gtk_label_get_text(view.totalLabel.opaque)) }
@@ -76,32 +76,31 @@ struct LibraryListTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         let view = try #require(window.library?.view)
-        #expect(GtkHarness.iterate(until: { view.urls.count == Self.count && view.boundRowCount > 0 }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { view.urls.count == Self.count && view.boundRowCount > 0 }))
         // Newest first, and widgets only for what fits on screen.
         #expect(view.shownURLs.first == Self.url(Self.count - 1) && view.shownURLs.last == Self.url(0))
         // GTK 4.8's list view binds at most 200 rows around the view, and thumbnails are made
         // for those on screen only.
         #expect(view.boundRowCount < Self.count, "\(view.boundRowCount) rows made for \(Self.count) videos")
-        #expect(GtkHarness.iterate(until: { view.pendingThumbnails == 0 && view.row(url: Self.url(299))?.hasThumbnail == true },
-                                   timeout: 20), "no thumbnail on the top row")
+        #expect(runMainLoop(timeout: .seconds(20), until: { view.pendingThumbnails == 0 && view.row(url: Self.url(299))?.hasThumbnail == true }), "no thumbnail on the top row")
         #expect(view.thumbnails.requestedCount < 30, "\(view.thumbnails.requestedCount) thumbnails made for a screenful")
         #expect(total(view).hasPrefix("\(Self.count) videos"), "the summary says \(total(view))")
 
         // Ctrl+F goes to the search field; typing filters by name; the counts say so.
         try RealInput.key("ctrl+f")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, view.searchEntry) }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, view.searchEntry) }),
                 "Ctrl+F: \(RealInput.describeFocus(window))")
         try RealInput.type("CLIP-0012")
         let matching = (120...129).reversed().map(Self.url)
-        #expect(GtkHarness.iterate(until: { view.shownURLs == matching }, timeout: 5), "shown: \(view.shownURLs.count)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.shownURLs == matching }), "shown: \(view.shownURLs.count)")
         #expect(total(view).hasPrefix("10 of \(Self.count) shown"), "the summary says \(total(view))")
         #expect(window.downloadPage.urlText.isEmpty, "the search typed into the link entry")
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         GtkHarness.screenshot(window.widget, "library-search")
 
         // A cleared search shows everything again.
         try RealInput.key("ctrl+a", "BackSpace")
-        #expect(GtkHarness.iterate(until: { view.shownURLs.count == Self.count }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.shownURLs.count == Self.count }))
 
         // Sorting: by name A to Z, by size largest first, back to newest first; each from the top.
         gtk_drop_down_set_selected(view.sortChooser.opaque, 1)
@@ -112,34 +111,34 @@ struct LibraryListTests {
         #expect(view.shownURLs.first == Self.url(Self.count - 1))
 
         // Typing while the list has the focus starts a search too.
-        #expect(GtkHarness.iterate(until: { view.row(url: Self.url(Self.count - 1)) != nil }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.row(url: Self.url(Self.count - 1)) != nil }),
                 "bound: \(view.boundURLs.count), positions \(view.boundURLs.compactMap { view.shownURLs.firstIndex(of: $0) }.sorted().prefix(3)) … \(view.boundURLs.compactMap { view.shownURLs.firstIndex(of: $0) }.sorted().suffix(3)), scrolled to \(gtk_adjustment_get_value(gtk_scrollable_get_vadjustment(view.list.opaque)))")
         let top = try #require(view.row(url: Self.url(Self.count - 1)))
         try RealInput.click(top.row)
-        #expect(GtkHarness.iterate(until: { view.selectedURL == Self.url(Self.count - 1) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.selectedURL == Self.url(Self.count - 1) }))
         try RealInput.type("00299")
-        #expect(GtkHarness.iterate(until: { view.shownURLs == [Self.url(299)] }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.shownURLs == [Self.url(299)] }),
                 "typing in the list: “\(view.searchText)”, \(view.shownURLs.count) shown")
         try RealInput.key("ctrl+f", "ctrl+a", "BackSpace")
-        #expect(GtkHarness.iterate(until: { view.shownURLs.count == Self.count }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.shownURLs.count == Self.count }))
 
         // Three rows selected (a click, then Shift+click), Delete: all three go, one undo bar.
         let paths = (297...299).map { cache.path + "/videos/" + Self.name($0) }
         let hashes = try paths.map { try sha256Hex(ofFile: $0) }
         try RealInput.click(try #require(view.row(url: Self.url(299))).row)
-        #expect(GtkHarness.iterate(until: { view.selectedURL == Self.url(299) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.selectedURL == Self.url(299) }))
         try RealInput.key("shift+Down", "shift+Down")
-        #expect(GtkHarness.iterate(until: { view.selectedURLs == (297...299).reversed().map(Self.url) }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.selectedURLs == (297...299).reversed().map(Self.url) }),
                 "selected: \(view.selectedURLs)")
         try RealInput.key("Delete")
-        #expect(GtkHarness.iterate(until: { view.urls.count == Self.count - 3 }, timeout: 5), "Delete did not delete the three")
-        #expect(GtkHarness.iterate(until: { view.isUndoVisible }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.urls.count == Self.count - 3 }), "Delete did not delete the three")
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.isUndoVisible }))
         #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
         #expect(view.undoMessage == "3 videos deleted")
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         GtkHarness.screenshot(window.widget, "library-many-deleted")
         try RealInput.key("ctrl+z")
-        #expect(GtkHarness.iterate(until: { view.urls.count == Self.count }, timeout: 5), "one Ctrl+Z did not bring them all back")
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.urls.count == Self.count }), "one Ctrl+Z did not bring them all back")
         #expect(try paths.map { try sha256Hex(ofFile: $0) } == hashes)
         #expect(view.shownURLs.prefix(3) == (297...299).reversed().map(Self.url)[...])
         #expect(!view.isUndoVisible, "the toast stayed after the undo")
@@ -148,7 +147,7 @@ struct LibraryListTests {
         let lib = try #require(window.library)
         lib.view.choose(url: Self.url(299))
         window.activate(.delete)
-        #expect(GtkHarness.iterate(until: { view.isUndoVisible && lib.store.pendingDeletion != nil }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.isUndoVisible && lib.store.pendingDeletion != nil }))
         #expect(view.undoMessage == "“\(Self.name(299))” deleted")
         // The close buttons of the toasts on screen; the one before slides away first.
         let closeButtons = {
@@ -157,11 +156,11 @@ struct LibraryListTests {
                     && gtk_button_get_icon_name($0.as(GtkButton.self)).map { String(cString: $0) } == "window-close-symbolic"
             }
         }
-        #expect(GtkHarness.iterate(until: { closeButtons().count == 1 }, timeout: 5), "toasts: \(closeButtons().count)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { closeButtons().count == 1 }), "toasts: \(closeButtons().count)")
         let close = try #require(closeButtons().first, "the toast has no close button")
         #expect(Self.waitUntilStill(close, in: window.widget), "the toast did not come to rest")
         try RealInput.click(close)
-        #expect(GtkHarness.iterate(until: { !view.isUndoVisible }, timeout: 5), "the toast did not close")
+        #expect(runMainLoop(timeout: .seconds(5), until: { !view.isUndoVisible }), "the toast did not close")
         #expect(lib.store.pendingDeletion == nil && !window.isEnabled(.undo), "closing the toast did not make it final")
         #expect(view.urls.count == Self.count - 1)
         // No lock of the deletion or the undo is left in the cache.
@@ -176,12 +175,12 @@ struct LibraryListTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         let view = try #require(window.library?.view)
-        #expect(GtkHarness.iterate(until: { view.urls.count == Self.count && RealInput.focusIsIn(window, view.list) }, timeout: 20),
+        #expect(runMainLoop(timeout: .seconds(20), until: { view.urls.count == Self.count && RealInput.focusIsIn(window, view.list) }),
                 "focus: \(RealInput.describeFocus(window))")
         try RealInput.key("Down")
-        #expect(GtkHarness.iterate(until: { view.selectedURL != nil }, timeout: 5), "Down selected nothing")
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.selectedURL != nil }), "Down selected nothing")
         try RealInput.type("00042")
-        #expect(GtkHarness.iterate(until: { view.shownURLs == [Self.url(42)] }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.shownURLs == [Self.url(42)] }),
                 "typing in the list: “\(view.searchText)”, \(view.shownURLs.count) shown")
         // The entry shows the selected row's link, not what was typed.
         #expect(!window.downloadPage.urlText.contains("00042"), "the search typed into the link entry")
@@ -194,12 +193,12 @@ struct LibraryListTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         let view = try #require(window.library?.view)
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, view.list) }, timeout: 20),
+        #expect(runMainLoop(timeout: .seconds(20), until: { RealInput.focusIsIn(window, view.list) }),
                 "focus: \(RealInput.describeFocus(window))")
         let link = "http://127.0.0.1:1/pasted.webm"
         gdk_clipboard_set_text(gdk_display_get_clipboard(gdk_display_get_default()), link)
         try RealInput.key("ctrl+v")
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == link }, timeout: 5), "the entry holds “\(window.downloadPage.urlText)”")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == link }), "the entry holds “\(window.downloadPage.urlText)”")
         #expect(view.searchText.isEmpty, "Ctrl+V pasted into the search")
     }
 }

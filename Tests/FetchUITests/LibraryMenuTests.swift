@@ -26,9 +26,9 @@ struct LibraryMenuTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             window.library?.view.row(url: url)?.model?.isFinished == true && window.library?.store.item(url: url) != nil
-        }, timeout: 20))
+        }))
         return (window, try #require(window.library?.view.row(url: url)), url)
     }
 
@@ -62,7 +62,7 @@ struct LibraryMenuTests {
             box.done = true
         }
         gdk_clipboard_read_text_async(gdk_display_get_clipboard(display), nil, done, Unmanaged.passRetained(box).toOpaque())
-        GtkHarness.iterate(until: { box.done }, timeout: 5)
+        runMainLoop(timeout: .seconds(5), until: { box.done })
         return box.text
     }
 
@@ -73,12 +73,12 @@ struct LibraryMenuTests {
         // A long press opens it on a touch screen only (XTest cannot touch); with the mouse a
         // press held past the long-press time is just a press.
         try RealInput.longPress(row.row, milliseconds: 1200)
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         #expect(!row.isMenuOpen, "a held mouse button opened the menu")
 
         try RealInput.click(row.row, button: 3)
-        #expect(GtkHarness.iterate(until: { row.isMenuOpen }, timeout: 5), "a right-click did not open the menu")
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(5), until: { row.isMenuOpen }), "a right-click did not open the menu")
+        runMainLoop(for: .seconds(0.3))
         let items = menuItems(row)
         #expect(Set(items.keys) == ["Play", "Show in Files", "Copy Link", "Delete"],
                 "a finished video's menu: \(items.keys.sorted())")
@@ -86,29 +86,29 @@ struct LibraryMenuTests {
             GtkHarness.screenshot(popover.as(GtkWidget.self), "library-row-menu")
         }
         try RealInput.click(try #require(items["Copy Link"]))
-        #expect(GtkHarness.iterate(until: { !row.isMenuOpen }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !row.isMenuOpen }))
         #expect(clipboardText() == url, "Copy Link put \(clipboardText() ?? "nothing") on the clipboard")
 
 
         // Play from the menu.
         try RealInput.click(row.menuButton)
-        #expect(GtkHarness.iterate(until: { row.isMenuOpen }, timeout: 5), "the menu button did not open the menu")
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(5), until: { row.isMenuOpen }), "the menu button did not open the menu")
+        runMainLoop(for: .seconds(0.3))
         try RealInput.click(try #require(menuItems(row)["Play"]))
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "video" && window.playback.player != nil }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.visiblePage == "video" && window.playback.player != nil }))
         try RealInput.key("alt+Left")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "download" }))
         window.playback.player?.close()
 
         // Delete from the menu: the row goes, the undo bar shows, the file is in the trash.
         let path = try #require(window.library?.store.item(url: url)?.path)
         try RealInput.click(row.menuButton)
-        #expect(GtkHarness.iterate(until: { row.isMenuOpen }, timeout: 5))
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(5), until: { row.isMenuOpen }))
+        runMainLoop(for: .seconds(0.3))
         try RealInput.click(try #require(menuItems(row)["Delete"]))
-        #expect(GtkHarness.iterate(until: { window.library?.view.row(url: url) == nil }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.library?.view.row(url: url) == nil }),
                 "Delete left the row")
-        #expect(GtkHarness.iterate(until: { window.library?.view.isUndoVisible == true }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.library?.view.isUndoVisible == true }))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -124,11 +124,11 @@ struct LibraryMenuTests {
             let window = try RealInput.window(cacheRoot: cache.path)
             defer { GtkHarness.close(window) }
             let library = try #require(window.library)
-            #expect(GtkHarness.iterate(until: { library.store.item(url: url)?.isComplete == true }, timeout: 10))
+            #expect(runMainLoop(timeout: .seconds(10), until: { library.store.item(url: url)?.isComplete == true }))
             if activation { library.activate(url) } else { window.activate(.playItem, parameter: url) }
-            #expect(GtkHarness.iterate(until: {
+            #expect(runMainLoop(timeout: .seconds(10), until: {
                 window.visiblePage == "video" && window.playback.player?.state == .playing
-            }, timeout: 10), "activated: \(activation); \(String(describing: window.store?.state))")
+            }), "activated: \(activation); \(String(describing: window.store?.state))")
             window.playback.player?.close()
         }
         #expect(server.requests(to: "/menu.webm").count == requests, "a finished video was downloaded again")

@@ -34,7 +34,7 @@ struct LibraryWindowTests {
     /// Saves `artifacts/ui/<name>.png`, turning the loop until the window renders (right after a
     /// relayout its render node can be empty).
     func shot(_ window: MainWindow, _ name: String) {
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(window.widget, name) != nil }, timeout: 3),
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(window.widget, name) != nil }),
                 "no screenshot \(name)")
     }
 
@@ -55,37 +55,37 @@ struct LibraryWindowTests {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         let lib = try library(window)
         // An empty library says what will come there (a status page), not a blank pane.
-        #expect(GtkHarness.iterate(until: { !lib.store.isLoading }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !lib.store.isLoading }))
         #expect(lib.view.isEmptyPageVisible)
         shot(window, "library-empty")
 
         // Two URLs entered one after the other both download at once.
         window.downloadPage.urlText = first
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { (window.store?.progress?.bytesDone ?? 0) > 0 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { (window.store?.progress?.bytesDone ?? 0) > 0 }))
         window.downloadPage.urlText = second
         #expect(window.isEnabled(.start), "another URL cannot be added while one downloads")
         window.activate(.start)
         #expect(window.store?.url == second, "the big ring does not show the new download")
-        #expect(GtkHarness.iterate(until: { window.store?.queue.runningURLs.count == 2 }, timeout: 5))
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.queue.runningURLs.count == 2 }))
+        #expect(runMainLoop(timeout: .seconds(5), until: {
             rowActivity(window, first) == .downloading && rowActivity(window, second) == .downloading
-        }, timeout: 5), "both rows should show their own progress")
+        }), "both rows should show their own progress")
         shot(window, "library-two-downloads")
         server.release("/first.webm")
         server.release("/second.webm")
 
-        #expect(GtkHarness.iterate(until: { finishedOnDisk(window) == [first, second] }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { finishedOnDisk(window) == [first, second] }),
                 "both downloads did not finish and get listed")
         #expect(lib.view.urls.sorted() == [first, second].sorted())
         #expect(!lib.view.isEmptyPageVisible)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             [first, second].allSatisfy { lib.view.row(url: $0)?.hasThumbnail == true }
-        }, timeout: 20), "no thumbnails")
-        #expect(GtkHarness.iterate(until: { lib.store.items.allSatisfy { $0.duration != nil } }, timeout: 20),
+        }), "no thumbnails")
+        #expect(runMainLoop(timeout: .seconds(20), until: { lib.store.items.allSatisfy { $0.duration != nil } }),
                 "durations were not probed and stored")
         // The rows show them (the store tells its observers once for the durations of a moment).
-        #expect(GtkHarness.iterate(until: { lib.view.row(url: first)?.model?.detail.contains("0:03") == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { lib.view.row(url: first)?.model?.detail.contains("0:03") == true }),
                 "the row says \(lib.view.row(url: first)?.model?.detail ?? "nothing")")
         shot(window, "library-finished")
 
@@ -118,14 +118,14 @@ struct LibraryWindowTests {
         window.activate(.delete)
         #expect(!lib.view.urls.contains(second), "the row did not go at once")
         // The files move off the main thread; the undo bar shows when they have.
-        #expect(GtkHarness.iterate(until: { lib.view.isUndoVisible }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { lib.view.isUndoVisible }))
         #expect(!FileManager.default.fileExists(atPath: secondPath))
         #expect(window.isEnabled(.undo))
-        GtkHarness.iterate(for: 0.3) // the bar slides in
+        runMainLoop(for: .seconds(0.3)) // the bar slides in
         shot(window, "library-deleted-undo-bar")
         window.activate(.undo)
         #expect(!lib.view.isUndoVisible)
-        #expect(GtkHarness.iterate(until: { lib.view.urls.contains(second) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { lib.view.urls.contains(second) }))
         #expect(try sha256Hex(ofFile: secondPath) == secondHash)
         #expect(window.store?.url == second)
 
@@ -134,11 +134,11 @@ struct LibraryWindowTests {
         GtkHarness.close(window)
         let again = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
-        #expect(GtkHarness.iterate(until: { again.library?.view.urls == before }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.library?.view.urls == before }),
                 "the library differs after a restart: \(again.library?.view.urls ?? []) against \(before)")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             before.allSatisfy { again.library?.view.row(url: $0)?.hasThumbnail == true }
-        }, timeout: 20))
+        }))
         shot(again, "library-after-restart")
     }
 
@@ -156,19 +156,18 @@ struct LibraryWindowTests {
         #expect(window.store?.isWaiting == true)
         #expect(window.downloadPage.statusText.contains("Waiting"))
         #expect(window.isEnabled(.pause) && !window.isEnabled(.continue))
-        #expect(GtkHarness.iterate(until: { rowActivity(window, next) == .waiting }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { rowActivity(window, next) == .waiting }))
         #expect(lib.view.row(url: next)?.toggleAction == "Pause this download")
-        #expect(GtkHarness.iterate(until: { (window.store?.entries[slow]?.progress.bytesDone ?? 0) > 10_000 },
-                                   timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { (window.store?.entries[slow]?.progress.bytesDone ?? 0) > 10_000 }))
         shot(window, "library-waiting")
 
         // Quitting mid-download keeps the partial; the next start lists it ready to continue.
         gtk_window_close(window.widget.as(GtkWindow.self))
-        #expect(GtkHarness.iterate(until: { window.store?.isAnyRunning == false }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.isAnyRunning == false }))
         let again = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
         let lib2 = try library(again)
-        #expect(GtkHarness.iterate(until: { lib2.view.row(url: slow)?.model?.activity == .paused }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { lib2.view.row(url: slow)?.model?.activity == .paused }),
                 "the partial is not listed")
         #expect(lib2.view.row(url: slow)?.toggleAction == "Continue this download")
         #expect(lib2.view.row(url: slow)?.model?.detail.hasPrefix("Paused") == true)
@@ -176,8 +175,8 @@ struct LibraryWindowTests {
         shot(again, "library-partial-after-restart")
 
         lib2.view.row(url: slow)?.pressToggle()
-        #expect(GtkHarness.iterate(until: { rowActivity(again, slow) == .downloading }, timeout: 5))
-        #expect(GtkHarness.iterate(until: { rowActivity(again, slow) == .finished }, timeout: 60))
+        #expect(runMainLoop(timeout: .seconds(5), until: { rowActivity(again, slow) == .downloading }))
+        #expect(runMainLoop(timeout: .seconds(60), until: { rowActivity(again, slow) == .finished }))
         #expect(server.requests(to: "/slow.webm").last?["range"] != nil, "Continue did not resume")
     }
 }

@@ -36,8 +36,8 @@ struct LinkDropTests {
         gtk_drag_source_set_actions(source, GDK_ACTION_COPY)
         gtk_widget_add_controller(label, source.opaque)
         gtk_window_present(window.as(GtkWindow.self))
-        GtkHarness.iterate(until: { gtk_widget_get_mapped(label) != 0 }, timeout: 5)
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_mapped(label) != 0 })
+        runMainLoop(for: .seconds(0.3))
         return (window, label)
     }
 
@@ -45,13 +45,13 @@ struct LinkDropTests {
     func drag(from: UnsafeMutablePointer<GtkWidget>, to: UnsafeMutablePointer<GtkWidget>) throws {
         let start = try RealInput.screenPoint(from, at: nil), end = try RealInput.screenPoint(to, at: nil)
         try Desktop.xdotool(["mousemove", "--sync", "\(start.0)", "\(start.1)", "mousedown", "1"])
-        GtkHarness.iterate(for: 0.1)
+        runMainLoop(for: .seconds(0.1))
         for step in 1...12 {
             let x = start.0 + (end.0 - start.0) * step / 12, y = start.1 + (end.1 - start.1) * step / 12
             try Desktop.xdotool(["mousemove", "\(x)", "\(y)"])
-            GtkHarness.iterate(for: 0.05) // each step is delivered and handled as a person's move would be
+            runMainLoop(for: .seconds(0.05)) // each step is delivered and handled as a person's move would be
         }
-        GtkHarness.iterate(for: 0.2)
+        runMainLoop(for: .seconds(0.2))
         try Desktop.xdotool(["mouseup", "1"])
     }
 
@@ -63,9 +63,9 @@ struct LinkDropTests {
         let (source, label) = dragSourceWindow(url + "\r\n", mimeType: "text/uri-list")
         defer { gtk_window_destroy(source.as(GtkWindow.self)) }
         try drag(from: label, to: window.ring.widget)
-        #expect(GtkHarness.iterate(until: { window.store?.url == url }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.url == url }),
                 "the dropped link did not start: entry “\(window.downloadPage.urlText)”")
-        #expect(GtkHarness.iterate(until: { server.requests(to: "/dropped.webm").count > 0 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { server.requests(to: "/dropped.webm").count > 0 }))
     }
 
     @Test func aLinkDroppedOnTheEntryReplacesItsText() throws {
@@ -77,7 +77,7 @@ struct LinkDropTests {
         let (source, label) = dragSourceWindow(url, mimeType: "text/plain;charset=utf-8")
         defer { gtk_window_destroy(source.as(GtkWindow.self)) }
         try drag(from: label, to: window.ui.entry)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.downloadPage.urlText == url }),
                 "the entry holds “\(window.downloadPage.urlText)”")
     }
 }

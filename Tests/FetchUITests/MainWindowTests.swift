@@ -45,9 +45,9 @@ struct MainWindowTests {
 
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { fraction(window) > 0.05 }, timeout: 10), "the fraction never grew")
+        #expect(runMainLoop(timeout: .seconds(10), until: { fraction(window) > 0.05 }), "the fraction never grew")
         let early = fraction(window)
-        #expect(GtkHarness.iterate(until: { fraction(window) > early + 0.05 }, timeout: 10), "the fraction stopped")
+        #expect(runMainLoop(timeout: .seconds(10), until: { fraction(window) > early + 0.05 }), "the fraction stopped")
         #expect(window.store?.state == .downloading)
         #expect(window.isEnabled(.pause) && !window.isEnabled(.start) && !window.isEnabled(.continue))
         #expect(window.ring.tone == .running)
@@ -55,7 +55,7 @@ struct MainWindowTests {
         GtkHarness.screenshot(window.widget, "window-downloading")
 
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.state == .paused }))
         #expect(window.isEnabled(.continue) && !window.isEnabled(.pause))
         #expect(window.ring.tone == .paused)
         let pausedBytes = window.store?.progress?.bytesDone
@@ -64,7 +64,7 @@ struct MainWindowTests {
         let requestsWhilePaused = server.requests(to: "/clip.webm").count
         // No bytes arrive while paused: the file stays the same size over many loop turns.
         for _ in 0..<10 {
-            GtkHarness.iterate(for: 0.1)
+            runMainLoop(for: .seconds(0.1))
             #expect(partialSize(window, url) == pausedSize)
         }
         #expect(window.store?.progress?.bytesDone == pausedBytes)
@@ -72,18 +72,16 @@ struct MainWindowTests {
         GtkHarness.screenshot(window.widget, "window-paused")
 
         window.activate(.continue)
-        #expect(GtkHarness.iterate(until: { if case .completed = window.store?.state { true } else { false } },
-                                   timeout: 30), "the download did not complete")
+        #expect(runMainLoop(timeout: .seconds(30), until: { if case .completed = window.store?.state { true } else { false } }), "the download did not complete")
         #expect(server.requests(to: "/clip.webm").last?["range"] != nil)
-        #expect(GtkHarness.iterate(until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 },
-                                   timeout: 5), "the checkmark did not finish drawing")
+        #expect(runMainLoop(timeout: .seconds(5), until: { !window.ring.isAnimating && window.ring.currentFrame.checkmark >= 1 }), "the checkmark did not finish drawing")
         #expect(window.ring.tone == .done)
         #expect(window.downloadPage.isPlayVisible && window.isEnabled(.play))
         #expect(!window.isEnabled(.pause) && !window.isEnabled(.continue))
         if case .completed(let path) = window.store?.state {
             #expect(fileSize(path) == Int64(body.count))
         }
-        GtkHarness.iterate(until: { false }, timeout: 0.4) // let the Play button slide in
+        runMainLoop(timeout: .seconds(0.4), until: { false }) // let the Play button slide in
         let pixels = GtkHarness.screenshot(window.widget, "window-done")
         #expect(pixels != nil)
 
@@ -93,7 +91,7 @@ struct MainWindowTests {
         window.activate(.play)
         #expect(played != nil)
         #expect(window.visiblePage == "video")
-        GtkHarness.iterate(for: 0.4) // the cross-fade
+        runMainLoop(for: .seconds(0.4)) // the cross-fade
         GtkHarness.screenshot(window.widget, "window-video-page")
         window.activate(.back)
         #expect(window.visiblePage == "download")
@@ -118,7 +116,7 @@ struct MainWindowTests {
         window.downloadPage.urlText = server.url("/ok.webm")
         window.activate(.start)
         #expect(window.downloadPage.urlMessage == nil)
-        #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.isEnabled(.play) }))
     }
 
     @Test func serverErrorShowsTheErrorStateAndKeepsThePartial() throws {
@@ -131,14 +129,14 @@ struct MainWindowTests {
 
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { fraction(window) > 0.1 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { fraction(window) > 0.1 }))
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.state == .paused }))
         let kept = try #require(partialSize(window, url))
 
         window.activate(.continue)
         // The page shows the store's state at its next refresh, a turn of the main loop later.
-        #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true && window.downloadPage.errorMessage != nil }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { window.store?.state.isFailed == true && window.downloadPage.errorMessage != nil }))
         #expect(window.downloadPage.errorMessage?.contains("500") == true)
         #expect(window.ring.tone == .failed)
         // With bytes kept, Continue is the retry: no Start, no Try Again, no greyed Pause.
@@ -157,7 +155,7 @@ struct MainWindowTests {
         defer { GtkHarness.close(window) }
         window.downloadPage.urlText = server.url("/missing.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.store?.state.isFailed == true }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.store?.state.isFailed == true }))
         #expect(window.downloadPage.errorMessage?.contains("404") == true)
         #expect(window.isEnabled(.start) && !window.isEnabled(.continue))
         // Try Again, not Start beside it too.
@@ -173,16 +171,16 @@ struct MainWindowTests {
         let first = try GtkHarness.window(cacheRoot: cache.path)
         first.downloadPage.urlText = url
         first.activate(.start)
-        #expect(GtkHarness.iterate(until: { fraction(first) > 0.1 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { fraction(first) > 0.1 }))
         // Closing mid-download hides the window, stops the task, then destroys the window.
         gtk_window_close(first.widget.as(GtkWindow.self))
-        #expect(GtkHarness.iterate(until: { first.store?.isRunning == false }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { first.store?.isRunning == false }))
         let kept = try #require(partialSize(first, url))
 
         let second = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(second) }
         second.downloadPage.urlText = url
-        #expect(GtkHarness.iterate(until: { second.isEnabled(.continue) }, timeout: 5), "the partial was not shown")
+        #expect(runMainLoop(timeout: .seconds(5), until: { second.isEnabled(.continue) }), "the partial was not shown")
         #expect(second.store?.progress?.bytesDone ?? 0 > 0)
         #expect(second.ring.fraction ?? 0 > 0)
         #expect(second.downloadPage.statusText.contains("ready to continue"))
@@ -190,7 +188,7 @@ struct MainWindowTests {
         second.activate(.continue)
         // Finished, not only playable: Play is offered as soon as the start is on disk (watching
         // while it downloads), which can be before the server has counted the ranged request.
-        #expect(GtkHarness.iterate(until: { second.store?.state.isCompleted == true }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { second.store?.state.isCompleted == true }))
         #expect(second.isEnabled(.play))
         let ranges = server.requests(to: "/resume.webm").map { $0["range"] ?? "none" }
         #expect(server.requests(to: "/resume.webm").last?["range"] != nil, "it did not resume: \(ranges), kept \(kept)")

@@ -37,9 +37,9 @@ struct NotificationTests {
         gtk_window_set_title(other.as(GtkWindow.self), "Another app")
         gtk_window_set_default_size(other.as(GtkWindow.self), 300, 200)
         gtk_window_present(other.as(GtkWindow.self))
-        try #require(GtkHarness.iterate(until: {
+        try #require(runMainLoop(timeout: .seconds(10), until: {
             gtk_window_is_active(other.as(GtkWindow.self)) != 0 && !RealInput.isActive(window)
-        }, timeout: 10), "the other window did not take the focus: \(RealInput.describeScreen("notify-focus"))")
+        }), "the other window did not take the focus: \(RealInput.describeScreen("notify-focus"))")
         return other
     }
 
@@ -56,7 +56,7 @@ struct NotificationTests {
     func download(_ url: String, in window: MainWindow) -> Bool {
         window.downloadPage.urlText = url
         window.activate(.start)
-        return GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20)
+        return runMainLoop(timeout: .seconds(20), until: { window.store?.state.isCompleted == true })
     }
 
     /// Serves a clip at `path` and downloads it in a window that is then closed; returns a new
@@ -80,7 +80,7 @@ struct NotificationTests {
 
         let before = notifyCount()
         #expect(download(url, in: window))
-        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 10), "no Notify call")
+        #expect(runMainLoop(timeout: .seconds(10), until: { notifyCount() == before + 1 }), "no Notify call")
         let (id, notify) = try #require(try notifications(after: before).first)
         // Notify(app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout)
         #expect(notify.args.count == 8)
@@ -92,9 +92,9 @@ struct NotificationTests {
         // Meanwhile another link was typed in the entry; a click on the notification brings the
         // window back on the finished download, over the other window.
         window.downloadPage.urlText = other
-        #expect(GtkHarness.iterate(until: { window.store?.url != url && !window.downloadPage.isPlayVisible }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.store?.url != url && !window.downloadPage.isPlayVisible }))
         try peers.invoke(notification: id, action: "default")
-        #expect(GtkHarness.iterate(until: { window.store?.url == url && RealInput.isActive(window) }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.url == url && RealInput.isActive(window) }),
                 "selected \(window.store?.url ?? "nothing"): \(RealInput.describeScreen("notify-click"))")
         #expect(window.visiblePage == "download" && window.downloadPage.isPlayVisible)
 
@@ -102,11 +102,11 @@ struct NotificationTests {
         let name = try #require(GtkHarness.busName)
         let call = try bus.gdbus(["call", "--session", "--dest", name, "--object-path", "/io/github/fetchplay/Fetchplay",
                                   "--method", "org.freedesktop.Application.ActivateAction",
-                                  "play-link", "[<'\(url)'>]", "{}"]) { GtkHarness.iterate(for: 0.01) }
+                                  "play-link", "[<'\(url)'>]", "{}"]) { runMainLoop(for: .seconds(0.01)) }
         #expect(call.status == 0, "gdbus: \(call.output)")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             window.visiblePage == "video" && window.playback.player?.state == .playing && window.playback.view.framesShown >= 3
-        }, timeout: 10), "the video does not play: \(String(describing: window.playback.player?.state))")
+        }), "the video does not play: \(String(describing: window.playback.player?.state))")
         #expect(window.playback.player?.path == window.store?.state.completedPath)
         window.playback.player?.close()
     }
@@ -121,15 +121,15 @@ struct NotificationTests {
         let before = notifyCount()
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { notifyCount() == before + 1 }))
         let (id, notify) = try #require(try notifications(after: before).first)
         let actions = try #require(notify.args[5] as? [String])
         let play = try #require(actions.firstIndex(of: "Play").map { actions[$0 - 1] })
         try peers.invoke(notification: id, action: play)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             window.visiblePage == "video" && window.playback.player?.state == .playing
-        }, timeout: 10), "Play on the notification did not play")
-        #expect(GtkHarness.iterate(until: { RealInput.isActive(window) }, timeout: 5), "the window did not come back")
+        }), "Play on the notification did not play")
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.isActive(window) }), "the window did not come back")
         window.playback.player?.close()
     }
 
@@ -139,9 +139,9 @@ struct NotificationTests {
         let (window, url) = try newWindowAfterDownloading("/later.webm")
         defer { GtkHarness.close(window) }
         window.playLink(url)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             window.visiblePage == "video" && window.playback.player?.state == .playing
-        }, timeout: 10), "Play did not play: \(String(describing: window.store?.state))")
+        }), "Play did not play: \(String(describing: window.store?.state))")
         #expect(window.playback.player?.path == window.store?.state.completedPath)
         window.playback.player?.close()
     }
@@ -155,7 +155,7 @@ struct NotificationTests {
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
         let before = notifyCount()
         #expect(download(url, in: window))
-        GtkHarness.iterate(for: 0.5)
+        runMainLoop(for: .seconds(0.5))
         #expect(notifyCount() == before, "a notification for a video that was already there")
         #expect(window.notifier?.sent.isEmpty == true)
     }
@@ -169,7 +169,7 @@ struct NotificationTests {
         // In front of the person: the ring says it, no notification.
         let before = notifyCount()
         #expect(download(seen, in: window))
-        GtkHarness.iterate(for: 0.5)
+        runMainLoop(for: .seconds(0.5))
         #expect(notifyCount() == before, "a notification while the window had the focus")
         #expect(window.notifier?.sent.isEmpty == true)
 
@@ -177,7 +177,7 @@ struct NotificationTests {
         defer { gtk_window_destroy(away.as(GtkWindow.self)) }
         window.downloadPage.urlText = server.url("/gone.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 20), "no Notify for the failure")
+        #expect(runMainLoop(timeout: .seconds(20), until: { notifyCount() == before + 1 }), "no Notify for the failure")
         let (_, notify) = try #require(try notifications(after: before).first)
         #expect(notify.args[3] as? String == "Download failed")
         let body = notify.args[4] as? String ?? ""
@@ -202,7 +202,7 @@ struct NotificationTests {
         let before = notifyCount()
         #expect(download(server.url("/named"), in: window))
         #expect(window.store?.state.completedPath.map { URL(fileURLWithPath: $0).lastPathComponent } == name)
-        #expect(GtkHarness.iterate(until: { notifyCount() == before + 1 }, timeout: 10), "no Notify call")
+        #expect(runMainLoop(timeout: .seconds(10), until: { notifyCount() == before + 1 }), "no Notify call")
         let (_, notify) = try #require(try notifications(after: before).first)
         let body = try #require(notify.args[4] as? String)
         #expect(Self.parsedMarkup(body) == name, "the body sent: \(body)")

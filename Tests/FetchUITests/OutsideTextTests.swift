@@ -50,7 +50,7 @@ struct OutsideTextTests {
         defer { GtkHarness.close(window) }
         let library = try #require(window.library)
         let view = library.view
-        #expect(GtkHarness.iterate(until: { view.urls.count == 2 && view.boundRowCount == 2 }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { view.urls.count == 2 && view.boundRowCount == 2 }))
         for (index, name) in [Self.valid, Self.broken].enumerated() {
             let row = try #require(view.row(url: Self.url(index)))
             #expect(row.shownTitle == name, "the row shows “\(row.shownTitle)”")
@@ -59,20 +59,20 @@ struct OutsideTextTests {
         // Deleting one: the toast names it exactly, the other row still shows below it.
         view.choose(url: Self.url(1))
         window.activate(.delete)
-        #expect(GtkHarness.iterate(until: { view.isUndoVisible && view.row(url: Self.url(1)) == nil }, timeout: 5))
-        #expect(GtkHarness.iterate(until: { view.undoMessage == "“\(Self.broken)” deleted" }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.isUndoVisible && view.row(url: Self.url(1)) == nil }))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.undoMessage == "“\(Self.broken)” deleted" }),
                 "the toast says “\(view.undoMessage ?? "nothing")”")
-        GtkHarness.iterate(for: 0.5) // the toast slides in
+        runMainLoop(for: .seconds(0.5)) // the toast slides in
         GtkHarness.screenshot(window.widget, "outside-text-toast")
 
         // Undone, then the other one: a name that is valid markup shows as typed too.
         window.activate(.undo)
-        #expect(GtkHarness.iterate(until: { view.row(url: Self.url(1)) != nil && !view.isUndoVisible }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.row(url: Self.url(1)) != nil && !view.isUndoVisible }))
         view.choose(url: Self.url(0))
         window.activate(.delete)
-        #expect(GtkHarness.iterate(until: { view.undoMessage == "“\(Self.valid)” deleted" }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.undoMessage == "“\(Self.valid)” deleted" }),
                 "the toast says “\(view.undoMessage ?? "nothing")”")
         window.activate(.undo)
-        #expect(GtkHarness.iterate(until: { view.urls.count == 2 && !view.isUndoVisible }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.urls.count == 2 && !view.isUndoVisible }))
     }
 }

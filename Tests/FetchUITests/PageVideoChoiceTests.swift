@@ -32,10 +32,10 @@ struct PageVideoChoiceTests {
     }
 
     private func chooser(of window: MainWindow) throws -> PageVideoChooser {
-        let shown = GtkHarness.iterate(until: {
+        let shown = runMainLoop(timeout: .seconds(15), until: {
             window.pageVideoChooser?.isShown == true
                 && window.pageVideoChooser.map { gtk_window_is_active($0.window.as(GtkWindow.self)) != 0 } == true
-        }, timeout: 15)
+        })
         if !shown {
             Issue.record("no chooser with the focus (state \(String(describing: window.store?.state)), requests \(server.requests.map(\.path))): \(RealInput.describeScreen("page-video-chooser-missing"))")
         }
@@ -55,18 +55,18 @@ struct PageVideoChoiceTests {
         #expect(titles(chooser) == ["Reef knot", "Bowline", "Eye splice"])
         #expect(chooser.chosen == [1, 2, 3], "all are on to begin with")
         #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/m/") }, "nothing before a choice")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(chooser.window, "page-video-chooser") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "page-video-chooser") != nil }))
 
         // Down to the second video, Space turns it off, Enter saves the others.
         try RealInput.key("Down")
-        #expect(GtkHarness.iterate(until: { Widgets.focusIsIn(chooser.window, chooser.rows[1]) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { Widgets.focusIsIn(chooser.window, chooser.rows[1]) }))
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { chooser.chosen == [1, 3] }, timeout: 5), "chosen: \(chooser.chosen)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { chooser.chosen == [1, 3] }), "chosen: \(chooser.chosen)")
         try RealInput.key("Return")
         let first = WebAddress.pageVideo(1, on: page), third = WebAddress.pageVideo(3, on: page)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(30), until: {
             [first, third].allSatisfy { window.store?.entries[$0]?.state.isCompleted == true }
-        }, timeout: 30), "entries: \(String(describing: window.store?.entries))")
+        }), "entries: \(String(describing: window.store?.entries))")
         #expect(window.pageVideoChooser == nil)
         let names = [first, third].compactMap { window.store?.entries[$0]?.state.completedPath }.map { ($0 as NSString).lastPathComponent }
         #expect(names == ["Reef knot.webm", "Eye splice.webm"])
@@ -81,7 +81,7 @@ struct PageVideoChoiceTests {
         try RealInput.enter(server.url("/course"), in: window)
         _ = try chooser(of: window)
         try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { window.pageVideoChooser == nil }, timeout: 5), "Escape did not close the chooser")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.pageVideoChooser == nil }), "Escape did not close the chooser")
         #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/m/") })
         #expect(window.store?.state == .failed(.severalVideos(3)))
     }
@@ -94,7 +94,7 @@ struct PageVideoChoiceTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         try RealInput.enter(server.url("/single"), in: window)
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 30),
+        #expect(runMainLoop(timeout: .seconds(30), until: { window.store?.state.isCompleted == true }),
                 "state: \(String(describing: window.store?.state))")
         #expect(window.pageVideoChooser == nil)
         let path = try #require(window.store?.state.completedPath)
@@ -113,9 +113,9 @@ struct PageVideoChoiceTests {
         defer { GtkHarness.close(window) }
         try RealInput.enter(server.url("/tides"), in: window)
         let session = try #require(window.store)
-        #expect(GtkHarness.iterate(until: { (session.progress?.bytesDone ?? 0) > 0 }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { (session.progress?.bytesDone ?? 0) > 0 }))
         session.pause()
-        #expect(GtkHarness.iterate(until: { session.state == .paused }, timeout: 10), "state: \(session.state)")
+        #expect(runMainLoop(timeout: .seconds(10), until: { session.state == .paused }), "state: \(session.state)")
 
         // While it is paused the token expires; the page now names a fresh one.
         server.serve("/t1/tides.webm", body: body, etag: "\"t\"", faults: [.status(403)])
@@ -123,12 +123,12 @@ struct PageVideoChoiceTests {
         server.serve("/tides", body: page("t2"), headers: [HTTPHeader("Content-Type", "text/html")])
         session.start()
         var saw = ""
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             saw = String(cString: gtk_label_get_text(window.ui.statusLabel.opaque))
             return saw.hasPrefix("Link refreshed")
-        }, timeout: 20), "status: \(saw), state \(session.state)")
+        }), "status: \(saw), state \(session.state)")
         #expect(gtk_widget_get_visible(window.ui.errorBox) == 0, "no failure is shown")
-        #expect(GtkHarness.iterate(until: { session.state.isCompleted }, timeout: 30), "state: \(session.state)")
+        #expect(runMainLoop(timeout: .seconds(30), until: { session.state.isCompleted }), "state: \(session.state)")
         #expect(try sha256Hex(ofFile: #require(session.state.completedPath)) == sha256Hex(of: body))
         let fresh = try #require(server.requests(to: "/t2/tides.webm").first)
         #expect(fresh["range"] != nil, "it went on from the bytes it had")

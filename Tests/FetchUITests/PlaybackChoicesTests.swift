@@ -25,18 +25,18 @@ struct PlaybackChoicesTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             window.isEnabled(.play) && window.library?.store.item(url: url)?.isComplete == true
-        }, timeout: 20))
+        }))
         window.activate(.play)
-        #expect(GtkHarness.iterate(until: { window.playback.player?.state == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.player?.state == .playing }))
         return window
     }
 
     @Test func speedAndAudioTrackComeBackNextTime() throws {
         let window = try playing(try Clips.twoAudioTracks(seconds: 6), as: "two.mkv")
         let player = try #require(window.playback.player)
-        #expect(GtkHarness.iterate(until: { player.audioTracks.count == 2 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { player.audioTracks.count == 2 }))
         window.activate(.faster)
         window.activate(.faster)
         gtk_drop_down_set_selected(window.playback.view.controls.audio.opaque, 1) // as a click does
@@ -49,7 +49,7 @@ struct PlaybackChoicesTests {
         let again = try playing(try Clips.twoAudioTracks(seconds: 6), as: "two.mkv")
         defer { GtkHarness.close(again) }
         let next = try #require(again.playback.player)
-        #expect(GtkHarness.iterate(until: { next.rate == 1.5 && next.audioTrack == 1 }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { next.rate == 1.5 && next.audioTrack == 1 }),
                 "started at \(next.rate)x on track \(String(describing: next.audioTrack))")
         #expect(again.playback.view.controls.selectedRate == 1.5 && again.playback.view.controls.selectedAudioTrack == 1)
     }
@@ -57,18 +57,17 @@ struct PlaybackChoicesTests {
     @Test func subtitlesTurnedOffStayOff() throws {
         let window = try playing(try Clips.embeddedSubtitles(seconds: 6), as: "subtitled.mkv")
         let player = try #require(window.playback.player)
-        #expect(GtkHarness.iterate(until: { player.subtitleTrack == 0 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { player.subtitleTrack == 0 }))
         gtk_drop_down_set_selected(window.playback.view.controls.subtitles.opaque, 0) // Off
-        #expect(GtkHarness.iterate(until: { player.subtitleTrack == nil }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { player.subtitleTrack == nil }))
         window.playback.positions?.flush()
         GtkHarness.close(window)
 
         let again = try playing(try Clips.embeddedSubtitles(seconds: 6), as: "subtitled.mkv")
         defer { GtkHarness.close(again) }
         let next = try #require(again.playback.player)
-        #expect(GtkHarness.iterate(until: { !next.subtitleTracks.isEmpty }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !next.subtitleTracks.isEmpty }))
         // What was chosen (Off), not the file's default track.
-        #expect(GtkHarness.iterate(until: { next.subtitleTrack == nil && again.playback.view.controls.selectedSubtitle == .some(nil) },
-                                   timeout: 5), "subtitles: \(String(describing: next.subtitleTrack))")
+        #expect(runMainLoop(timeout: .seconds(5), until: { next.subtitleTrack == nil && again.playback.view.controls.selectedSubtitle == .some(nil) }), "subtitles: \(String(describing: next.subtitleTrack))")
     }
 }

@@ -32,22 +32,21 @@ struct PlaybackPositionTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 20))
-        GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)
-        #expect(GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 },
-                                   timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.downloadPage.isPlayVisible }))
+        runMainLoop(timeout: .seconds(10), until: { window.library?.store.item(url: url)?.isComplete == true })
+        #expect(runMainLoop(timeout: .seconds(3), until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }))
 
         try RealInput.key("Return") // the focus is on Play
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }),
                 "Enter on Play did not play; focus on \(RealInput.describeFocus(window)), \(String(describing: state(window))) page \(window.visiblePage)")
         try RealInput.key("space")
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }))
         try RealInput.key("Right")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(5), until: {
             (window.playback.player.map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true
-        }, timeout: 5))
+        }))
         try RealInput.key("alt+Left")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "download" }))
         window.playback.positions?.flush()
 
         let item = try #require(Library(cache: try Cache(root: cache.path)).reload().first { $0.url == url })
@@ -63,10 +62,10 @@ struct PlaybackPositionTests {
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
         again.downloadPage.urlText = url
-        #expect(GtkHarness.iterate(until: { again.isEnabled(.play) }, timeout: 10))
-        GtkHarness.iterate(until: { again.library?.store.item(url: url) != nil }, timeout: 10)
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.isEnabled(.play) }))
+        runMainLoop(timeout: .seconds(10), until: { again.library?.store.item(url: url) != nil })
         again.activate(.play)
-        #expect(GtkHarness.iterate(until: { again.playback.resumedFrom != nil }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.playback.resumedFrom != nil }))
         #expect(again.playback.resumedFrom.map { abs($0 - position) < 0.2 } == true)
     }
 
@@ -77,22 +76,22 @@ struct PlaybackPositionTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 20))
-        GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isComplete == true }, timeout: 10)
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.isEnabled(.play) }))
+        runMainLoop(timeout: .seconds(10), until: { window.library?.store.item(url: url)?.isComplete == true })
         window.activate(.play)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }))
         try RealInput.key("Right")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(5), until: {
             (window.playback.player.map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true
-        }, timeout: 5))
+        }))
         try RealInput.key("ctrl+w") // still playing
-        #expect(GtkHarness.iterate(until: { !GtkHarness.isToplevel(window) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !GtkHarness.isToplevel(window) }))
         // The position is written on the records' worker: read until it is there.
         let cache = try Cache(root: cache.path)
         var position: Double?
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(5), until: {
             position = Library(cache: cache).reload().first { $0.url == url }?.position
             return (position ?? 0) >= 5
-        }, timeout: 5), "closing while playing lost the position: \(String(describing: position))")
+        }), "closing while playing lost the position: \(String(describing: position))")
     }
 }

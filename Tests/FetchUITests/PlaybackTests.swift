@@ -21,8 +21,7 @@ struct PlaybackTests {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         window.openFile(path: path)
         #expect(window.visiblePage == "video")
-        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 && state(window) == .playing },
-                                   timeout: 10), "no frames: \(String(describing: state(window)))")
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.view.framesShown >= 3 && state(window) == .playing }), "no frames: \(String(describing: state(window)))")
         return window
     }
 
@@ -31,7 +30,7 @@ struct PlaybackTests {
     /// A screenshot once the stack's cross-fade to the video page has finished.
     @discardableResult
     func screenshot(_ window: MainWindow, _ name: String) -> Pixels? {
-        GtkHarness.iterate(until: { gtk_stack_get_transition_running(window.ui.stack.opaque) == 0 }, timeout: 2)
+        runMainLoop(timeout: .seconds(2), until: { gtk_stack_get_transition_running(window.ui.stack.opaque) == 0 })
         return GtkHarness.screenshot(window.widget, name)
     }
 
@@ -90,7 +89,7 @@ struct PlaybackTests {
         if asked == "cairo" { #expect(isCairo) }
         #expect(view.framePath == (isCairo ? .cairo : .texture))
         let prepared = view.paintable.framesPrepared
-        #expect(GtkHarness.iterate(until: { view.paintable.framesPrepared > prepared + 2 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.paintable.framesPrepared > prepared + 2 }),
                 "frames are not painted: \(view.paintable.framesPrepared)")
     }
 
@@ -100,7 +99,7 @@ struct PlaybackTests {
         let view = window.playback.view
         let display = try #require(view.displaySize)
         // GStreamer scales before the frame reaches GTK: no wider than the picture, 16:9 kept.
-        #expect(GtkHarness.iterate(until: { (view.frameSize?.width ?? .max) <= display.width }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { (view.frameSize?.width ?? .max) <= display.width }),
                 "frame \(String(describing: view.frameSize)) in a picture of \(display)")
         let frame = try #require(view.frameSize)
         #expect(abs(Double(frame.width) / Double(frame.height) - 16.0 / 9) < 0.02)
@@ -111,25 +110,25 @@ struct PlaybackTests {
         defer { GtkHarness.close(window) }
         window.activate(.togglePlayback)
         // Paused, and the last frame that came is on screen (one may wait for the next paint).
-        #expect(GtkHarness.iterate(until: { state(window) == .paused && !window.playback.view.pacer.isHolding }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused && !window.playback.view.pacer.isHolding }))
         let shown = window.playback.view.framesShown
         let delivered = window.playback.player?.framesDelivered
         let frame = window.playback.view.currentFrame
-        GtkHarness.iterate(for: 0.5)
+        runMainLoop(for: .seconds(0.5))
         #expect(window.playback.view.framesShown == shown, "frames changed while paused")
         #expect(window.playback.player?.framesDelivered == delivered)
         #expect(window.playback.view.currentFrame === frame, "the picture shows another frame while paused")
         screenshot(window, "playback-paused")
 
         window.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown > shown + 3 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.playback.view.framesShown > shown + 3 }))
     }
 
     @Test func theSeekBarMovesWhilePlaying() throws {
         let window = try playing(try Clips.webm(seconds: 4, audio: false))
         defer { GtkHarness.close(window) }
         let start = seekBarValue(window)
-        #expect(GtkHarness.iterate(until: { seekBarValue(window) > start + 0.5 }, timeout: 5), "the seek bar stood still")
+        #expect(runMainLoop(timeout: .seconds(5), until: { seekBarValue(window) > start + 0.5 }), "the seek bar stood still")
         let upper = gtk_adjustment_get_upper(gtk_range_get_adjustment(window.playback.view.controls.seekBar.as(GtkRange.self)))
         #expect(abs(upper - 4) < 0.3, "the seek bar's range is not the duration: \(upper)")
     }
@@ -138,27 +137,27 @@ struct PlaybackTests {
         let window = try playing(try Clips.webm(seconds: 12, audio: false))
         defer { GtkHarness.close(window) }
         window.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }))
         let before = try #require(position(window))
         window.activate(.seekForward)
-        #expect(GtkHarness.iterate(until: { position(window).map { abs($0 - (before + 5)) < 0.2 } == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { position(window).map { abs($0 - (before + 5)) < 0.2 } == true }),
                 "forward: \(String(describing: position(window))), from \(before)")
         window.activate(.seekForward)
         window.activate(.seekBackward)
-        #expect(GtkHarness.iterate(until: { position(window).map { abs($0 - (before + 5)) < 0.2 } == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { position(window).map { abs($0 - (before + 5)) < 0.2 } == true }),
                 "forward then back: \(String(describing: position(window)))")
-        #expect(GtkHarness.iterate(until: { abs(seekBarValue(window) - (before + 5)) < 0.3 }, timeout: 2))
+        #expect(runMainLoop(timeout: .seconds(2), until: { abs(seekBarValue(window) - (before + 5)) < 0.3 }))
         screenshot(window, "playback-seeked")
     }
 
     @Test func afterTheEndPlayStartsFromTheBeginning() throws {
         let window = try playing(try Clips.webm(seconds: 2, audio: false))
         defer { GtkHarness.close(window) }
-        #expect(GtkHarness.iterate(until: { state(window) == .ended }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .ended }))
         #expect(window.isEnabled(.togglePlayback))
         window.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5))
-        #expect(GtkHarness.iterate(until: { position(window).map { $0 < 1 } == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .playing }))
+        #expect(runMainLoop(timeout: .seconds(5), until: { position(window).map { $0 < 1 } == true }),
                 "restarted at \(String(describing: position(window)))")
     }
 
@@ -166,7 +165,7 @@ struct PlaybackTests {
         let window = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         window.openFile(path: try Clips.textFile())
-        #expect(GtkHarness.iterate(until: { window.playback.view.errorMessage != nil }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.view.errorMessage != nil }))
         #expect(window.playback.view.errorMessage == PlayerError.notAVideo.message)
         #expect(!window.isEnabled(.togglePlayback))
         screenshot(window, "playback-error")
@@ -174,7 +173,7 @@ struct PlaybackTests {
         window.activate(.back)
         #expect(window.visiblePage == "download")
         window.openFile(path: try Clips.webm(seconds: 2, audio: false))
-        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown > 0 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.view.framesShown > 0 }))
         #expect(window.playback.view.errorMessage == nil)
     }
 
@@ -182,11 +181,11 @@ struct PlaybackTests {
         let clip = try Clips.webm(seconds: 12, audio: false)
         let first = try playing(clip)
         first.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { state(first) == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(first) == .paused }))
         // Where the pause landed depends on how busy the machine is; the rest is relative to it.
         let paused = try #require(position(first))
         first.activate(.seekForward)
-        #expect(GtkHarness.iterate(until: { position(first).map { abs($0 - (paused + 5)) < 0.2 } == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { position(first).map { abs($0 - (paused + 5)) < 0.2 } == true }),
                 "forward: \(String(describing: position(first))), from \(paused)")
         let there = try #require(position(first))
         // Leaving the video page remembers where it was (in whole tenths).
@@ -202,16 +201,15 @@ struct PlaybackTests {
         let second = try GtkHarness.window(cacheRoot: cache.path)
         defer { GtkHarness.close(second) }
         second.openFile(path: clip)
-        #expect(GtkHarness.iterate(until: { second.playback.view.framesShown >= 3 && state(second) == .playing },
-                                   timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { second.playback.view.framesShown >= 3 && state(second) == .playing }))
         #expect(second.playback.resumedFrom.map { abs($0 - remembered) < 0.01 } == true)
         #expect(second.playback.view.bannerText == String(format: "Resumed from 0:%02d", Int(remembered)))
-        #expect(GtkHarness.iterate(until: { position(second).map { $0 >= remembered - 0.2 } == true }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { position(second).map { $0 >= remembered - 0.2 } == true }),
                 "did not resume: \(String(describing: position(second)))")
         screenshot(second, "playback-resumed")
 
         second.activate(.startOver)
-        #expect(GtkHarness.iterate(until: { position(second).map { $0 < 1 } == true }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { position(second).map { $0 < 1 } == true }))
         #expect(second.playback.view.bannerText == nil)
         second.playback.positions?.flush()
         #expect(second.playback.positions?.position(for: clip) == nil)
@@ -226,7 +224,7 @@ struct PlaybackTests {
         for action in keys { #expect(!window.isEnabled(action), "\(action) is enabled on the download page") }
 
         window.openFile(path: try Clips.webm(seconds: 4, audio: false))
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .playing }))
         for action in keys { #expect(window.isEnabled(action), "\(action) is disabled on the video page") }
         #expect(!window.isEnabled(.pauseOrContinue))
 
@@ -239,7 +237,7 @@ struct PlaybackTests {
         #expect(!player.isMuted)
 
         window.activate(.back)
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5), "leaving did not pause")
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }), "leaving did not pause")
         for action in keys { #expect(!window.isEnabled(action)) }
         // The plain keys live on the video page, never as application accelerators.
         #expect(GtkHarness.accelerators(.seekForward).isEmpty && GtkHarness.accelerators(.fullscreen).isEmpty)
@@ -266,7 +264,7 @@ struct PlaybackTests {
         // Choosing in the drop-down sets the player's speed.
         gtk_drop_down_set_selected(controls.speed.opaque, UInt32(VideoControls.rates.firstIndex(of: 1.25)!))
         #expect(player.rate == 1.25)
-        #expect(GtkHarness.iterate(until: { !player.isSeeking && state(window) == .playing }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !player.isSeeking && state(window) == .playing }))
         screenshot(window, "playback-speed")
         window.activate(.back)
         #expect(!window.isEnabled(.faster), "[ and ] reach the entry on the download page")
@@ -278,12 +276,12 @@ struct PlaybackTests {
         let inhibitor = window.playback.idleInhibitor
         #expect(inhibitor.isActive)
         window.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { state(window) == .paused }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .paused }))
         #expect(!inhibitor.isActive && inhibitor.cookie == 0)
         window.activate(.togglePlayback)
-        #expect(GtkHarness.iterate(until: { state(window) == .playing }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { state(window) == .playing }))
         #expect(inhibitor.isActive)
-        #expect(GtkHarness.iterate(until: { state(window) == .ended }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { state(window) == .ended }))
         #expect(!inhibitor.isActive, "the end releases it")
     }
 
@@ -292,7 +290,7 @@ struct PlaybackTests {
         defer { GtkHarness.close(window) }
         let controls = window.playback.view.controls
         let player = try #require(window.playback.player)
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(controls.audio) != 0 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_visible(controls.audio) != 0 }),
                 "the audio drop-down shows for two tracks")
         let model = try #require(gtk_drop_down_get_model(controls.audio.opaque))
         #expect(g_list_model_get_n_items(model) == 2)
@@ -303,7 +301,6 @@ struct PlaybackTests {
 
         // A video with one track hides it again.
         window.openFile(path: try Clips.webm(seconds: 2))
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(controls.audio) == 0 && state(window) == .playing },
-                                   timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { gtk_widget_get_visible(controls.audio) == 0 && state(window) == .playing }))
     }
 }

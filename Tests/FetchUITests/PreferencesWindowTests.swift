@@ -36,11 +36,11 @@ struct PreferencesWindowTests {
     /// Ctrl+comma, pressed for real; returns the Preferences window once it has the focus.
     func openPreferences(_ window: MainWindow) throws -> PreferencesWindow {
         try RealInput.key("ctrl+comma")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             window.preferencesWindow.map { gtk_window_is_active($0.widget.as(GtkWindow.self)) != 0 } ?? false
-        }, timeout: 10), "Ctrl+comma did not open Preferences: \(RealInput.describeScreen("preferences-not-open"))")
+        }), "Ctrl+comma did not open Preferences: \(RealInput.describeScreen("preferences-not-open"))")
         let preferences = try #require(window.preferencesWindow)
-        GtkHarness.iterate(until: { gtk_widget_get_width(preferences.maxRunningSpin) > 0 }, timeout: 5)
+        runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_width(preferences.maxRunningSpin) > 0 })
         return preferences
     }
 
@@ -67,38 +67,37 @@ struct PreferencesWindowTests {
 
         // Each control, clicked or typed into as a person does.
         try RealInput.click(try plusButton(preferences.maxRunningSpin))
-        #expect(GtkHarness.iterate(until: { window.preferences.settings.maxRunning == 4 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.preferences.settings.maxRunning == 4 }))
         #expect(window.store?.queue.maxRunning == 4, "the queue follows at once")
         try RealInput.click(try plusButton(preferences.connectionsSpin))
-        #expect(GtkHarness.iterate(until: { window.preferences.settings.connections == 9 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.preferences.settings.connections == 9 }))
         #expect(window.store?.connections.connections == 9, "the next run's ceiling follows at once")
         try RealInput.click(preferences.speedSwitch)
-        #expect(GtkHarness.iterate(until: { window.preferences.settings.speedLimit == PreferencesWindow.defaultSpeedLimit },
-                                   timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.preferences.settings.speedLimit == PreferencesWindow.defaultSpeedLimit }))
         let speedText = try #require(children(preferences.speedSpin).first, "the spin button's text")
         try RealInput.click(speedText)
         try RealInput.key("ctrl+a")
         try RealInput.type("2048")
         try RealInput.key("Tab")
-        #expect(GtkHarness.iterate(until: { window.preferences.settings.speedLimit == 2048 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.preferences.settings.speedLimit == 2048 }),
                 "typed limit: \(String(describing: window.preferences.settings.speedLimit))")
         #expect(window.store?.speedLimit.bytesPerSecond == Int64(2048 * 1024), "the downloads' limit follows at once")
         try RealInput.click(preferences.keepAwakeSwitch)
-        #expect(GtkHarness.iterate(until: { !window.preferences.settings.keepAwake }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !window.preferences.settings.keepAwake }))
         try RealInput.click(preferences.capSwitch)
-        #expect(GtkHarness.iterate(until: { window.preferences.settings.sizeCap == 10_000_000_000 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.preferences.settings.sizeCap == 10_000_000_000 }))
         #expect(window.library?.store.settings.sizeCap == 10_000_000_000, "the library follows at once")
 
         // On disk without anyone saving, off the main thread.
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             let text = iniText
             return text.contains("max-running=4") && text.contains("connections=9") && text.contains("speed-limit-kib=2048")
                 && text.contains("keep-awake=false") && text.contains("size-cap-bytes=10000000000")
-        }, timeout: 10), "settings.ini: \(iniText)")
+        }), "settings.ini: \(iniText)")
 
         // Escape closes it; the settings stay.
         try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { window.preferencesWindow == nil }, timeout: 5), "Escape left Preferences open")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.preferencesWindow == nil }), "Escape left Preferences open")
         GtkHarness.close(window)
 
         // Next time (a new window reading the same file) shows them again.
@@ -127,25 +126,24 @@ struct PreferencesWindowTests {
         let preferences = try openPreferences(window)
 
         try RealInput.click(preferences.folderButton)
-        #expect(GtkHarness.iterate(until: { preferences.isChoosingFolder && !RealInput.isActive(window)
-                && gtk_window_is_active(preferences.widget.as(GtkWindow.self)) == 0 }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { preferences.isChoosingFolder && !RealInput.isActive(window)
+                && gtk_window_is_active(preferences.widget.as(GtkWindow.self)) == 0 }),
                 "no folder chooser: \(RealInput.describeScreen("preferences-no-chooser"))")
-        GtkHarness.iterate(for: 0.5) // the chooser's location entry takes keys once it is shown
+        runMainLoop(for: .seconds(0.5)) // the chooser's location entry takes keys once it is shown
         try RealInput.key("ctrl+l")
         try RealInput.type(chosen + "/")
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { !preferences.isChoosingFolder }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { !preferences.isChoosingFolder }),
                 "the chooser did not close: \(RealInput.describeScreen("preferences-chooser-open"))")
         #expect(window.preferences.settings.videosFolder == chosen)
         #expect(window.currentVideoFolder == chosen)
         #expect(preferences.folderText == PreferencesWindow.displayPath(chosen))
-        #expect(GtkHarness.iterate(until: { iniText.contains("videos-folder=" + chosen) }, timeout: 10), "\(iniText)")
+        #expect(runMainLoop(timeout: .seconds(10), until: { iniText.contains("videos-folder=" + chosen) }), "\(iniText)")
 
         // The next video that finishes lands there.
         window.downloadPage.urlText = server.url("/chosen.webm")
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.store?.state == .completed(path: chosen + "/chosen.webm") },
-                                   timeout: 20), "state: \(String(describing: window.store?.state))")
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.store?.state == .completed(path: chosen + "/chosen.webm") }), "state: \(String(describing: window.store?.state))")
     }
 
     @Test func aFileIsNoFolder() throws {
@@ -179,10 +177,10 @@ struct PreferencesWindowTests {
         let preferences = try #require(window.preferencesWindow)
         gtk_spin_button_spin(preferences.maxRunningSpin.opaque, GTK_SPIN_STEP_FORWARD, 1)
         #expect(window.preferences.settings.maxRunning == 2)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(5), until: {
             window.store?.isWaiting == false && window.store?.queue.runningURLs.count == 2
-        }, timeout: 5), "the waiting download did not start")
-        #expect(GtkHarness.iterate(until: { server.requests(to: "/second.webm").count == 1 }, timeout: 5))
+        }), "the waiting download did not start")
+        #expect(runMainLoop(timeout: .seconds(5), until: { server.requests(to: "/second.webm").count == 1 }))
     }
 
     @Test(.enabled(if: DesktopPeers.isAvailable, "needs dbus-daemon, gdbus and python3-gi for the session manager"))
@@ -200,7 +198,7 @@ struct PreferencesWindowTests {
         window.downloadPage.urlText = server.url("/awake.webm")
         window.activate(.start)
         // The download takes its slot once the queue has read the cache, off the main thread.
-        #expect(GtkHarness.iterate(until: { inhibitor.isActive && inhibitor.cookie != 0 }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { inhibitor.isActive && inhibitor.cookie != 0 }),
                 "no cookie from the session manager")
         let inhibit = try #require(peers.calls("Inhibit").dropFirst(before).last)
         #expect(inhibit.args.count == 4)
@@ -208,10 +206,9 @@ struct PreferencesWindowTests {
         #expect(inhibit.args[2] as? String == "Downloading videos")
         #expect((inhibit.args[3] as? Int) == Int(GTK_APPLICATION_INHIBIT_SUSPEND.rawValue), "suspend: \(inhibit.args)")
         let cookie = inhibitor.cookie
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.store?.state.isCompleted == true }))
         #expect(!inhibitor.isActive && inhibitor.cookie == 0, "released when the download ends")
-        #expect(GtkHarness.iterate(until: { peers.calls("Uninhibit").contains { $0.args.first as? Int == Int(cookie) } },
-                                   timeout: 5), "the session manager was not told")
+        #expect(runMainLoop(timeout: .seconds(5), until: { peers.calls("Uninhibit").contains { $0.args.first as? Int == Int(cookie) } }), "the session manager was not told")
 
         // Turned off: a download keeps nothing awake; turned on again mid-download: at once.
         window.preferences.change { $0.keepAwake = false }
@@ -219,12 +216,12 @@ struct PreferencesWindowTests {
         window.downloadPage.urlText = server.url("/asleep.webm")
         window.activate(.start)
         // A new link waits for the cache's read before it runs.
-        #expect(GtkHarness.iterate(until: { window.store?.state == .downloading }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .downloading }))
         #expect(!inhibitor.isActive)
         window.preferences.change { $0.keepAwake = true }
         #expect(inhibitor.isActive && inhibitor.cookie != 0)
         #expect(peers.calls("Inhibit").count == count + 1)
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.store?.state.isCompleted == true }))
         #expect(!inhibitor.isActive)
     }
 
@@ -241,10 +238,9 @@ struct PreferencesWindowTests {
         #expect(gtk_widget_get_sensitive(proxy.entry) != 0)
         // The row is at the page's bottom, below the fold: focused as Tab would, then typed into.
         gtk_widget_grab_focus(proxy.entry)
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_focus_child(proxy.entry) != nil }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_focus_child(proxy.entry) != nil }))
         try RealInput.type("http://fetchplay:s3cret@127.0.0.1:3128")
-        #expect(GtkHarness.iterate(until: { preferences.preferences.settings.proxy == .manual("http://fetchplay:s3cret@127.0.0.1:3128") },
-                                   timeout: 5), "\(preferences.preferences.settings.proxy)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { preferences.preferences.settings.proxy == .manual("http://fetchplay:s3cret@127.0.0.1:3128") }), "\(preferences.preferences.settings.proxy)")
         // What is on screen is dots, not the password.
         let texts = descendants(proxy.entry).filter { String(cString: g_type_name(fp_widget_type($0))) == "GtkText" }
         let text = try #require(texts.first)
@@ -283,7 +279,7 @@ struct PreferencesWindowTests {
         adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_FORCE_DARK)
         defer { adw_style_manager_set_color_scheme(styles, ADW_COLOR_SCHEME_DEFAULT) }
         #expect(adw_style_manager_get_dark(styles) != 0)
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         let dark = try #require(GtkHarness.screenshot(preferences.widget, "preferences-dark"))
         // The page's background: light in the one, dark in the other (unless the whole run is
         // dark: scripts/screenshots.sh sets ADW_DEBUG_COLOR_SCHEME=prefer-dark for its dark pass).
@@ -297,7 +293,7 @@ struct PreferencesWindowTests {
 
         // A phone's width: everything still fits, the texts wrap instead of widening the window.
         gtk_window_set_default_size(preferences.widget.as(GtkWindow.self), 360, 640)
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_width(preferences.widget) <= 380 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_width(preferences.widget) <= 380 }),
                 "the window stays \(gtk_widget_get_width(preferences.widget)) px wide")
         GtkHarness.screenshot(preferences.widget, "preferences-narrow")
         // What the window holds (without the frame GTK draws around a window it decorates):

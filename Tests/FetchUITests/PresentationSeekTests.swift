@@ -42,12 +42,11 @@ struct PresentationSeekTests {
             url = try queue.add(server.url("/lecture/index.mpd")).url
             board = try #require(queue.board(for: url))
             let board = board, queue = queue, url = url
-            #expect(GtkHarness.iterate(until: { board.stream?.canStartPlaying == true || PresentationWatchTests.failed(queue.entry(url)?.state) },
-                                       timeout: 30), "never ready to play: \(String(describing: queue.entry(url)?.state))")
+            #expect(runMainLoop(timeout: .seconds(30), until: { board.stream?.canStartPlaying == true || PresentationWatchTests.failed(queue.entry(url)?.state) }), "never ready to play: \(String(describing: queue.entry(url)?.state))")
             player = Player(audio: .none)
             player.open(watching: try WatchServer(board: board), title: "lecture")
             let player = player
-            #expect(GtkHarness.iterate(until: { player.currentFrame != nil || PresentationSeekTests.isFailed(player.state) }, timeout: 30), "no first frame")
+            #expect(runMainLoop(timeout: .seconds(30), until: { player.currentFrame != nil || PresentationSeekTests.isFailed(player.state) }), "no first frame")
         }
 
         /// Waits for the download to end; the saved video, checked whole: both tracks, every
@@ -57,8 +56,7 @@ struct PresentationSeekTests {
         /// let go are the only ones sent twice.
         func savedWhole(pause: Bool = false) throws {
             let queue = queue, url = url
-            #expect(GtkHarness.iterate(until: { queue.entry(url)?.state.completedPath != nil || PresentationWatchTests.failed(queue.entry(url)?.state) },
-                                       timeout: 90))
+            #expect(runMainLoop(timeout: .seconds(90), until: { queue.entry(url)?.state.completedPath != nil || PresentationWatchTests.failed(queue.entry(url)?.state) }))
             let saved = try #require(queue.entry(url)?.state.completedPath, "ended \(String(describing: queue.entry(url)?.state))")
             for (path, body) in media {
                 let asked = server.requests(to: "/" + path)
@@ -97,18 +95,17 @@ struct PresentationSeekTests {
         // 80 %: 9.6 s, in the tenth segment of each stream (9 s to 10 s).
         player.seek(to: 9.6, accurate: true)
         var waited = false
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(30), until: {
             waited = waited || player.isBuffering
             return (player.currentFrame?.timestamp ?? 0) >= 9.5 || Self.isFailed(player.state)
-        }, timeout: 30), "no picture at 80 %: \(String(describing: player.currentFrame?.timestamp))")
+        }), "no picture at 80 %: \(String(describing: player.currentFrame?.timestamp))")
         #expect(waited, "the player never said it was waiting for the segments there")
         // The segments there came next: among the first media asked for after the seek (the one
         // connection may have taken one more piece before the player asked for them), before
         // the seven seconds between. The picture needs only the video's: the audio's may be
         // asked for just after it shows.
         let there = ["/lecture/chunk-stream0-00010.m4s", "/lecture/chunk-stream1-00010.m4s"]
-        #expect(GtkHarness.iterate(until: { Set(server.requests.dropFirst(before).map(\.path)).isSuperset(of: there) },
-                                   timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { Set(server.requests.dropFirst(before).map(\.path)).isSuperset(of: there) }))
         let after = server.requests.dropFirst(before).map(\.path).filter { $0.contains("chunk-") }
         for stream in ["chunk-stream0-00010.m4s", "chunk-stream1-00010.m4s"] {
             #expect(after.prefix(4).contains("/lecture/" + stream), "\(stream) did not come next: \(after)")
@@ -126,7 +123,7 @@ struct PresentationSeekTests {
         player.play()
         var start: (clock: Double, position: Double)?
         var speed: Double?
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(30), until: {
             guard player.state == .playing, !player.isSeeking, !player.isBuffering,
                   let clock = player.runningTime, let position = player.position else {
                 start = nil
@@ -139,7 +136,7 @@ struct PresentationSeekTests {
             guard clock >= first.clock + 1 else { return false }
             speed = (position - first.position) / (clock - first.clock)
             return true
-        }, timeout: 30), "never a second of playing: \(player.state)")
+        }), "never a second of playing: \(player.state)")
         #expect(speed.map { abs($0 - 1.5) < 0.2 } == true, "played at \(String(describing: speed))")
         try watched.savedWhole()
     }
@@ -148,21 +145,21 @@ struct PresentationSeekTests {
         let watched = try Watched()
         let player = watched.player, queue = watched.queue, url = watched.url, board = watched.board
         player.play()
-        #expect(GtkHarness.iterate(until: { (player.position ?? 0) >= 0.5 || Self.isFailed(player.state) }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { (player.position ?? 0) >= 0.5 || Self.isFailed(player.state) }))
         queue.pause(url)
-        #expect(GtkHarness.iterate(until: { queue.entry(url)?.state == .paused }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { queue.entry(url)?.state == .paused }),
                 "\(String(describing: queue.entry(url)?.state))")
         // What every track has on disk, in seconds, once the pause has settled.
         let onDisk = (board.stream?.fractions.first?.upperBound ?? 0) * watched.clip.seconds
         #expect(onDisk < watched.clip.seconds, "the download ended before the pause")
-        #expect(GtkHarness.iterate(until: { player.isBuffering || Self.isFailed(player.state) }, timeout: 30),
+        #expect(runMainLoop(timeout: .seconds(30), until: { player.isBuffering || Self.isFailed(player.state) }),
                 "the player never waited at \(String(describing: player.position)) with \(onDisk) s on disk")
         let waitedAt = player.position ?? 0
         #expect(waitedAt <= onDisk + 0.5, "played to \(waitedAt) s with \(onDisk) s on disk")
         #expect(!PresentationSeekTests.isFailed(player.state))
         // Continue: the download goes on under the player, which plays on by itself.
         queue.start(url)
-        #expect(GtkHarness.iterate(until: { (player.position ?? 0) >= onDisk + 1.5 || Self.isFailed(player.state) }, timeout: 30),
+        #expect(runMainLoop(timeout: .seconds(30), until: { (player.position ?? 0) >= onDisk + 1.5 || Self.isFailed(player.state) }),
                 "stuck at \(String(describing: player.position)) after Continue")
         try watched.savedWhole(pause: true)
     }

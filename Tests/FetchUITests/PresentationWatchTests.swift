@@ -62,14 +62,13 @@ struct PresentationWatchTests {
         let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1, options: options)
         let url = try queue.add(server.url(link.path)).url
         let board = try #require(queue.board(for: url))
-        #expect(GtkHarness.iterate(until: { board.stream?.canStartPlaying == true || Self.failed(queue.entry(url)?.state) },
-                                   timeout: 30), "never ready to play: \(String(describing: queue.entry(url)?.state)) \(server.requests.map { "\($0.path) \($0["range"] ?? "")" })")
+        #expect(runMainLoop(timeout: .seconds(30), until: { board.stream?.canStartPlaying == true || Self.failed(queue.entry(url)?.state) }), "never ready to play: \(String(describing: queue.entry(url)?.state)) \(server.requests.map { "\($0.path) \($0["range"] ?? "")" })")
         let player = Player(audio: .none)
         player.open(watching: try WatchServer(board: board), title: "watched")
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(30), until: {
             if case .failed = player.state { return true }
             return player.currentFrame != nil
-        }, timeout: 30), "no first frame")
+        }), "no first frame")
         if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
         // Nothing held back was sent before the picture came.
         for (path, range) in held {
@@ -78,8 +77,7 @@ struct PresentationWatchTests {
 
         for (path, _) in held { server.release("/" + path) }
         player.play()
-        #expect(GtkHarness.iterate(until: { queue.entry(url)?.state.completedPath != nil || Self.failed(queue.entry(url)?.state) },
-                                   timeout: 60))
+        #expect(runMainLoop(timeout: .seconds(60), until: { queue.entry(url)?.state.completedPath != nil || Self.failed(queue.entry(url)?.state) }))
         let saved = try #require(queue.entry(url)?.state.completedPath, "ended \(String(describing: queue.entry(url)?.state))")
         // Every media byte served once at most (a file's tail after its last fragment, a
         // segment the manifest leaves out, are never asked for): nothing fetched twice for the
@@ -97,7 +95,7 @@ struct PresentationWatchTests {
         // The segments stay while the player reads them, and go with it.
         let segments = folder.file("cache/hls")
         player.close()
-        #expect(GtkHarness.iterate(until: { ((try? FileManager.default.contentsOfDirectory(atPath: segments)) ?? []).isEmpty }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { ((try? FileManager.default.contentsOfDirectory(atPath: segments)) ?? []).isEmpty }))
     }
 
     /// A DASH presentation's WebVTT subtitles show while it downloads, as a file's beside it do:
@@ -113,18 +111,18 @@ struct PresentationWatchTests {
         let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1, options: options)
         let url = try queue.add(server.url("/tl/subtitled.mpd")).url
         let board = try #require(queue.board(for: url))
-        #expect(GtkHarness.iterate(until: { board.stream?.canStartPlaying == true || Self.failed(queue.entry(url)?.state) }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { board.stream?.canStartPlaying == true || Self.failed(queue.entry(url)?.state) }))
         let player = Player(audio: .none)
         player.open(watching: try WatchServer(board: board), title: "subtitled")
-        #expect(GtkHarness.iterate(until: { !player.subtitleTracks.isEmpty || Self.isFailed(player.state) }, timeout: 30),
+        #expect(runMainLoop(timeout: .seconds(30), until: { !player.subtitleTracks.isEmpty || Self.isFailed(player.state) }),
                 "no subtitles listed: \(player.state)")
         let index = try #require(player.subtitleTracks.firstIndex { $0.file != nil }, "\(player.subtitleTracks)")
         player.selectSubtitleTrack(index)
         player.play()
-        #expect(GtkHarness.iterate(until: { (player.position ?? 0) >= 1 || Self.isFailed(player.state) }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { (player.position ?? 0) >= 1 || Self.isFailed(player.state) }))
         #expect(player.subtitleTrack == index && !Self.isFailed(player.state), "\(String(describing: player.subtitleTrack)) \(player.state)")
         #expect(queue.entry(url)?.state.completedPath == nil, "the download ended before the subtitles were seen")
-        #expect(GtkHarness.iterate(until: { queue.entry(url)?.state.completedPath != nil || Self.failed(queue.entry(url)?.state) }, timeout: 60))
+        #expect(runMainLoop(timeout: .seconds(60), until: { queue.entry(url)?.state.completedPath != nil || Self.failed(queue.entry(url)?.state) }))
         let saved = try #require(queue.entry(url)?.state.completedPath)
         #expect(FileManager.default.contents(atPath: (saved as NSString).deletingPathExtension + ".en.vtt") == Data(vtt))
         #expect(server.requests(to: "/tl/subs/en.vtt").count == 1, "the subtitles were fetched twice")

@@ -25,9 +25,9 @@ enum RealInput {
         try xdotool(["keyup", "Alt_L", "Alt_R", "Control_L", "Control_R", "Shift_L", "Shift_R", "Super_L"])
         let window = try GtkHarness.window(cacheRoot: cacheRoot, preferences: preferences, link: link)
         if let width, let height { gtk_window_set_default_size(window.widget.as(GtkWindow.self), width, height) }
-        try #require(GtkHarness.iterate(until: { isActive(window) }, timeout: 10), "the window never got the focus")
+        try #require(runMainLoop(timeout: .seconds(10), until: { isActive(window) }), "the window never got the focus")
         // Let the first layout settle so positions on screen are final.
-        GtkHarness.iterate(until: { gtk_widget_get_width(window.ring.widget) > 0 }, timeout: 5)
+        runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_width(window.ring.widget) > 0 })
         return window
     }
 
@@ -48,9 +48,9 @@ enum RealInput {
     /// Ctrl+L, `text` typed over what the entry held, Enter: a link entered as a person does.
     static func enter(_ text: String, in window: MainWindow) throws {
         try key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { focusIsIn(window, window.ui.entry) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { focusIsIn(window, window.ui.entry) }))
         try type(text)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == text }, timeout: 5), "typed: \(window.downloadPage.urlText)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == text }), "typed: \(window.downloadPage.urlText)")
         try key("Return")
     }
 
@@ -69,7 +69,7 @@ enum RealInput {
         let (x, y) = try screenPoint(widget, at: nil)
         try xdotool(["mousemove", "--sync", "\(x)", "\(y)", "mousedown", "1"])
         // The press must last: this is the input itself, not a wait for the app.
-        let seen = GtkHarness.iterate(until: held, timeout: Double(milliseconds) / 1000)
+        let seen = runMainLoop(timeout: .seconds(Double(milliseconds) / 1000), until: held)
         return seen
     }
 
@@ -84,12 +84,12 @@ enum RealInput {
     static func screenPoint(_ widget: UnsafeMutablePointer<GtkWidget>, at point: (Double, Double)?) throws -> (Int, Int) {
         // A person clicks what is on screen: a row just put back in its list has no size until
         // the next layout, and its centre would be the list's corner.
-        try #require(GtkHarness.iterate(until: {
+        try #require(runMainLoop(timeout: .seconds(5), until: {
             gtk_widget_get_mapped(widget) != 0 && gtk_widget_get_width(widget) > 0 && gtk_widget_get_height(widget) > 0
-        }, timeout: 5), "the widget is not on screen")
+        }), "the widget is not on screen")
         // Nor does a person click what is still fading in: during a stack's crossfade the page
         // going away still takes the clicks, and a revealer half open is not where it will stay.
-        try #require(GtkHarness.iterate(until: { isSettled(widget) }, timeout: 5), "the widget never stopped moving")
+        try #require(runMainLoop(timeout: .seconds(5), until: { isSettled(widget) }), "the widget never stopped moving")
         let native = try #require(gtk_widget_get_native(widget))
         let nativeWidget = native.as(GtkWidget.self)
         var local = graphene_point_t(x: Float(point?.0 ?? Double(gtk_widget_get_width(widget)) / 2),

@@ -36,7 +36,7 @@ struct RequestSectionTests {
 
     func click(_ widget: UnsafeMutablePointer<GtkWidget>, in window: MainWindow) throws {
         try RealInput.click(widget)
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, widget) }, timeout: 5), "\(RealInput.describeFocus(window))")
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, widget) }), "\(RealInput.describeFocus(window))")
     }
 
     @Test func whatTheSectionHoldsGoesWithTheRequestAndIsNeverShown() throws {
@@ -47,11 +47,11 @@ struct RequestSectionTests {
         defer { GtkHarness.close(window) }
         try RealInput.key("ctrl+l")
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == url }))
         let request = window.ui.request
         try RealInput.click(request.expander, at: (20, 8))
-        #expect(GtkHarness.iterate(until: { gtk_expander_get_expanded(request.expander.opaque) != 0 }, timeout: 5))
-        GtkHarness.iterate(until: { RealInput.isSettled(request.cookies) }, timeout: 2)
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_expander_get_expanded(request.expander.opaque) != 0 }))
+        runMainLoop(timeout: .seconds(2), until: { RealInput.isSettled(request.cookies) })
         try click(request.cookies, in: window)
         try RealInput.type("sid=\(Self.secrets[0]); theme=dark")
         try click(request.referer, in: window)
@@ -60,7 +60,7 @@ struct RequestSectionTests {
         try RealInput.type("X-Token: \(Self.secrets[1])")
         GtkHarness.screenshot(window.widget, "request-section")
         try RealInput.click(window.ui.startButton)
-        #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 20),
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.store?.state.completedPath != nil }),
                 "state: \(String(describing: window.store?.state)), message: \(window.downloadPage.urlMessage ?? "none")")
 
         let sent = try #require(server.requests(to: "/clip.webm").first)
@@ -83,13 +83,13 @@ struct RequestSectionTests {
         defer { GtkHarness.close(window) }
         window.downloadPage.urlText = url
         gtk_expander_set_expanded(window.ui.request.expander.opaque, 1)
-        GtkHarness.iterate(until: { RealInput.isSettled(window.ui.request.headers[0]) }, timeout: 2)
+        runMainLoop(timeout: .seconds(2), until: { RealInput.isSettled(window.ui.request.headers[0]) })
         try click(window.ui.request.headers[0], in: window)
         try RealInput.type("no colon here")
         try RealInput.click(window.ui.startButton)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlMessage != nil }))
         #expect(window.downloadPage.urlMessage?.contains("colon") == true, "message: \(window.downloadPage.urlMessage ?? "none")")
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         #expect(server.requests.isEmpty, "requested: \(server.requests.map(\.target))")
     }
 
@@ -104,7 +104,7 @@ struct RequestSectionTests {
                          "secure": false, "httpOnly": true, "session": true]],
         ] as [String: Any])
         window.downloadFromBrowser(String(decoding: message, as: UTF8.self))
-        #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { window.store?.state.completedPath != nil }))
         let sent = try #require(server.requests(to: "/watch/video.mp4").first)
         #expect(sent.headers.first { $0.name == "cookie" }?.value == "sid=\(Self.secrets[0])")
         #expect(sent.headers.first { $0.name == "user-agent" }?.value == "Mozilla/5.0 Test")

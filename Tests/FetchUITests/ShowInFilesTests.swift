@@ -38,17 +38,17 @@ struct ShowInFilesTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             window.library?.view.row(url: url)?.model?.isFinished == true && window.library?.store.item(url: url) != nil
-        }, timeout: 20))
+        }))
         return (window, try #require(window.library?.view.row(url: url)), url)
     }
 
     /// Opens `row`'s menu with a right-click and clicks "Show in Files".
     func clickShowInFiles(_ row: LibraryRow) throws {
         try RealInput.click(row.row, button: 3)
-        #expect(GtkHarness.iterate(until: { row.isMenuOpen }, timeout: 5), "the row menu did not open")
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(5), until: { row.isMenuOpen }), "the row menu did not open")
+        runMainLoop(for: .seconds(0.3))
         let popover = try #require(gtk_menu_button_get_popover(row.menuButton.opaque)).as(GtkWidget.self)
         var item: UnsafeMutablePointer<GtkWidget>?
         func walk(_ widget: UnsafeMutablePointer<GtkWidget>) {
@@ -71,7 +71,7 @@ struct ShowInFilesTests {
         #expect(path.hasSuffix("/Holiday trip été.webm"))
 
         try clickShowInFiles(row)
-        #expect(GtkHarness.iterate(until: { !fileManager.calls("ShowItems").isEmpty }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { !fileManager.calls("ShowItems").isEmpty }),
                 "the file manager was not asked")
         let call = try #require(fileManager.calls("ShowItems").first)
         // The URI percent-encoded as a file manager reads it, and no startup id to pass on.
@@ -79,15 +79,15 @@ struct ShowInFilesTests {
         #expect(expected.hasSuffix("/Holiday%20trip%20%C3%A9t%C3%A9.webm"))
         #expect(call.args.first as? [String] == [expected], "\(call.args)")
         #expect(call.args.last as? String == "")
-        #expect(GtkHarness.iterate(until: { window.library?.lastShowInFiles == .shown }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.library?.lastShowInFiles == .shown }))
         #expect(window.downloadPage.urlMessage == nil)
 
         // A video moved away outside Fetchplay: its folder is opened instead.
         try FileManager.default.removeItem(atPath: path)
         window.library?.store.reload()
-        #expect(GtkHarness.iterate(until: { window.library?.store.item(url: url)?.isMissing == true }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.library?.store.item(url: url)?.isMissing == true }))
         try clickShowInFiles(try #require(window.library?.view.row(url: url)))
-        #expect(GtkHarness.iterate(until: { !fileManager.calls("ShowFolders").isEmpty }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { !fileManager.calls("ShowFolders").isEmpty }))
         // (The cache's folder has a plain ASCII name, so its URI is its path after file://.)
         #expect(fileManager.calls("ShowFolders").first?.args.first as? [String]
                 == ["file://" + (path as NSString).deletingLastPathComponent])
@@ -99,7 +99,7 @@ struct ShowInFilesTests {
         defer { GtkHarness.close(window) }
         let folder = (try #require(window.library?.store.item(url: url)?.path) as NSString).deletingLastPathComponent
         try clickShowInFiles(row)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 10), "no message")
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.downloadPage.urlMessage != nil }), "no message")
         #expect(window.downloadPage.urlMessage == "No file manager could show it. It is in the folder “\(folder)”.")
         if case .failed = window.library?.lastShowInFiles {} else {
             Issue.record("outcome: \(String(describing: window.library?.lastShowInFiles))")

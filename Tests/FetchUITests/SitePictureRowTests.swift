@@ -36,10 +36,10 @@ struct SitePictureRowTests {
         defer { GtkHarness.close(window) }
         let page = server.url("/watch/harbour.html")
         try RealInput.enter(page, in: window)
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { window.store?.state.isCompleted == true }),
                 "state: \(String(describing: window.store?.state))")
         let library = try #require(window.library)
-        #expect(GtkHarness.iterate(until: { library.view.row(url: page)?.hasThumbnail == true }, timeout: 20),
+        #expect(runMainLoop(timeout: .seconds(20), until: { library.view.row(url: page)?.hasThumbnail == true }),
                 "no picture on the row")
         let row = try #require(library.view.row(url: page))
         #expect(row.model?.detail.contains("2:05") == true, "yt-dlp's duration: \(row.model?.detail ?? "nothing")")
@@ -49,6 +49,6 @@ struct SitePictureRowTests {
         let middle = try #require(pixels[Double(pixels.width) / 2, Double(pixels.height) / 2])
         #expect(middle.red > 0.8 && middle.green < 0.2 && middle.blue < 0.2, "the poster's red: \(middle)")
         #expect(pixels.width == LibraryThumbnails.width, "scaled as a frame is: \(pixels.width)")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(row.row, "site-picture-row") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(row.row, "site-picture-row") != nil }))
     }
 }

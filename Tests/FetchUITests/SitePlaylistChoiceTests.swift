@@ -43,18 +43,18 @@ struct SitePlaylistChoiceTests {
         defer { GtkHarness.close(window) }
         let feed = server.url("/feed.xml")
         try RealInput.enter(feed, in: window)
-        #expect(GtkHarness.iterate(until: { window.pageVideoChooser?.isShown == true }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { window.pageVideoChooser?.isShown == true }),
                 "state: \(String(describing: window.store?.state))")
         let chooser = try #require(window.pageVideoChooser)
         let titles = chooser.rows.map { String(cString: adw_preferences_row_get_title($0.as(AdwPreferencesRow.self))) }
         #expect(titles == ["Knot 1", "Knot 2"])
         #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/watch/") && !$0.path.hasPrefix("/media/") }, "listed flat")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(chooser.window, "site-playlist-chooser") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "site-playlist-chooser") != nil }))
         try RealInput.key("Return")
         let entries = [1, 2].map { WebAddress.pageVideo($0, on: feed) }
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(90), until: {
             entries.allSatisfy { window.store?.entries[$0]?.state.isCompleted == true }
-        }, timeout: 90), "entries: \(String(describing: window.store?.entries))")
+        }), "entries: \(String(describing: window.store?.entries))")
         for (index, entry) in entries.enumerated() {
             let path = try #require(window.store?.entries[entry]?.state.completedPath)
             #expect(try sha256Hex(ofFile: path) == sha256Hex(of: Self.bodies[index]))

@@ -48,7 +48,7 @@ struct SiteSupportPreferencesTests {
     @Test func noneInstalledOffersInstallAndTheChannelIsKept() throws {
         try open(environment(data: folder.file("empty"), path: folder.path)) { preferences, window in
             let rows = preferences.siteRows
-            #expect(GtkHarness.iterate(until: { rows.status != nil }, timeout: 10))
+            #expect(runMainLoop(timeout: .seconds(10), until: { rows.status != nil }))
             #expect(rows.statusText == "Not installed: Fetchplay reads pages by itself")
             #expect(label(rows.button) == "_Install" && gtk_widget_get_sensitive(rows.button) != 0)
             #expect(gtk_widget_get_visible(rows.spinner) == 0)
@@ -64,12 +64,12 @@ struct SiteSupportPreferencesTests {
         try open(environment(data: fixture.dataHome)) { preferences, _ in
             let rows = preferences.siteRows
             #expect(gtk_widget_get_visible(rows.spinner) != 0, "checking: the spinner turns")
-            #expect(GtkHarness.iterate(until: { rows.status != nil }, timeout: 20))
+            #expect(runMainLoop(timeout: .seconds(20), until: { rows.status != nil }))
             #expect(rows.statusText.hasPrefix("Fetchplay’s own copy, version 20"), "\(rows.statusText)")
             #expect(label(rows.button) == "_Update")
             // Scrolled to the group for the picture.
             gtk_widget_grab_focus(rows.button)
-            GtkHarness.iterate(for: 0.5)
+            runMainLoop(for: .seconds(0.5))
             _ = GtkHarness.screenshot(preferences.widget, "preferences-site-support")
         }
     }
@@ -83,14 +83,14 @@ struct SiteSupportPreferencesTests {
         environment["PIP_NO_CACHE_DIR"] = "1"
         try open(environment) { preferences, _ in
             let rows = preferences.siteRows
-            #expect(GtkHarness.iterate(until: { rows.status != nil }, timeout: 10))
-            #expect(GtkHarness.iterate(until: { gtk_widget_get_mapped(rows.button) != 0 }, timeout: 5))
+            #expect(runMainLoop(timeout: .seconds(10), until: { rows.status != nil }))
+            #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_mapped(rows.button) != 0 }))
             #expect(gtk_widget_activate(rows.button) != 0)
             // GTK clicks an activated button once its press has shown (a quarter second).
-            #expect(GtkHarness.iterate(until: { rows.isInstalling }, timeout: 5))
+            #expect(runMainLoop(timeout: .seconds(5), until: { rows.isInstalling }))
             #expect(gtk_widget_get_sensitive(rows.button) == 0 && gtk_widget_get_visible(rows.spinner) != 0)
             var steps: Set<String> = []
-            #expect(GtkHarness.iterate(until: { steps.insert(rows.statusText); return !rows.isInstalling }, timeout: 120))
+            #expect(runMainLoop(timeout: .seconds(120), until: { steps.insert(rows.statusText); return !rows.isInstalling }))
             #expect(steps.contains { $0.hasPrefix("Making a Python environment in ") }, "\(steps)")
             #expect(steps.contains("Installing yt-dlp with pip…"), "\(steps)")
             #expect(rows.statusText.hasPrefix("pip could not install yt-dlp (No matching distribution found"), "\(rows.statusText)")

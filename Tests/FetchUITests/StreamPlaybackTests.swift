@@ -23,7 +23,7 @@ struct StreamPlaybackTests {
 
         stream.server.release("/live.webm")
         stream.player.play()
-        #expect(GtkHarness.iterate(until: { stream.queue.entry(stream.url)?.state.completedPath != nil }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { stream.queue.entry(stream.url)?.state.completedPath != nil }))
         let path = try #require(stream.queue.entry(stream.url)?.state.completedPath)
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
         stream.player.close()
@@ -42,15 +42,15 @@ struct StreamPlaybackTests {
         let queue = DownloadQueue(cache: try Cache(root: folder.file("cache")), maxRunning: 1)
         let url = try queue.add(server.url(path)).url
         let board = try #require(queue.board(for: url))
-        #expect(GtkHarness.iterate(until: { board.coverage.canStartPlaying }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { board.coverage.canStartPlaying }))
         let player = Player(audio: .none)
         player.open(source: DownloadStream(board: board), title: String(path.dropFirst()))
         var arrivedAtFirstFrame: Int64?
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(20), until: {
             if player.currentFrame != nil, arrivedAtFirstFrame == nil { arrivedAtFirstFrame = queue.entry(url)?.progress.bytesDone }
             if case .failed = player.state { return true }
             return arrivedAtFirstFrame != nil
-        }, timeout: 20), "no first frame")
+        }), "no first frame")
         if case .failed(let error) = player.state { Issue.record("the player failed: \(error.message)") }
         #expect(server.bytesSent(of: path) <= body.count - held.count)
         let fraction = Double(arrivedAtFirstFrame ?? Int64(body.count)) / Double(body.count)
@@ -120,10 +120,9 @@ struct StreamPlaybackTests {
         options.checkpointInterval = 0.2
         let first = DownloadQueue(cache: cache, maxRunning: 1, options: options)
         let url = try first.add(server.url("/half.webm")).url
-        #expect(GtkHarness.iterate(until: { (first.entry(url)?.progress.bytesDone ?? 0) >= Int64(body.count / 2) },
-                                   timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { (first.entry(url)?.progress.bytesDone ?? 0) >= Int64(body.count / 2) }))
         first.pause(url)
-        #expect(GtkHarness.iterate(until: { first.entry(url)?.state == .paused }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { first.entry(url)?.state == .paused }))
         server.stop()
 
         let queue = DownloadQueue(cache: cache, maxRunning: 1, options: options)
@@ -131,8 +130,8 @@ struct StreamPlaybackTests {
         // The new queue reads the cache in the background; the window plays a partial only once
         // its board says it can (before that it holds no byte, and playing it fails as damaged).
         let board = try #require(queue.board(for: url))
-        #expect(GtkHarness.iterate(until: { board.coverage.canStartPlaying }, timeout: 10))
-        #expect(GtkHarness.iterate(until: { (queue.entry(url)?.progress.bytesDone ?? 0) > 0 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { board.coverage.canStartPlaying }))
+        #expect(runMainLoop(timeout: .seconds(10), until: { (queue.entry(url)?.progress.bytesDone ?? 0) > 0 }))
         let onDisk = try #require(queue.entry(url)?.progress.bytesDone)
         #expect(onDisk >= Int64(body.count / 2) && onDisk < Int64(body.count), "\(onDisk) of \(body.count) bytes on disk")
         return (queue, url, Double(onDisk) / Double(body.count), folder)
@@ -151,7 +150,7 @@ struct StreamPlaybackTests {
         player.observeFrames { lastTimestamp = max(lastTimestamp, $0.timestamp ?? 0) }
         player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
         player.play()
-        #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")
+        #expect(runMainLoop(timeout: .seconds(20), until: { failed(player) }), "still \(player.state)")
         #expect(player.state == .failed(.notDownloaded))
         if case .failed(let error) = player.state { #expect(error.message == "This part is not downloaded yet.") }
         // The bytes on disk hold about that share of the 8 s; it played (nearly) all of it.
@@ -165,12 +164,12 @@ struct StreamPlaybackTests {
         defer { _ = folder }
         let player = Player(audio: .none)
         player.open(source: DownloadStream(board: try #require(queue.board(for: url))), title: "half.webm")
-        #expect(GtkHarness.iterate(until: { player.state == .paused }, timeout: 20), "\(player.state)")
+        #expect(runMainLoop(timeout: .seconds(20), until: { player.state == .paused }), "\(player.state)")
         player.seek(to: 8 * share / 2, accurate: true) // on disk: fine
-        #expect(GtkHarness.iterate(until: { !player.isSeeking }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { !player.isSeeking }))
         #expect(player.state == .paused)
         player.seek(to: 7.5, accurate: true)
-        #expect(GtkHarness.iterate(until: { failed(player) }, timeout: 20), "still \(player.state)")
+        #expect(runMainLoop(timeout: .seconds(20), until: { failed(player) }), "still \(player.state)")
         #expect(player.state == .failed(.notDownloaded))
         player.close()
     }

@@ -41,7 +41,7 @@ struct SubtitleMenuTests {
         window.openFile(path: clip)
         let player = try #require(window.playback.player)
         let menu = window.playback.view.controls.subtitles
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(menu) != 0 }, timeout: 10), "no subtitle menu")
+        #expect(runMainLoop(timeout: .seconds(10), until: { gtk_widget_get_visible(menu) != 0 }), "no subtitle menu")
         let names = items(menu)
         #expect(names.count == 2 && names.first == "Off", "items: \(names)")
         #expect(player.subtitleTrack == 0, "the file's track shows at first")
@@ -49,10 +49,10 @@ struct SubtitleMenuTests {
         // Click the menu, then Home and Enter: Off.
         window.playback.view.revealBars()
         try RealInput.click(menu)
-        #expect(GtkHarness.iterate(until: { isOpen(menu) }, timeout: 5), "the menu did not open")
+        #expect(runMainLoop(timeout: .seconds(5), until: { isOpen(menu) }), "the menu did not open")
         try RealInput.key("Home")
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { player.subtitleTrack == nil }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { player.subtitleTrack == nil }),
                 "Off did not reach the player; focus on \(RealInput.describeFocus(window))")
         #expect(gtk_drop_down_get_selected(menu.opaque) == 0)
     }
@@ -64,13 +64,12 @@ struct SubtitleMenuTests {
         defer { GtkHarness.close(window) }
         window.openFile(path: clip)
         let player = try #require(window.playback.player)
-        #expect(GtkHarness.iterate(until: { player.state == .playing }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { player.state == .playing }))
         #expect(gtk_widget_get_visible(window.playback.view.controls.subtitles) == 0, "a menu with nothing in it")
 
         window.dropped(paths: [added], links: [])
-        #expect(GtkHarness.iterate(until: { player.subtitleTracks.contains { $0.file == added } }, timeout: 10))
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(window.playback.view.controls.subtitles) != 0 },
-                                   timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(10), until: { player.subtitleTracks.contains { $0.file == added } }))
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_visible(window.playback.view.controls.subtitles) != 0 }))
         #expect(window.visiblePage == "video" && player.path == clip, "the drop opened the subtitle as a video")
     }
 }

@@ -23,7 +23,7 @@ struct TypedPathTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         try RealInput.enter(clip, in: window)
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "video" && window.playback.view.framesShown >= 1 }, timeout: 10),
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.visiblePage == "video" && window.playback.view.framesShown >= 1 }),
                 "page \(window.visiblePage)")
         #expect(window.playback.player?.path == clip)
         #expect(window.store?.url == nil, "a download was started")
@@ -37,7 +37,7 @@ struct TypedPathTests {
                               ("clips/clip.webm", "on this computer, not a link"),
                               ("clip.webm", "not a web address")] {
             try RealInput.enter(text, in: window)
-            #expect(GtkHarness.iterate(until: { window.downloadPage.urlMessage != nil }, timeout: 5), "“\(text)” said nothing")
+            #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlMessage != nil }), "“\(text)” said nothing")
             #expect(window.downloadPage.urlMessage?.contains(words) == true, "“\(text)”: \(window.downloadPage.urlMessage ?? "")")
             #expect(window.visiblePage == "download")
             #expect(window.store?.url == nil, "“\(text)” started a download")
@@ -51,7 +51,7 @@ struct TypedPathTests {
         defer { GtkHarness.close(window) }
         let typed = "127.0.0.1:\(server.port)/v.webm"
         try RealInput.enter(typed, in: window)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 10), "message: \(window.downloadPage.urlMessage ?? "none")")
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.downloadPage.isPlayVisible }), "message: \(window.downloadPage.urlMessage ?? "none")")
         #expect(window.store?.url == "http://127.0.0.1:\(server.port)/v.webm")
         #expect(server.requests(to: "/v.webm").count == 1)
     }

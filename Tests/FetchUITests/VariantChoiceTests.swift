@@ -24,16 +24,16 @@ struct VariantChoiceTests {
     /// Types `url` into the entry and presses Enter, as a person does.
     private func enter(_ url: String, in window: MainWindow) throws {
         try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { RealInput.focusIsIn(window, window.ui.entry) }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { RealInput.focusIsIn(window, window.ui.entry) }))
         try RealInput.type(url)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.urlText == url }, timeout: 5), "typed: \(window.downloadPage.urlText)")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.downloadPage.urlText == url }), "typed: \(window.downloadPage.urlText)")
         try RealInput.key("Return")
     }
 
     private func chooser(of window: MainWindow) throws -> VariantChooser {
-        let shown = GtkHarness.iterate(until: {
+        let shown = runMainLoop(timeout: .seconds(15), until: {
             window.variantChooser?.isShown == true && window.variantChooser.map { RealInput.focusIsIn($0) } == true
-        }, timeout: 15)
+        })
         if !shown {
             let chooser = window.variantChooser.map { "shown \($0.isShown)" } ?? "none"
             let requests = server.requests.map(\.path)
@@ -54,14 +54,14 @@ struct VariantChoiceTests {
                 == ["720p · 2.5 Mbit/s", "360p · 800 kbit/s"])
         #expect(chooser.chosen?.height == 720, "the best is chosen to begin with")
         #expect(segmentRequests.isEmpty && server.requests(to: "/v720/index.m3u8").isEmpty, "nothing before a choice")
-        #expect(GtkHarness.iterate(until: { GtkHarness.screenshot(chooser.window, "hls-variant-chooser") != nil }, timeout: 3))
+        #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "hls-variant-chooser") != nil }))
 
         try RealInput.click(chooser.choices[1])
         let point = try RealInput.screenPoint(chooser.choices[1], at: nil)
-        #expect(GtkHarness.iterate(until: { chooser.chosen?.height == 360 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { chooser.chosen?.height == 360 }),
                 "the click at \(point) missed: \(RealInput.describeScreen("hls-variant-click"))")
         try RealInput.click(try #require(chooser.button(VariantChooser.download)))
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { window.store?.state.isCompleted == true }),
                 "the chosen variant did not download: \(String(describing: window.store?.state))")
         #expect(window.variantChooser == nil)
         let path = try #require(window.store?.state.completedPath)
@@ -80,8 +80,8 @@ struct VariantChoiceTests {
         try enter(url, in: window)
         _ = try chooser(of: window)
         try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { window.variantChooser == nil }, timeout: 5), "Escape did not close the chooser")
-        GtkHarness.iterate(for: 0.3) // a download would have asked for its playlist by now
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.variantChooser == nil }), "Escape did not close the chooser")
+        runMainLoop(for: .seconds(0.3)) // a download would have asked for its playlist by now
         #expect(segmentRequests.isEmpty && server.requests(to: "/v720/index.m3u8").isEmpty)
         #expect(window.store?.state == .idle)
         let presentations = (try? FileManager.default.contentsOfDirectory(atPath: cache.path + "/hls")) ?? []
@@ -92,7 +92,7 @@ struct VariantChoiceTests {
         try RealInput.key("Return")
         let again = try chooser(of: window)
         try RealInput.key("Return")
-        #expect(GtkHarness.iterate(until: { window.store?.state.isCompleted == true }, timeout: 60),
+        #expect(runMainLoop(timeout: .seconds(60), until: { window.store?.state.isCompleted == true }),
                 "Enter did not download: \(String(describing: window.store?.state)) \(again.isShown)")
         let path = try #require(window.store?.state.completedPath)
         #expect(try DiscoveredMedia.probe(path).height == 720)

@@ -27,22 +27,22 @@ struct WatchPositionTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { window.isEnabled(.play) }, timeout: 30), "Play never appeared")
+        #expect(runMainLoop(timeout: .seconds(30), until: { window.isEnabled(.play) }), "Play never appeared")
         window.activate(.play)
         let player = { window.playback.player }
-        #expect(GtkHarness.iterate(until: { player()?.state == .playing }, timeout: 20))
+        #expect(runMainLoop(timeout: .seconds(20), until: { player()?.state == .playing }))
         try RealInput.key("Right") // ahead, where nothing is on disk yet
-        #expect(GtkHarness.iterate(until: { (player().map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true }, timeout: 30),
+        #expect(runMainLoop(timeout: .seconds(30), until: { (player().map { !$0.isSeeking && ($0.position ?? 0) >= 5 }) == true }),
                 "the seek ahead never played: \(String(describing: player()?.position))")
         // What a person sees: the picture from there, the seek bar with the parts on disk.
-        GtkHarness.iterate(until: { (window.playback.view.controls.downloadedParts.parts?.count ?? 0) >= 2 }, timeout: 5)
+        runMainLoop(timeout: .seconds(5), until: { (window.playback.view.controls.downloadedParts.parts?.count ?? 0) >= 2 })
         GtkHarness.screenshot(window.widget, "watching-presentation")
         try RealInput.key("alt+Left")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "download" }))
         // Leaving the video page paused it there.
         let left = try #require(player()?.position)
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.downloadPage.store?.state == .paused }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.downloadPage.store?.state == .paused }))
         window.playback.positions?.flush()
         GtkHarness.close(window)
         let table = FileManager.default.contents(atPath: cache.file("positions.json")).flatMap {
@@ -55,15 +55,15 @@ struct WatchPositionTests {
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
         again.downloadPage.urlText = url
-        #expect(GtkHarness.iterate(until: { again.isEnabled(.continue) }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.isEnabled(.continue) }))
         again.activate(.continue)
-        #expect(GtkHarness.iterate(until: { again.isEnabled(.play) }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { again.isEnabled(.play) }))
         again.activate(.play)
-        #expect(GtkHarness.iterate(until: { again.playback.resumedFrom != nil }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.playback.resumedFrom != nil }))
         #expect(again.playback.resumedFrom.map { abs($0 - left) < 0.5 } == true, "resumed from \(String(describing: again.playback.resumedFrom)), left at \(left)")
-        #expect(GtkHarness.iterate(until: { (again.playback.player?.position ?? 0) >= left + 0.5 }, timeout: 30),
+        #expect(runMainLoop(timeout: .seconds(30), until: { (again.playback.player?.position ?? 0) >= left + 0.5 }),
                 "it did not play on from \(left): \(String(describing: again.playback.player?.position))")
-        #expect(GtkHarness.iterate(until: { again.downloadPage.store?.state.completedPath != nil }, timeout: 90),
+        #expect(runMainLoop(timeout: .seconds(90), until: { again.downloadPage.store?.state.completedPath != nil }),
                 "the download did not finish: \(String(describing: again.downloadPage.store?.state))")
     }
 }

@@ -34,53 +34,53 @@ struct WatchWhileDownloadingTests {
         window.activate(.start)
 
         // Play shows up while the ring still fills.
-        #expect(GtkHarness.iterate(until: { window.downloadPage.isPlayVisible }, timeout: 15), "Play never came before the end")
+        #expect(runMainLoop(timeout: .seconds(15), until: { window.downloadPage.isPlayVisible }), "Play never came before the end")
         try #require(downloading(window), "the download ended before Play was offered")
-        GtkHarness.iterate(until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 }, timeout: 3)
+        runMainLoop(timeout: .seconds(3), until: { gtk_revealer_get_child_revealed(window.ui.playRevealer.opaque) != 0 })
         try RealInput.click(window.ui.playButton)
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "video" }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "video" }))
         let player = try #require(window.playback.player)
-        #expect(GtkHarness.iterate(until: { player.currentFrame != nil || player.state.isFailed }, timeout: 15),
+        #expect(runMainLoop(timeout: .seconds(15), until: { player.currentFrame != nil || player.state.isFailed }),
                 "no first frame")
         #expect(!player.state.isFailed, "the player failed: \(player.state)")
         #expect(downloading(window), "the first frame came only after the whole file")
 
         // The seek bar's line shows what is on disk: a start, not the whole.
         let controls = window.playback.view.controls
-        #expect(GtkHarness.iterate(until: { controls.downloadedParts.parts?.isEmpty == false }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { controls.downloadedParts.parts?.isEmpty == false }))
         let parts = controls.downloadedParts.parts ?? []
         #expect(parts.first?.lowerBound == 0 && parts.reduce(0) { $0 + $1.upperBound - $1.lowerBound } < 0.8,
                 "parts: \(parts)")
         screenshot(window, "watch-while-downloading")
 
         // A click at 80% of the seek bar: the download jumps there, the picture follows.
-        let duration = try #require(GtkHarness.iterate(until: { player.duration != nil }, timeout: 5) ? player.duration : nil)
+        let duration = try #require(runMainLoop(timeout: .seconds(5), until: { player.duration != nil }) ? player.duration : nil)
         let requestsBefore = server.requests(to: "/watch.webm").count
         window.playback.view.revealBars()
         let rect = controls.downloadedParts.lineRect
         try RealInput.click(controls.seekBar, at: (Double(rect.origin.x) + Double(rect.size.width) * 0.8,
                                                    Double(gtk_widget_get_height(controls.seekBar)) / 2))
         let ahead = Int64(Double(body.count) * 0.6)
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(10), until: {
             server.requests(to: "/watch.webm").dropFirst(requestsBefore).contains { request in
                 Self.rangeStart(request["range"]).map { $0 >= ahead } ?? false
             }
-        }, timeout: 10), "no range request ahead: \(server.requests(to: "/watch.webm").map { $0["range"] ?? "-" })")
+        }), "no range request ahead: \(server.requests(to: "/watch.webm").map { $0["range"] ?? "-" })")
         // The picture from there comes while a part before it is still missing: the seek did
         // not wait for the bytes in between.
         var partsAtFrame: [ClosedRange<Double>]?
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(15), until: {
             guard (window.playback.view.currentFrame?.timestamp ?? 0) >= duration * 0.7 else { return false }
             partsAtFrame = window.store?.url.flatMap { window.store?.queue.board(for: $0)?.coverage.fractions }
             return true
-        }, timeout: 15), "no picture from 80%: at \(window.playback.view.currentFrame?.timestamp ?? -1) of \(duration)")
+        }), "no picture from 80%: at \(window.playback.view.currentFrame?.timestamp ?? -1) of \(duration)")
         #expect((partsAtFrame?.count ?? 0) >= 2, "nothing was missing before the picture: \(partsAtFrame ?? [])")
 
         // The download completes under the playing video: the line goes, the file is exact.
-        #expect(GtkHarness.iterate(until: { window.store?.state.completedPath != nil }, timeout: 30))
+        #expect(runMainLoop(timeout: .seconds(30), until: { window.store?.state.completedPath != nil }))
         let path = try #require(window.store?.state.completedPath)
         #expect(try sha256Hex(ofFile: path) == sha256Hex(of: body))
-        #expect(GtkHarness.iterate(until: { controls.downloadedParts.parts == nil }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { controls.downloadedParts.parts == nil }))
         #expect(!player.state.isFailed)
     }
 
@@ -119,21 +119,21 @@ struct OfflinePartialWindowTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         window.downloadPage.urlText = url
         window.activate(.start)
-        #expect(GtkHarness.iterate(until: { (window.store?.progress?.bytesDone ?? 0) >= Int64(body.count * 2 / 5) }, timeout: 15),
+        #expect(runMainLoop(timeout: .seconds(15), until: { (window.store?.progress?.bytesDone ?? 0) >= Int64(body.count * 2 / 5) }),
                 "at \(window.store?.progress?.bytesDone ?? -1) of \(body.count): \(window.store?.url.flatMap { window.store?.queue.board(for: $0)?.coverage.spans } ?? [])")
         window.activate(.pause)
-        #expect(GtkHarness.iterate(until: { window.store?.state == .paused }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.store?.state == .paused }))
         GtkHarness.close(window)
         server.stop()
 
         let again = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(again) }
         again.downloadPage.urlText = url
-        #expect(GtkHarness.iterate(until: { again.downloadPage.isPlayVisible }, timeout: 10), "no Play for the partial offline")
+        #expect(runMainLoop(timeout: .seconds(10), until: { again.downloadPage.isPlayVisible }), "no Play for the partial offline")
         again.activate(.play)
         let player = try #require(again.playback.player)
-        #expect(GtkHarness.iterate(until: { player.currentFrame != nil }, timeout: 10), "nothing played offline")
-        #expect(GtkHarness.iterate(until: { player.state.isFailed }, timeout: 20), "it never said what is missing")
+        #expect(runMainLoop(timeout: .seconds(10), until: { player.currentFrame != nil }), "nothing played offline")
+        #expect(runMainLoop(timeout: .seconds(20), until: { player.state.isFailed }), "it never said what is missing")
         #expect(again.playback.view.errorMessage == "This part is not downloaded yet.",
                 "said: \(again.playback.view.errorMessage ?? "nothing")")
         #expect(again.store?.state.completedPath == nil && again.store?.hasPartial == true, "the partial is still a partial")

@@ -21,10 +21,10 @@ struct WindowLayoutTests {
     func resize(_ window: MainWindow, _ width: Int, _ height: Int) throws {
         try Desktop.xdotool(["windowsize", "\(try RealInput.xid(window))", "\(width)", "\(height)"])
         let surface = try #require(gtk_native_get_surface(window.widget.opaque))
-        #expect(GtkHarness.iterate(until: {
+        #expect(runMainLoop(timeout: .seconds(5), until: {
             Int(gdk_surface_get_width(surface)) == width && Int(gtk_widget_get_width(window.widget)) <= width
-        }, timeout: 5), "the window is \(gdk_surface_get_width(surface)) wide, not \(width)")
-        GtkHarness.iterate(for: 0.2) // the relayout after the size change
+        }), "the window is \(gdk_surface_get_width(surface)) wide, not \(width)")
+        runMainLoop(for: .seconds(0.2)) // the relayout after the size change
     }
 
     /// Whether `widget` shows and lies entirely inside the window.
@@ -54,22 +54,22 @@ struct WindowLayoutTests {
         GtkHarness.screenshot(window.widget, "layout-narrow")
 
         try RealInput.click(window.ui.libraryToggle)
-        #expect(GtkHarness.iterate(until: { window.isLibraryVisible }, timeout: 5), "the toggle did not show the library")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.isLibraryVisible }), "the toggle did not show the library")
         #expect(gtk_widget_get_visible(window.ui.downloadColumn) == 0)
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         #expect(gtk_widget_get_width(window.widget) <= 360, "the library widened the window to \(gtk_widget_get_width(window.widget))")
         #expect(isInside(try #require(window.library?.view.widget), window))
         GtkHarness.screenshot(window.widget, "layout-narrow-library")
 
         // Ctrl+L brings the download column back, the link ready to type.
         try RealInput.key("ctrl+l")
-        #expect(GtkHarness.iterate(until: { gtk_widget_get_visible(window.ui.downloadColumn) != 0 }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { gtk_widget_get_visible(window.ui.downloadColumn) != 0 }))
         #expect(RealInput.focusIsIn(window, window.ui.entry))
 
         // The video page fits too.
         window.openFile(path: try Clips.webm(seconds: 2, audio: false))
-        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 1 }, timeout: 10))
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.view.framesShown >= 1 }))
+        runMainLoop(for: .seconds(0.3))
         #expect(gtk_widget_get_width(window.widget) <= 360, "the video page widened the window")
         #expect(isInside(window.playback.view.controls.fullscreenButton, window))
         GtkHarness.screenshot(window.widget, "layout-narrow-video")
@@ -86,12 +86,12 @@ struct WindowLayoutTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         window.openFile(path: try Clips.webm(seconds: 4, audio: false))
-        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.view.framesShown >= 3 }))
         #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))).hasSuffix(".webm"),
                 "the title does not name the video")
         // In the window, the bars at rest sit above and below the frame, not over it, on the
         // picture's black (not the window's background).
-        GtkHarness.iterate(for: 0.3)
+        runMainLoop(for: .seconds(0.3))
         let view = window.playback.view, controls = view.controls
         var picture = graphene_rect_t(), top = graphene_rect_t(), bottom = graphene_rect_t()
         #expect(gtk_widget_compute_bounds(view.picture, view.widget, &picture) != 0)
@@ -112,25 +112,25 @@ struct WindowLayoutTests {
         }
 
         try RealInput.key("f")
-        #expect(GtkHarness.iterate(until: { window.playback.isFullscreen }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.playback.isFullscreen }))
         let surface = try #require(gtk_native_get_surface(window.widget.opaque))
-        #expect(GtkHarness.iterate(until: { gdk_surface_get_width(surface) == 1280 }, timeout: 5))
-        GtkHarness.iterate(for: 0.3)
+        #expect(runMainLoop(timeout: .seconds(5), until: { gdk_surface_get_width(surface) == 1280 }))
+        runMainLoop(for: .seconds(0.3))
         // The video view covers the whole window, the whole screen.
         var bounds = graphene_rect_t()
         #expect(gtk_widget_compute_bounds(window.playback.view.widget, window.widget, &bounds) != 0)
         #expect(bounds.origin.x == 0 && bounds.origin.y == 0, "the video starts at \(bounds.origin)")
         #expect(Int(bounds.size.width) == 1280 && Int(bounds.size.height) == 800, "the video is \(bounds.size)")
         // No room kept for the bars: the 4:3 frame is as tall as the screen.
-        #expect(GtkHarness.iterate(until: { view.frameBounds.map { Int($0.height.rounded()) } == 800 }, timeout: 5),
+        #expect(runMainLoop(timeout: .seconds(5), until: { view.frameBounds.map { Int($0.height.rounded()) } == 800 }),
                 "the frame is \(String(describing: view.frameBounds))")
         #expect(gtk_widget_get_visible(window.ui.headerBar) == 0, "the header bar stays in fullscreen")
         GtkHarness.screenshot(window.widget, "layout-fullscreen")
         try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { !window.playback.isFullscreen }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !window.playback.isFullscreen }))
         #expect(gtk_widget_get_visible(window.ui.headerBar) != 0, "the header bar did not come back")
         try RealInput.key("alt+Left")
-        #expect(GtkHarness.iterate(until: { window.visiblePage == "download" }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.visiblePage == "download" }))
         #expect(String(cString: gtk_window_get_title(window.widget.as(GtkWindow.self))) == "Fetchplay")
     }
 
@@ -140,10 +140,10 @@ struct WindowLayoutTests {
         let window = try RealInput.window(cacheRoot: cache.path)
         defer { GtkHarness.close(window) }
         window.openFile(path: try Clips.webm(seconds: 4, audio: false))
-        #expect(GtkHarness.iterate(until: { window.playback.view.framesShown >= 3 }, timeout: 10))
+        #expect(runMainLoop(timeout: .seconds(10), until: { window.playback.view.framesShown >= 3 }))
         try RealInput.click(window.playback.view.picture, count: 2)
-        #expect(GtkHarness.iterate(until: { window.playback.isFullscreen }, timeout: 5), "a double-click did not fullscreen")
+        #expect(runMainLoop(timeout: .seconds(5), until: { window.playback.isFullscreen }), "a double-click did not fullscreen")
         try RealInput.key("Escape")
-        #expect(GtkHarness.iterate(until: { !window.playback.isFullscreen }, timeout: 5))
+        #expect(runMainLoop(timeout: .seconds(5), until: { !window.playback.isFullscreen }))
     }
 }

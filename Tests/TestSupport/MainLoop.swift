@@ -5,7 +5,7 @@ import CGLib
 /// returns whether it held.
 ///
 /// A 10 ms wake-up source keeps the blocking iteration from sleeping past the deadline.
-@MainActor
+@MainActor @discardableResult
 public func runMainLoop(timeout: Duration = .seconds(10), until condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     let wakeUp = g_timeout_add(10, { _ in 1 }, nil)
@@ -17,7 +17,8 @@ public func runMainLoop(timeout: Duration = .seconds(10), until condition: () ->
     return true
 }
 
-/// Iterates the GLib main context for `duration`, dispatching everything that arrives.
+/// Iterates the GLib main context for `duration`, dispatching everything that arrives: for
+/// checks that something does *not* happen.
 @MainActor
 public func runMainLoop(for duration: Duration) {
     _ = runMainLoop(timeout: duration) { false }
