@@ -1,8 +1,8 @@
 // ThreadKit: the one kit for threads. One lock type for every module, built on a pthread mutex;
 // the threads of the process and their end; stopping and observing.
 //
-//   Locked<Value>    a value under a pthread mutex, and the wait for it to change (the only
-//                    condition variable outside the workers' own)
+//   Locked<Value>    a value under a pthread mutex, and the wait for it to change (the
+//                    process's only condition variable; the workers wait through it too)
 //   Worker           threads of its own with a queue of jobs, owned, stopped and joined
 //   Shutdown         the workers by stage, and the one order quitting joins them in
 //   StopSignal       a request to stop, read without a lock, waited on between retries
@@ -66,7 +66,11 @@ public final class Locked<Value>: @unchecked Sendable {
     /// thread that must not block (the main thread).
     public func wait<Result>(until condition: (Value) -> Bool, timeout: Double? = nil,
                              then body: (inout Value) -> Result) -> Result {
-        let deadline = timeout.map(Deadline.init(seconds:))
+        wait(until: condition, deadline: timeout.map(Deadline.init(seconds:)), then: body)
+    }
+
+    /// The wait, until an absolute `deadline` (a worker's join shares one with the rest of its stage).
+    func wait<Result>(until condition: (Value) -> Bool, deadline: Deadline?, then body: (inout Value) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !condition(value) {

@@ -105,57 +105,42 @@ struct Deadline {
     }
 }
 
-/// The threads of one worker and their queue, under one pthread mutex. Shared by the `Worker`
-/// handle, its threads and its `Shutdown`, so the handle can go while they still run.
-final class WorkerThreads: @unchecked Sendable {
+/// The threads of one worker and their queue, under one `Locked`. Shared by the `Worker` handle,
+/// its threads and its `Shutdown`, so the handle can go while they still run.
+final class WorkerThreads: Sendable {
     let name: String
     let stage: Shutdown.Stage
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Held while joining, so that a second `join` waits for the first.
-    private let joining = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var queue: [(kind: Worker.Kind, job: @Sendable () -> Void)] = []
-    private var stopping = false
-    /// Takes no more jobs but still runs every one queued (`Worker.run`); `stop()` may follow.
-    private var closed = false
-    private var stopHandlers: [@Sendable () -> Void] = []
-    /// Jobs taken from the queue (run or dropped), against `submitted`, for `flush`.
-    private var submitted = 0
-    private var finished = 0
-    private(set) var running = 0
-    private var pthreads: [pthread_t] = []
+
+    private struct State {
+        var queue: [(kind: Worker.Kind, job: @Sendable () -> Void)] = []
+        var stopping = false
+        /// Takes no more jobs but still runs every one queued (`Worker.run`); `stop()` may follow.
+        var closed = false
+        var stopHandlers: [@Sendable () -> Void] = []
+        /// Jobs taken from the queue (run or dropped), against `submitted`, for `flush`.
+        var submitted = 0
+        var finished = 0
+        var running = 0
+        var pthreads: [pthread_t] = []
+        /// Called once, on the last thread as it ends (set by the `Shutdown` that adopts the worker).
+        var onEnded: (@Sendable () -> Void)?
+        /// True while a `join` runs, so that a second one waits for the first.
+        var joining = false
+    }
+
+    private let state = Locked(State())
 
     init(name: String, count: Int, stage: Shutdown.Stage) {
         self.name = name
         self.stage = stage
-        for lock in [mutex, joining] {
-            lock.initialize(to: pthread_mutex_t())
-            precondition(pthread_mutex_init(lock, nil) == 0)
-        }
-        changed.initialize(to: pthread_cond_t())
-        precondition(pthread_cond_init(changed, nil) == 0)
         for _ in 0..<count { start() }
     }
 
-    deinit {
-        // Every thread holds a reference until it returns: none runs now.
-        for lock in [mutex, joining] {
-            pthread_mutex_destroy(lock)
-            lock.deallocate()
-        }
-        pthread_cond_destroy(changed)
-        changed.deallocate()
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    var running: Int { state.withLock { $0.running } }
 
     private func start() {
         var thread = pthread_t()
-        locked { running += 1 }
+        state.withLock { $0.running += 1 }
         let box = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(&thread, nil, { box in
             let threads = Unmanaged<WorkerThreads>.fromOpaque(box!).takeRetainedValue()
@@ -163,7 +148,7 @@ final class WorkerThreads: @unchecked Sendable {
             return nil
         }, box)
         precondition(status == 0, "pthread_create: \(status)")
-        locked { pthreads.append(thread) }
+        state.withLock { $0.pthreads.append(thread) }
     }
 
     /// Names the calling thread (for `top -H` and gdb); Linux keeps the first 15 bytes.
@@ -179,100 +164,75 @@ final class WorkerThreads: @unchecked Sendable {
     private func loop() {
         nameThisThread()
         while true {
-            switch next() {
-            case .job(let job):
-                job()
-                locked {
-                    finished += 1
-                    pthread_cond_broadcast(changed)
-                }
-            case .end(let ended):
-                // The last thread tells whoever joins ended workers (its `Shutdown`).
-                ended?()
-                return
+            // The next job, or the end once stopping (or closed) with nothing left.
+            let job = state.wait(until: { !$0.queue.isEmpty || $0.stopping || $0.closed }) { state in
+                state.queue.isEmpty ? nil : state.queue.removeFirst().job
             }
+            if let job {
+                job()
+                state.withLockAndNotify { $0.finished += 1 }
+                continue
+            }
+            let ended = state.withLockAndNotify { state -> (@Sendable () -> Void)? in
+                state.running -= 1
+                guard state.running == 0 else { return nil }
+                defer { state.onEnded = nil }
+                return state.onEnded
+            }
+            // The last thread tells whoever joins ended workers (its `Shutdown`).
+            ended?()
+            return
         }
     }
 
-    private enum Next {
-        case job(@Sendable () -> Void)
-        /// The thread ends; the last one carries `onEnded`.
-        case end((@Sendable () -> Void)?)
-    }
-
-    /// The next job, or the end once stopping (or closed) with nothing left.
-    private func next() -> Next {
-        locked {
-            while queue.isEmpty, !stopping, !closed { pthread_cond_wait(changed, mutex) }
-            guard queue.isEmpty else { return .job(queue.removeFirst().job) }
-            running -= 1
-            pthread_cond_broadcast(changed)
-            guard running == 0 else { return .end(nil) }
-            defer { onEnded = nil }
-            return .end(onEnded)
-        }
-    }
-
-    /// Called once, on the last thread as it ends (set by the `Shutdown` that adopts the worker).
-    private var onEnded: (@Sendable () -> Void)?
-
-    /// Sets `onEnded`; false when every thread has ended already (the caller joins them then).
+    /// Sets what the last thread calls as it ends; false when every thread has ended already
+    /// (the caller joins them then).
     func whenEnded(_ body: @escaping @Sendable () -> Void) -> Bool {
-        locked {
-            guard running > 0 else { return false }
-            onEnded = body
+        state.withLock { state in
+            guard state.running > 0 else { return false }
+            state.onEnded = body
             return true
         }
     }
 
     func submit(_ kind: Worker.Kind, _ job: @escaping @Sendable () -> Void) -> Bool {
-        locked {
-            guard !stopping, !closed else { return false }
-            queue.append((kind, job))
-            submitted += 1
-            pthread_cond_signal(changed)
+        state.withLockAndNotify { state in
+            guard !state.stopping, !state.closed else { return false }
+            state.queue.append((kind, job))
+            state.submitted += 1
             return true
         }
     }
 
-    var isStopping: Bool { locked { stopping } }
-
+    var isStopping: Bool { state.withLock { $0.stopping } }
 
     func stop() {
-        let handlers = locked { () -> [@Sendable () -> Void] in
-            guard !stopping else { return [] }
-            stopping = true
-            let dropped = queue.count
-            queue.removeAll { $0.kind == .skippable }
-            finished += dropped - queue.count
-            pthread_cond_broadcast(changed)
-            defer { stopHandlers = [] }
-            return stopHandlers
+        let handlers = state.withLockAndNotify { state -> [@Sendable () -> Void] in
+            guard !state.stopping else { return [] }
+            state.stopping = true
+            let dropped = state.queue.count
+            state.queue.removeAll { $0.kind == .skippable }
+            state.finished += dropped - state.queue.count
+            defer { state.stopHandlers = [] }
+            return state.stopHandlers
         }
         for handler in handlers { handler() }
     }
 
     /// No more jobs; the threads end once the queue is empty.
-    func close() {
-        locked {
-            closed = true
-            pthread_cond_broadcast(changed)
-        }
-    }
+    func close() { state.withLockAndNotify { $0.closed = true } }
 
     func whenStopping(_ handler: @escaping @Sendable () -> Void) {
-        let now = locked {
-            if !stopping { stopHandlers.append(handler) }
-            return stopping
+        let now = state.withLock { state in
+            if !state.stopping { state.stopHandlers.append(handler) }
+            return state.stopping
         }
         if now { handler() }
     }
 
     func flush() {
-        locked {
-            let target = submitted
-            while finished < target { pthread_cond_wait(changed, mutex) }
-        }
+        let target = state.withLock { $0.submitted }
+        state.wait { $0.finished >= target }
     }
 
     /// Waits for every thread to end (`stop()` first, or this waits for ever); false when
@@ -282,24 +242,18 @@ final class WorkerThreads: @unchecked Sendable {
     /// thing before it returns; `pthread_join` then only collects it (`pthread_timedjoin_np` is
     /// a GNU extension the Glibc module leaves out).
     func join(until deadline: Deadline?) -> Bool {
-        pthread_mutex_lock(joining)
-        defer { pthread_mutex_unlock(joining) }
-        let threads = locked { pthreads }
+        let threads = state.wait(until: { !$0.joining }) { state in
+            state.joining = true
+            return state.pthreads
+        }
+        defer { state.withLockAndNotify { $0.joining = false } }
         precondition(!threads.contains { pthread_equal($0, pthread_self()) != 0 },
                      "worker \(name) joined from one of its own jobs")
-        let ended = locked { () -> Bool in
-            while running > 0 {
-                if var deadline {
-                    if pthread_cond_timedwait(changed, mutex, &deadline.time) == ETIMEDOUT { return running == 0 }
-                } else {
-                    pthread_cond_wait(changed, mutex)
-                }
-            }
-            return true
-        }
-        guard ended else { return false }
+        guard state.wait(until: { $0.running == 0 }, deadline: deadline, then: { $0.running == 0 }) else { return false }
         for thread in threads { precondition(pthread_join(thread, nil) == 0) }
-        locked { pthreads.removeAll { thread in threads.contains { pthread_equal($0, thread) != 0 } } }
+        state.withLock { state in
+            state.pthreads.removeAll { thread in threads.contains { pthread_equal($0, thread) != 0 } }
+        }
         return true
     }
 }
