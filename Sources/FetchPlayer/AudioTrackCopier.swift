@@ -113,12 +113,7 @@ private final class AudioTrackLinker: @unchecked Sendable {
     var refused: String? { state.withLock { $0.refused } }
 
     func watch(_ parser: UnsafeMutablePointer<GstElement>) {
-        let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, UnsafeMutableRawPointer?) -> Void = { _, pad, data in
-            guard let pad, let data else { return }
-            Unmanaged<AudioTrackLinker>.fromOpaque(data).takeUnretainedValue().link(pad)
-        }
-        g_signal_connect_data(parser, "pad-added", unsafeBitCast(padAdded, to: GCallback.self), Unmanaged.passRetained(self).toOpaque(),
-                              { data, _ in Unmanaged<AudioTrackLinker>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+        GStreamer.onPadAdded(parser) { [self] pad in link(pad) }
     }
 
     private func link(_ pad: UnsafeMutablePointer<GstPad>) {
@@ -127,7 +122,8 @@ private final class AudioTrackLinker: @unchecked Sendable {
             defer { state.taken = true }
             return !state.taken
         }
-        guard first else { return link(pad, to: "fakesink", properties: [("sync", .bool(false))]) }
+        // The other streams are consumed, so that the file still reaches its end.
+        guard first else { try? GStreamer.discard(pad, in: bin); return }
         let container: AudioContainer = ["audio/x-opus", "audio/x-vorbis"].contains(media) ? .webm : .mp4
         guard let queue = GStreamer.make("queue"), let mux = GStreamer.make(container == .webm ? "webmmux" : "mp4mux"),
               let sink = GStreamer.make("filesink") else { return refuse(media) }
@@ -156,19 +152,5 @@ private final class AudioTrackLinker: @unchecked Sendable {
     /// A stream no muxer here takes: noted, and consumed so that the file still reaches its end.
     private func refuse(_ media: String) {
         state.withLock { $0.refused = $0.refused ?? media }
-    }
-
-    private func link(_ pad: UnsafeMutablePointer<GstPad>, to factory: String, properties: [(String, GStreamer.PropertyValue)]) {
-        guard let sink = GStreamer.make(factory) else { return }
-        do throws(GStreamerError) {
-            for (name, value) in properties { try GStreamer.setProperty(sink, name, value) }
-            try GStreamer.add(sink, to: bin)
-        } catch {
-            return
-        }
-        gst_element_sync_state_with_parent(sink)
-        guard let sinkPad = gst_element_get_static_pad(sink, "sink") else { return }
-        defer { gst_object_unref(sinkPad) }
-        _ = gst_pad_link(pad, sinkPad)
     }
 }

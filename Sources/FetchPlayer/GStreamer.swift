@@ -91,6 +91,37 @@ enum GStreamer {
         }
     }
 
+    /// Calls `body` with each pad `element` adds (a demuxer's streams), on the streaming thread
+    /// that adds it, for as long as the element lives.
+    static func onPadAdded(_ element: UnsafeMutablePointer<GstElement>,
+                           _ body: @escaping @Sendable (UnsafeMutablePointer<GstPad>) -> Void) {
+        let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstPad>?, UnsafeMutableRawPointer?) -> Void = { _, pad, data in
+            guard let pad else { return }
+            CallbackBox<@Sendable (UnsafeMutablePointer<GstPad>) -> Void>.from(data).body(pad)
+        }
+        element.connect("pad-added", box: CallbackBox(body), handler: unsafeBitCast(handler, to: GCallback.self))
+    }
+
+    /// Consumes and drops what `pad` gives (a stream nobody takes), in a fakesink added to `bin`:
+    /// unlinked, the stream would stop its demuxer with not-linked, and the whole input with it.
+    static func discard(_ pad: UnsafeMutablePointer<GstPad>, in bin: some GObjectPointer) throws(GStreamerError) {
+        guard let sink = make("fakesink") else { return }
+        do {
+            // A fakesink that syncs would hold the stream, and so the whole input, to the clock.
+            try setProperty(sink, "sync", .bool(false))
+        } catch {
+            gst_object_unref(gst_object_ref_sink(sink)) // still floating: sink it to free it
+            throw error
+        }
+        try add(sink, to: bin)
+        gst_element_sync_state_with_parent(sink)
+        guard let sinkPad = gst_element_get_static_pad(sink, "sink") else { return }
+        defer { gst_object_unref(sinkPad) }
+        guard gst_pad_link(pad, sinkPad) == GST_PAD_LINK_OK else {
+            throw GStreamerError.notLinked(from: name(of: pad), to: name(of: sink)).logged()
+        }
+    }
+
     /// Links `from`'s source pad to `to`'s sink pad.
     static func link(_ from: UnsafeMutablePointer<GstElement>, _ to: UnsafeMutablePointer<GstElement>) throws(GStreamerError) {
         guard gst_element_link(from, to) != 0 else {

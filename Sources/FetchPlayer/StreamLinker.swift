@@ -36,7 +36,7 @@ final class StreamLinker: @unchecked Sendable {
     var linked: Int { state.withLock { $0.linked } }
 
     /// One input's parsebin, as the user data of its handlers and probes.
-    private final class Input {
+    private final class Input: Sendable {
         let linker: StreamLinker
         let index: Int
         let takes: Remuxer.Input
@@ -49,14 +49,8 @@ final class StreamLinker: @unchecked Sendable {
 
     /// Follows `parser`'s streams (input `index`, which gives the file what `takes` says).
     func watch(_ parser: UnsafeMutablePointer<GstElement>, input index: Int, takes: Remuxer.Input) {
-        let input = Unmanaged.passRetained(Input(linker: self, index: index, takes: takes)).toOpaque()
-        let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, UnsafeMutableRawPointer?) -> Void = { _, pad, data in
-            guard let pad, let data else { return }
-            let input = Unmanaged<Input>.fromOpaque(data).takeUnretainedValue()
-            input.linker.link(pad, input: input)
-        }
-        g_signal_connect_data(parser, "pad-added", unsafeBitCast(padAdded, to: GCallback.self), input,
-                              { data, _ in Unmanaged<Input>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+        let input = Input(linker: self, index: index, takes: takes)
+        GStreamer.onPadAdded(parser) { pad in input.linker.link(pad, input: input) }
         g_signal_connect_data(parser, "autoplug-continue", unsafeBitCast(Self.autoplugContinue, to: GCallback.self), nil, nil,
                               GConnectFlags(rawValue: 0))
     }
@@ -173,22 +167,6 @@ final class StreamLinker: @unchecked Sendable {
     /// A stream the MP4 does not take (timed metadata, subtitles, an audio that another input
     /// gives): consumed and dropped.
     private func discard(_ pad: UnsafeMutablePointer<GstPad>) {
-        guard let sink = GStreamer.make("fakesink") else { return }
-        do throws(GStreamerError) {
-            // A fakesink that syncs would hold the stream, and so the whole input, to the clock.
-            try GStreamer.setProperty(sink, "sync", .bool(false))
-        } catch {
-            gst_object_unref(gst_object_ref_sink(sink)) // still floating: sink it to free it
-            return fail(error)
-        }
-        do { try GStreamer.add(sink, to: bin) } catch { return fail(error) }
-        gst_element_sync_state_with_parent(sink)
-        if let sinkPad = gst_element_get_static_pad(sink, "sink") {
-            defer { gst_object_unref(sinkPad) }
-            // Unlinked, the stream would stop its demuxer with not-linked, and the whole input with it.
-            guard gst_pad_link(pad, sinkPad) == GST_PAD_LINK_OK else {
-                return fail(GStreamerError.notLinked(from: GStreamer.name(of: pad), to: GStreamer.name(of: sink)).logged())
-            }
-        }
+        do throws(GStreamerError) { try GStreamer.discard(pad, in: bin) } catch { fail(error) }
     }
 }
