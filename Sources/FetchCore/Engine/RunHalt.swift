@@ -13,6 +13,11 @@ enum RunHalt: Error, Equatable {
         }
     }
 
+    /// Runs `body` for a caller that is no run: nil when it stopped, its failure thrown.
+    static func unlessStopped<T>(_ body: () throws(RunHalt) -> T) throws(DownloadError) -> T? {
+        do { return try body() } catch .failed(let error) { throw error } catch { return nil }
+    }
+
     /// Runs `body`, whose errors are failures, in a step that may also stop.
     static func failing<T>(_ body: () throws(DownloadError) -> T) throws(RunHalt) -> T {
         do { return try body() } catch { throw .failed(error) }

@@ -110,13 +110,7 @@ public enum PageReader {
     public static func find(at text: String, options: DownloadOptions = .init(),
                             stop: StopSignal = StopSignal()) throws(DownloadError) -> PageFinding? {
         let url = try WebAddress.validate(text)
-        do throws(RunHalt) {
-            return try read(url, context: options.context, options: options, stop: stop)
-        } catch .failed(let error) {
-            throw error
-        } catch {
-            return nil
-        }
+        return try RunHalt.unlessStopped { () throws(RunHalt) in try read(url, context: options.context, options: options, stop: stop) }
     }
 
     private static func scan(_ answer: ResourceFetch.Answer) -> PageScanner.Scan {

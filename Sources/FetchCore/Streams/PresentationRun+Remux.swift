@@ -143,14 +143,9 @@ extension PresentationRun {
         if let kept = FileIO.readSmallFile(path, limit: ResourceFetch.limit), StreamSubtitle.holds(subtitle.format, [UInt8](kept)) {
             return [UInt8](kept)
         }
-        let answer: ResourceFetch.Answer
-        do throws(RunHalt) {
-            answer = try ResourceFetch(options: options, stop: stop).get([subtitle.url] + (subtitle.mirrors ?? []))
-        } catch .failed(let error) {
-            throw error
-        } catch {
-            return nil
-        }
+        let places = [subtitle.url] + (subtitle.mirrors ?? [])
+        guard let answer = try RunHalt.unlessStopped({ () throws(RunHalt) in try ResourceFetch(options: options, stop: stop).get(places) })
+        else { return nil }
         guard ["vtt", "ttml"].contains(subtitle.format), StreamSubtitle.holds(subtitle.format, answer.body) else {
             throw .badResponse("it is no \(subtitle.format == "vtt" ? "WebVTT" : "TTML") file")
         }

@@ -12,14 +12,8 @@ public enum StreamLink {
     public static func variants(at text: String, options: DownloadOptions = .init(),
                                 stop: StopSignal = StopSignal()) throws(DownloadError) -> [StreamVariant] {
         let url = try WebAddress.validate(text)
-        let answer: ResourceFetch.Answer
-        do throws(RunHalt) {
-            answer = try ResourceFetch(options: options, stop: stop).get(url)
-        } catch .failed(let error) {
-            throw error
-        } catch {
-            return []
-        }
+        guard let answer = try RunHalt.unlessStopped({ () throws(RunHalt) in try ResourceFetch(options: options, stop: stop).get(url) })
+        else { return [] }
         if DASHSource.isManifest(answer, link: url) { return DASHChoice.variants(try DASHSource.parse(answer), url: url) }
         guard case .master(let variants) = try PresentationRun.parse(answer) else { return [] }
         return variants.offered.sorted { ($0.height ?? 0, $0.bandwidth) > ($1.height ?? 0, $1.bandwidth) }
