@@ -248,16 +248,11 @@ public final class FetchplayApplication {
                 paths.append(path.map { String(cString: $0) })
                 g_free(uri); g_free(path)
             }
-            let box = CallbackBox<WeakApplication>.from(data)
+            let box = CallbackBox<Weak<FetchplayApplication>>.from(data)
             let hint = hint.map { String(cString: $0) } ?? ""
-            MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths, hint: hint) }
+            MainActor.assumeIsolated { box.body.object?.open(uris: uris, paths: paths, hint: hint) }
         }
-        application.connection("open", box: CallbackBox(WeakApplication(self)),
+        application.connection("open", box: CallbackBox(Weak(self)),
                                handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
     }
-}
-
-private final class WeakApplication {
-    weak var app: FetchplayApplication?
-    init(_ app: FetchplayApplication) { self.app = app }
 }

@@ -103,7 +103,7 @@ public final class MainWindow {
         installNotifications()
         store?.host = self
         downloadPage.host = self
-        g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
+        g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(Weak(self)).toOpaque()) {
             releaseBox($0)
         }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }.store(in: &connections)
@@ -121,7 +121,7 @@ public final class MainWindow {
 
     /// The `MainWindow` behind a GTK window, if it is one (the app's actions find theirs).
     public static func of(_ window: UnsafeMutablePointer<GtkWindow>) -> MainWindow? {
-        g_object_get_data(window.as(GObject.self), ownerKey).map { Unmanaged<WeakWindow>.fromOpaque($0).takeUnretainedValue().window } ?? nil
+        g_object_get_data(window.as(GObject.self), ownerKey).map { Unmanaged<Weak<MainWindow>>.fromOpaque($0).takeUnretainedValue().object } ?? nil
     }
 
     private static let ownerKey = "fetchplay-main-window"
