@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import GLibSupport
 import Localization
 import ThreadKit
 
@@ -105,9 +106,7 @@ public final class Cache: Sendable {
 
     /// The SHA-256 of `text`, in hex.
     static func digest(_ text: String) -> String {
-        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)!
-        defer { g_free(digest) }
-        return String(cString: digest)
+        String(glibTaking: g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1))!
     }
 
     /// Whether `key` is the key of `url`, as a record's name must be. Records store the link's

@@ -205,10 +205,7 @@ public final class FetchplayApplication {
         defer { g_object_unref(chooser.rawObject) }
         guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
         defer { g_object_unref(file.rawObject) }
-        if let path = g_file_get_path(file) {
-            presentWindow().openFile(path: String(cString: path))
-            g_free(path)
-        }
+        if let path = String(glibTaking: g_file_get_path(file)) { presentWindow().openFile(path: path) }
     }
 
     // MARK: open
@@ -243,10 +240,8 @@ public final class FetchplayApplication {
             var uris: [String] = [], paths: [String?] = []
             for index in 0..<Int(count) {
                 guard let file = files?[index] else { continue }
-                let uri = g_file_get_uri(file), path = g_file_get_path(file)
-                uris.append(uri.map { String(cString: $0) } ?? "")
-                paths.append(path.map { String(cString: $0) })
-                g_free(uri); g_free(path)
+                uris.append(String(glibTaking: g_file_get_uri(file)) ?? "")
+                paths.append(String(glibTaking: g_file_get_path(file)))
             }
             let box = CallbackBox<Weak<FetchplayApplication>>.from(data)
             let hint = hint.map { String(cString: $0) } ?? ""

@@ -49,10 +49,9 @@ extension MainWindow {
             let box = Unmanaged<CallbackBox<Weak<MainWindow>>>.fromOpaque(data!).takeRetainedValue()
             guard let source, let result else { return }
             // A clipboard with no text in it is an error here: nothing to paste.
-            guard let text = try? GLibError.check({ gdk_clipboard_read_text_finish(OpaquePointer(source), result, $0) }) else { return }
-            let string = String(cString: text)
-            g_free(text)
-            MainActor.assumeIsolated { box.body.object?.pasted(string) }
+            guard let text = String(glibTaking: try? GLibError.check({ gdk_clipboard_read_text_finish(OpaquePointer(source), result, $0) }))
+            else { return }
+            MainActor.assumeIsolated { box.body.object?.pasted(text) }
         }
         gdk_clipboard_read_text_async(clipboard, nil, done, CallbackBox(Weak(self)).retainedPointer())
     }
@@ -87,12 +86,10 @@ extension MainWindow {
                 var node = head
                 while let current = node {
                     if let file = current.pointee.data.map(OpaquePointer.init) {
-                        if let path = g_file_get_path(file) {
-                            paths.append(String(cString: path))
-                            g_free(path)
-                        } else if let uri = g_file_get_uri(file) {
-                            links.append(String(cString: uri))
-                            g_free(uri)
+                        if let path = String(glibTaking: g_file_get_path(file)) {
+                            paths.append(path)
+                        } else if let uri = String(glibTaking: g_file_get_uri(file)) {
+                            links.append(uri)
                         }
                     }
                     node = current.pointee.next

@@ -300,9 +300,8 @@ public final class PreferencesWindow {
         defer { g_object_unref(chooser.rawObject) }
         guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
         defer { g_object_unref(file.rawObject) }
-        guard let path = g_file_get_path(file) else { return }
-        defer { g_free(path) }
-        useFolder(String(cString: path))
+        guard let path = String(glibTaking: g_file_get_path(file)) else { return }
+        useFolder(path)
     }
 
     /// Makes `path` the videos folder, if Fetchplay can write there; else says why and keeps
