@@ -26,8 +26,7 @@ public final class FetchplayApplication {
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
 
-    private var fileChooser: OpaquePointer?
-    private var fileChooserResponse: SignalConnection?
+    private var fileChooser: NativeFileChooser?
     /// `unrealize` of the window it made, while it shows.
     private var windowClosed: SignalConnection?
     /// The signal handlers it connected: they are disconnected when it goes.
@@ -192,20 +191,10 @@ public final class FetchplayApplication {
         let filter = fp_video_file_filter(tr("Videos"))
         gtk_file_chooser_add_filter(chooser, filter) // takes its own reference
         g_object_unref(filter.map(UnsafeMutableRawPointer.init))
-        fileChooser = chooser
-        fileChooserResponse = chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
-            self?.fileChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
+        fileChooser = NativeFileChooser(chooser) { [weak self] path in
+            self?.fileChooser = nil
+            if let path { self?.presentWindow().openFile(path: path) }
         }
-        gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
-    }
-
-    private func fileChosen(response: Int32) {
-        guard let chooser = fileChooser else { return }
-        fileChooser = nil
-        defer { g_object_unref(chooser.rawObject) }
-        guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
-        defer { g_object_unref(file.rawObject) }
-        if let path = String(glibTaking: g_file_get_path(file)) { presentWindow().openFile(path: path) }
     }
 
     // MARK: open
