@@ -18,7 +18,7 @@ public final class MainWindow {
     /// `notify::width` of the window's surface while it is realized (MainWindow+Layout.swift).
     var surfaceWidth: SignalConnection?
     /// The pending save of the window's size after a change (`saveGeometrySoon`).
-    var geometrySave: UInt32?
+    let geometrySave = OneShotTimer(milliseconds: 500)
     /// `unrealize` of the Preferences window while it is open (MainWindow+Preferences.swift).
     var preferencesClosed: SignalConnection?
     /// The `GtkApplicationWindow`; the view holds a reference to it.
@@ -203,8 +203,7 @@ public final class MainWindow {
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
-        if let geometrySave { g_source_remove(geometrySave) }
-        geometrySave = nil
+        geometrySave.cancel()
         saveGeometry()
         guard let store, store.isAnyRunning else { return false }
         let app = gtk_window_get_application(widget.as(GtkWindow.self))
