@@ -11,8 +11,6 @@ import ThreadKit
 /// The `GtkApplication`: one window, command-line URLs and files arrive through `open`.
 @MainActor
 public final class FetchplayApplication {
-    public static let id = "io.github.fetchplay.Fetchplay"
-
     nonisolated(unsafe) public let application: UnsafeMutablePointer<GtkApplication>
     /// The cache folder; nil means `Cache.defaultRoot()`. Set before the app starts.
     public var cacheRoot: String?
@@ -53,7 +51,7 @@ public final class FetchplayApplication {
     public init(nonUnique: Bool = false, dataDirectory: DataDirectory? = DataDirectory.locate()) {
         var flags = G_APPLICATION_HANDLES_OPEN
         if nonUnique { flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_NON_UNIQUE.rawValue) }
-        application = gtk_application_new(Self.id, flags)!
+        application = gtk_application_new(AppInfo.id, flags)!
         self.dataDirectory = dataDirectory
         let app = application.as(GApplication.self)
         app.connect("startup") { [weak self] in self?.startup() }.store(in: &connections)
@@ -145,7 +143,7 @@ public final class FetchplayApplication {
             g_object_unref(provider.rawObject)
             gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), data.icons)
         }
-        gtk_window_set_default_icon_name(Self.id)
+        gtk_window_set_default_icon_name(AppInfo.id)
         installActions()
         // The preload first: it initialises GStreamer here, on the main thread (see its note).
         warmUps = [DecoderPreload.start(), AudioOutput.startProbe()]

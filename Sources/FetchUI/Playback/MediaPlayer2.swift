@@ -1,4 +1,5 @@
 import CGtk
+import FetchCore
 import FetchPlayer
 import GLibSupport
 import ThreadKit
@@ -174,7 +175,7 @@ final class MediaPlayer2 {
         case "CanQuit", "CanRaise": return g_variant_new_boolean(1)
         case "HasTrackList", "CanGoNext", "CanGoPrevious": return g_variant_new_boolean(0)
         case "Identity": return g_variant_new_string("Fetchplay")
-        case "DesktopEntry": return g_variant_new_string(FetchplayApplication.id)
+        case "DesktopEntry": return g_variant_new_string(AppInfo.id)
         case "SupportedUriSchemes", "SupportedMimeTypes": return g_variant_new_strv(nil, 0)
         case "PlaybackStatus":
             let status = switch player?.state ?? .idle {
