@@ -81,9 +81,7 @@ public final class Cache: Sendable {
     /// `FETCHPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/fetchplay`, else `~/.cache/fetchplay`.
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let dir = environment["FETCHPLAY_CACHE_DIR"], !dir.isEmpty { return dir }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/fetchplay" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.cache/fetchplay"
+        return BaseFolder.path("XDG_CACHE_HOME", else: ".cache", in: environment) + "/fetchplay"
     }
 
     /// The cache key of a URL: the SHA-256 in hex of its identity (normalised, no password), so
