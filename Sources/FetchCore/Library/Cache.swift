@@ -279,12 +279,12 @@ public final class Cache: Sendable {
             return (finished.path, ByteRanges(prefix: finished.bytesDone), finished.bytesDone)
         }
         guard let record = loadRecord(at: partialPath(key, "json"), key: key), record.durableBytes > 0 else { return nil }
-        return (partialDirectory + "/" + (record.dataFile ?? "\(key).part"), record.durable, record.total)
+        return (partialDirectory + "/" + record.dataFileName(key: key), record.durable, record.total)
     }
 
     func partialEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: partialPath(key, "json"), key: key) else { return nil }
         return LibraryItem(record: record, isComplete: false, bytesDone: record.durableBytes,
-                           path: partialDirectory + "/" + (record.dataFile ?? "\(key).part"))
+                           path: partialDirectory + "/" + record.dataFileName(key: key))
     }
 }
