@@ -1,6 +1,6 @@
 // GLibSupport: the small hand-written glue between Swift and GLib that the engine, the player and
-// the UI share: the main context, GObject pointers and signals, the one gate for `GError`s
-// (`GLibError`) and the log (`Log`).
+// the UI share: the main context and its one-shot delays, GObject pointers and signals, GLib's
+// strings, the one gate for `GError`s (`GLibError`) and the log (`Log`).
 //
 // The one rule for threads in Fetchplay: code that touches widgets or the player runs on the GLib
 // main context's thread, which is the process's main thread and so the Swift `MainActor`. On Linux
