@@ -10,9 +10,6 @@ typedef int (*fp_curl_xferinfo_callback)(void *user, curl_off_t dltotal, curl_of
 static inline CURLcode fp_curl_setopt_long(CURL *h, CURLoption o, long v) {
     return curl_easy_setopt(h, o, v);
 }
-static inline CURLcode fp_curl_setopt_offset(CURL *h, CURLoption o, curl_off_t v) {
-    return curl_easy_setopt(h, o, v);
-}
 static inline CURLcode fp_curl_setopt_string(CURL *h, CURLoption o, const char *v) {
     return curl_easy_setopt(h, o, v);
 }

@@ -48,33 +48,21 @@ enum BrowserHandOff {
             // TRANSLATORS: %1$@ is a program's file name.
             throw RequestContextError(String(format: tr("the window's program %1$@ is missing; install Fetchplay again."), WindowProgram.name))
         }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        // Nor any other descriptor the browser left open in the host: a pipe the window held
-        // would look to the browser as if the host never ended.
-        // (posix_spawn_file_actions_addclosefrom_np is not imported.)
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in open.compactMap(Int32.init) where descriptor > STDERR_FILENO && fcntl(descriptor, F_GETFD) != -1 {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-        // POSIX_SPAWN_SETSID (glibc 2.26), which Swift does not import.
-        posix_spawnattr_setflags(&attributes, 0x80)
-        var child: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
         // The browser's environment but the command line's proxy (`FETCHPLAY_PROXY`, which may
         // hold a password): the window takes its proxy from its Preferences, never from there.
-        let environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment
-            .filter { $0.key != RequestOptions.proxyVariable }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        let status = posix_spawn(&child, program, &actions, &attributes, argv, environment)
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != RequestOptions.proxyVariable }
+        let (child, status) = Spawn.start(program, environment: environment) { actions, attributes in
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            // Nor any other descriptor the browser left open in the host: a pipe the window held
+            // would look to the browser as if the host never ended.
+            // (posix_spawn_file_actions_addclosefrom_np is not imported.)
+            let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            for descriptor in open.compactMap(Int32.init) where descriptor > STDERR_FILENO && fcntl(descriptor, F_GETFD) != -1 {
+                posix_spawn_file_actions_addclose(&actions, descriptor)
+            }
+            // POSIX_SPAWN_SETSID (glibc 2.26), which Swift does not import.
+            posix_spawnattr_setflags(&attributes, 0x80)
+        }
         guard status == 0 else {
             // TRANSLATORS: %1$@ is a file's path, %2$@ the system's reason (e.g. "Permission denied").
             throw RequestContextError(String(format: tr("cannot start the window's program %1$@ (%2$@); install Fetchplay again."),

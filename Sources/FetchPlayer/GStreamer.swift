@@ -131,9 +131,7 @@ enum GStreamer {
 
     /// An element's or a pad's name ("mp4mux0", "src_0"), for messages.
     static func name(of object: some GObjectPointer) -> String {
-        guard let name = gst_object_get_name(object.as(GstObject.self)) else { return "?" }
-        defer { g_free(name) }
-        return String(cString: name)
+        String(glibTaking: gst_object_get_name(object.as(GstObject.self))) ?? "?"
     }
 
     /// The media type a pad offers first ("video/x-h264", "audio/mpeg"); empty when it says none.
@@ -187,15 +185,6 @@ enum GStreamer {
         let time = gst_element_get_current_running_time(element)
         guard time != clockTimeNone else { return nil }
         return Double(time) / second
-    }
-
-    /// A file URI for `path`, relative paths resolved against the working directory.
-    static func uri(forPath path: String) -> String? {
-        guard let absolute = g_canonicalize_filename(path, nil) else { return nil }
-        defer { g_free(absolute) }
-        guard let uri = g_filename_to_uri(absolute, nil, nil) else { return nil }
-        defer { g_free(uri) }
-        return String(cString: uri)
     }
 
     /// Whether a regular file exists at `path`.

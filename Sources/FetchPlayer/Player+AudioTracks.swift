@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import GLibSupport
 
 // Audio tracks: playbin switches between a file's audio streams with `current-audio`, without a
 // seek. A track chosen while a seek waits or runs waits for it: switching streams while a
@@ -18,11 +19,7 @@ extension Player {
     /// playbin plays.
     func readAudioTracks(_ playbin: UnsafeMutablePointer<GstElement>) -> (tracks: [String?], current: Int) {
         let count = Int(fetchplay_object_get_int(playbin, "n-audio"))
-        let tracks: [String?] = (0..<count).map { index in
-            guard let code = fetchplay_playbin_audio_language(playbin, Int32(index)) else { return nil }
-            defer { g_free(code) }
-            return String(cString: code)
-        }
+        let tracks = (0..<count).map { String(glibTaking: fetchplay_playbin_audio_language(playbin, Int32($0))) }
         return (tracks, Int(fetchplay_object_get_int(playbin, "current-audio")))
     }
 }

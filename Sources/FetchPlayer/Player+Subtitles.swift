@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import GLibSupport
 
 // Subtitles: playbin draws the chosen text stream into the frames (`textoverlay`, from
 // gstreamer1.0-x) before they reach the video sink, so every path that paints frames shows them.
@@ -36,7 +37,7 @@ extension Player {
     /// The pipeline is built again where the video is, so the state is `.loading` for a moment.
     /// A file that cannot be read sets `subtitleProblem` and leaves the video as it was.
     public func addSubtitle(file path: String) {
-        send(.subtitleFileGiven(path, readable: GStreamer.fileExists(path) && GStreamer.uri(forPath: path) != nil))
+        send(.subtitleFileGiven(path, readable: GStreamer.fileExists(path) && String.fileURI(forPath: path) != nil))
     }
 
     /// playbin's text streams, named for a menu, and the one it shows (nil: its text flag is off).
@@ -73,8 +74,6 @@ extension Player {
     }
 
     private static func textTag(_ playbin: UnsafeMutablePointer<GstElement>, _ index: Int, _ tag: String) -> String? {
-        guard let text = fetchplay_playbin_text_tag(playbin, Int32(index), tag) else { return nil }
-        defer { g_free(text) }
-        return String(cString: text)
+        String(glibTaking: fetchplay_playbin_text_tag(playbin, Int32(index), tag))
     }
 }

@@ -216,7 +216,7 @@ public final class Player {
                 send(.fileOpened(subtitleFile: nil))
                 return send(.failed(.fileNotFound(path: path)))
             }
-            guard let uri = GStreamer.uri(forPath: path) else {
+            guard let uri = String.fileURI(forPath: path) else {
                 send(.fileOpened(subtitleFile: nil))
                 return send(.failed(.other(String(format: tr("“%1$@” is not a valid file name."), path))))
             }
@@ -265,7 +265,7 @@ public final class Player {
         let relay = OrderedRelay<VideoFrame>(depth: 2) { [weak self] frame in
             self?.deliver(frame, generation: generation)
         }
-        let subtitles = phase.subtitleFile.flatMap(GStreamer.uri(forPath:))
+        let subtitles = phase.subtitleFile.flatMap(String.fileURI(forPath:))
         let pipeline: Pipeline
         do {
             pipeline = try Pipeline(uri: uri, subtitles: subtitles, audio: audio, frames: FrameOutput(relay: relay), feed: feed,

@@ -67,10 +67,8 @@ extension PlayerError {
         if let name = gst_structure_get_string(structure, "name") {
             return String(cString: name)
         }
-        if let detail = gst_structure_get_value(structure, "detail"),
-           let text = gst_value_serialize(detail) {
-            defer { g_free(text) }
-            return String(cString: text)
+        if let detail = gst_structure_get_value(structure, "detail"), let text = String(glibTaking: gst_value_serialize(detail)) {
+            return text
         }
         return tr("unknown plug-in")
     }

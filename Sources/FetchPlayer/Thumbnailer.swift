@@ -136,7 +136,7 @@ private final class Probe {
     init(path: String, withFrames: Bool) throws(PlayerError) {
         GStreamer.initialize()
         guard GStreamer.fileExists(path) else { throw .fileNotFound(path: path) }
-        guard let uri = GStreamer.uri(forPath: path) else { throw .other(String(format: tr("“%1$@” is not a valid file name."), path)) }
+        guard let uri = String.fileURI(forPath: path) else { throw .other(String(format: tr("“%1$@” is not a valid file name."), path)) }
         guard let playbin = GStreamer.make("playbin"),
               let audioSink = GStreamer.make("fakesink") else { throw .missingCodec("playbin") }
         _ = gst_object_ref_sink(playbin)

@@ -1,6 +1,7 @@
 import CGLib
 import FetchCore
 import Foundation
+import GLibSupport
 import Localization
 
 /// The line under the ring: sizes, speed and time left, in words a person reads at a glance.
@@ -43,9 +44,7 @@ public enum StatusText {
 
     /// A byte count the GNOME way (decimal units: "1.5 MB").
     public static func size(_ bytes: Int64) -> String {
-        guard let text = g_format_size(guint64(max(bytes, 0))) else { return "\(bytes) bytes" }
-        defer { g_free(text) }
-        return String(cString: text)
+        String(glibTaking: g_format_size(guint64(max(bytes, 0)))) ?? "\(bytes) bytes"
     }
 
     /// "5 seconds left", "3 minutes left", "1 hour 5 minutes left".

@@ -14,8 +14,6 @@ public enum Markup {
     /// `text` as markup that shows exactly `text` (GLib's `g_markup_escape_text`: `&`, `<`, `>`,
     /// quotes, and control characters as character references).
     public static func escaped(_ text: String) -> String {
-        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
-        defer { g_free(escaped) }
-        return String(cString: escaped)
+        String(glibTaking: g_markup_escape_text(text, -1)) ?? ""
     }
 }

@@ -7,6 +7,7 @@
 //   Shutdown         the workers by stage, and the one order quitting joins them in
 //   StopSignal       a request to stop, read without a lock, waited on between retries
 //   Observers        every observer of a value heard, on the main thread
+//   Weak<Object>     a reference that lets its object go, for callbacks that may outlive it
 //
 // Swift's `Synchronization.Mutex` waits on a futex directly, which ThreadSanitizer cannot see,
 // so a TSan run reports races that are not there. A pthread mutex is what TSan (and valgrind's

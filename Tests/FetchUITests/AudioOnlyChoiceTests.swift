@@ -47,13 +47,13 @@ struct AudioOnlyChoiceTests {
                 && window.pageVideoChooser.map { gtk_window_is_active($0.window.as(GtkWindow.self)) != 0 } == true
         }), "no chooser: \(RealInput.describeScreen("audio-only-page-chooser-missing"))")
         let chooser = try #require(window.pageVideoChooser)
-        #expect(!ChoiceDialog.isOn(chooser.audioOnly), "off to begin with")
+        #expect(!chooser.isAudioOnly, "off to begin with")
 
         try RealInput.click(chooser.audioOnly)
-        #expect(runMainLoop(timeout: .seconds(5), until: { ChoiceDialog.isOn(chooser.audioOnly) }),
+        #expect(runMainLoop(timeout: .seconds(5), until: { chooser.isAudioOnly }),
                 "the click missed: \(RealInput.describeScreen("audio-only-switch-click"))")
         #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "page-video-chooser-audio-only") != nil }))
-        try RealInput.click(try #require(chooser.button(ChoiceDialog.download)))
+        try RealInput.click(try #require(chooser.button(PageVideoChooser.download)))
         let links = [1, 2].map { WebAddress.pageVideo($0, on: page) }
         #expect(runMainLoop(timeout: .seconds(60), until: { links.allSatisfy { window.store?.entries[$0]?.state.isCompleted == true } }),
                 "entries: \(String(describing: window.store?.entries))")
@@ -74,7 +74,7 @@ struct AudioOnlyChoiceTests {
         }), "no chooser: \(RealInput.describeScreen("audio-only-variant-chooser-missing"))")
         let chooser = try #require(window.variantChooser)
         try RealInput.click(chooser.audioOnly)
-        #expect(runMainLoop(timeout: .seconds(5), until: { ChoiceDialog.isOn(chooser.audioOnly) }),
+        #expect(runMainLoop(timeout: .seconds(5), until: { chooser.isAudioOnly }),
                 "the click missed: \(RealInput.describeScreen("audio-only-variant-switch-click"))")
         #expect(runMainLoop(timeout: .seconds(3), until: { GtkHarness.screenshot(chooser.window, "variant-chooser-audio-only") != nil }))
         try RealInput.click(try #require(chooser.button(VariantChooser.download)))

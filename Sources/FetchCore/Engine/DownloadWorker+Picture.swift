@@ -40,8 +40,8 @@ extension DownloadWorker {
             return Log.warning("\(url): the video's picture is no image of at most \(VideoPicture.byteLimit >> 20) MiB; not kept")
         }
         do throws(DownloadError) {
-            try Cache.makePrivateFolder(cache.thumbnailsDirectory)
-            try Cache.writePrivateFile(saved, contents: Data(body))
+            try FileIO.makePrivateFolder(cache.thumbnailsDirectory)
+            try FileIO.replaceAtomically(path: saved, contents: Data(body))
         } catch {
             Log.warning("\(url): the video's picture was not kept: \(error.message)")
         }

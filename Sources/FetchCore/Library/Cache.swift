@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import GLibSupport
 import Localization
 import ThreadKit
 
@@ -80,9 +81,7 @@ public final class Cache: Sendable {
     /// `FETCHPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/fetchplay`, else `~/.cache/fetchplay`.
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let dir = environment["FETCHPLAY_CACHE_DIR"], !dir.isEmpty { return dir }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/fetchplay" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.cache/fetchplay"
+        return BaseFolder.path("XDG_CACHE_HOME", else: ".cache", in: environment) + "/fetchplay"
     }
 
     /// The cache key of a URL: the SHA-256 in hex of its identity (normalised, no password), so
@@ -105,9 +104,7 @@ public final class Cache: Sendable {
 
     /// The SHA-256 of `text`, in hex.
     static func digest(_ text: String) -> String {
-        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)!
-        defer { g_free(digest) }
-        return String(cString: digest)
+        String(glibTaking: g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1))!
     }
 
     /// Whether `key` is the key of `url`, as a record's name must be. Records store the link's
@@ -282,12 +279,12 @@ public final class Cache: Sendable {
             return (finished.path, ByteRanges(prefix: finished.bytesDone), finished.bytesDone)
         }
         guard let record = loadRecord(at: partialPath(key, "json"), key: key), record.durableBytes > 0 else { return nil }
-        return (partialDirectory + "/" + (record.dataFile ?? "\(key).part"), record.durable, record.total)
+        return (partialDirectory + "/" + record.dataFileName(key: key), record.durable, record.total)
     }
 
     func partialEntry(key: String) -> LibraryItem? {
         guard let record = loadRecord(at: partialPath(key, "json"), key: key) else { return nil }
         return LibraryItem(record: record, isComplete: false, bytesDone: record.durableBytes,
-                           path: partialDirectory + "/" + (record.dataFile ?? "\(key).part"))
+                           path: partialDirectory + "/" + record.dataFileName(key: key))
     }
 }

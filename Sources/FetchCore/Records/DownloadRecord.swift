@@ -106,4 +106,7 @@ struct DownloadRecord: Codable, Sendable, Equatable {
             durableBytes = newValue.count
         }
     }
+
+    /// The name of its data file in `partial/`: `dataFile`, or older versions' `KEY.part`.
+    func dataFileName(key: String) -> String { dataFile ?? "\(key).part" }
 }

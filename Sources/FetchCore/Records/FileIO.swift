@@ -17,8 +17,9 @@ import Glibc
 /// The cache is its owner's alone: folders are made 0700 and files 0600 here, with explicit
 /// modes rather than the umask, because partials, records and contexts name links (a query may
 /// hold a token) and carry cookies. A small file another user owns, or one in a folder others
-/// can change, is never read (`readSmallFile`): it may have been planted.
-enum FileIO {
+/// can change, is never read (`readSmallFile`): it may have been planted. The window keeps its
+/// own files in the cache (thumbnails, playback positions) through the same calls.
+public enum FileIO {
     static func error(_ call: String, _ path: String, errno code: Int32 = errno) -> DownloadError {
         if code == ENOSPC || code == EDQUOT { return .diskFull }
         return .fileSystem("\(call) \(path): \(String(cString: strerror(code)))")
@@ -106,7 +107,7 @@ enum FileIO {
     ///
     /// - Parameter followingLink: whether `directory` itself may be a symlink to a folder (the
     ///   cache root a person chose); folders inside the cache never are.
-    static func makePrivateFolder(_ directory: String, followingLink: Bool = false) throws(DownloadError) {
+    public static func makePrivateFolder(_ directory: String, followingLink: Bool = false) throws(DownloadError) {
         var missing: [String] = []
         var folder = directory
         while !folder.isEmpty, folder != "/", mkdir(folder, 0o700) != 0 {
@@ -177,7 +178,7 @@ enum FileIO {
     /// Reads a small regular file of Fetchplay's (a record, a context, the settings) whole; nil
     /// when it is missing, a symlink, larger than `limit` bytes, or not trusted (another user's,
     /// or in a folder others can change: see `distrust`), which is as if it were not there.
-    static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> Data? {
+    public static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> Data? {
         guard let fd = openTrusted(path) else { return nil }
         defer { close(fd) }
         var data = Data()
@@ -339,7 +340,7 @@ enum FileIO {
     /// Writes `contents` to a new temporary file, syncs it, renames it over `path`, syncs the folder.
     /// Readable by its owner only: records name links (a query may hold a token), and a request
     /// context holds cookies.
-    static func replaceAtomically(path: String, contents: Data) throws(DownloadError) {
+    public static func replaceAtomically(path: String, contents: Data) throws(DownloadError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         // Closed exactly once, on every path: a second close could hit a reused descriptor.

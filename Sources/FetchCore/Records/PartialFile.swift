@@ -86,9 +86,7 @@ final class PartialFile: @unchecked Sendable {
     /// Bytes written into the file being written, durable or not yet.
     var length: Int64 { written.count }
 
-    private func fileName(of record: DownloadRecord) -> String { record.dataFile ?? "\(key).part" }
-
-    private func dataPath(of record: DownloadRecord) -> String { cache.partialDirectory + "/" + fileName(of: record) }
+    private func dataPath(of record: DownloadRecord) -> String { cache.partialDirectory + "/" + record.dataFileName(key: key) }
 
     // MARK: Starting an attempt
 
@@ -148,7 +146,7 @@ final class PartialFile: @unchecked Sendable {
             }
             return obsolete
         }
-        for old in obsolete where fileName(of: old) != name { FileIO.remove(dataPath(of: old)) }
+        for old in obsolete where old.dataFileName(key: key) != name { FileIO.remove(dataPath(of: old)) }
         board.publish(path: cache.partialDirectory + "/" + name, ranges: written, total: identity.total, newVersion: true)
     }
 
@@ -319,7 +317,7 @@ final class PartialFile: @unchecked Sendable {
                 return (next, state.record)
             }
             // A record is written only for bytes: a partial of nothing is no partial.
-            guard fileName(of: state.record) == name, !ranges.isEmpty, ranges != state.record.durable else {
+            guard state.record.dataFileName(key: key) == name, !ranges.isEmpty, ranges != state.record.durable else {
                 return (nil, nil)
             }
             var next = state.record

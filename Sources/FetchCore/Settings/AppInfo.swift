@@ -4,6 +4,7 @@
 public enum AppInfo {
     /// The version people see (`fetchplay --version`, About, the package's file name).
     public static let version = "0.2.0"
+    /// The application's id: its D-Bus name, its icon's and desktop file's name.
     public static let id = "io.github.fetchplay.Fetchplay"
     /// The licence, as an SPDX expression (the metainfo's `project_license`).
     public static let license = "GPL-3.0-or-later"

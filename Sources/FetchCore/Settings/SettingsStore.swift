@@ -38,13 +38,7 @@ public struct SettingsStore: Sendable {
 
     /// `$XDG_CONFIG_HOME/fetchplay/settings.ini`, else `~/.config/fetchplay/settings.ini`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let config: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            config = xdg
-        } else {
-            config = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        }
-        return config + "/fetchplay/settings.ini"
+        BaseFolder.path("XDG_CONFIG_HOME", else: ".config", in: environment) + "/fetchplay/settings.ini"
     }
 
     /// The stored settings; the first time, those of `cache`'s `settings.json` (saved here).

@@ -61,13 +61,7 @@ public enum SiteSupport {
 
     /// `XDG_DATA_HOME/fetchplay/site-support` (default `~/.local/share`).
     public static func managedFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let data: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            data = xdg
-        } else {
-            data = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        }
-        return data + "/fetchplay/site-support"
+        BaseFolder.path("XDG_DATA_HOME", else: ".local/share", in: environment) + "/fetchplay/site-support"
     }
 
     /// The yt-dlp to ask: the managed one when it is there, else the first on PATH.

@@ -221,11 +221,15 @@ final class PieceBody: HTTPBody {
             file = (piece.whole.id, try store.create(piece.whole.id), answer.contentLength)
         case (206, _) where continued > 0 && answer.contentRange?.start == offset + continued:
             // The rest of a piece an attempt cut short: after its bytes, judged already.
-            let fd = try FileIO.open(store.path(of: piece.id), O_WRONLY)
-            // Nothing after the bytes kept: a write cut short may have left some.
-            guard ftruncate(fd, off_t(continued)) == 0, lseek(fd, off_t(continued), SEEK_SET) == off_t(continued) else {
+            let path = store.path(of: piece.id)
+            let fd = try FileIO.open(path, O_WRONLY)
+            do throws(DownloadError) {
+                // Nothing after the bytes kept: a write cut short may have left some.
+                try FileIO.truncate(fd, to: continued, path: path)
+                try FileIO.seek(fd, to: continued, path: path)
+            } catch {
                 FileIO.close(fd)
-                throw FileIO.error("lseek", store.path(of: piece.id))
+                throw error
             }
             written = continued
             head = nil

@@ -12,7 +12,8 @@ final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    /// Where the request goes now: the first URL, then each redirect's.
+    /// Where the request goes now: the first URL, then each redirect's (followed by hand, so
+    /// this is also where the redirects ended).
     private(set) var url = ""
     /// The proxy the request goes through, as people may see it (no password); nil: none.
     private(set) var proxyName: String?
@@ -121,10 +122,6 @@ final class CurlEasy {
         try check(fp_curl_setopt_long(handle, option, value), option)
     }
 
-    func set(_ option: CURLoption, offset value: Int64) throws(DownloadError) {
-        try check(fp_curl_setopt_offset(handle, option, curl_off_t(value)), option)
-    }
-
     /// libcurl copies string options, so `value` need not outlive the call.
     func set(_ option: CURLoption, _ value: String) throws(DownloadError) {
         try check(fp_curl_setopt_string(handle, option, value), option)
@@ -155,13 +152,6 @@ final class CurlEasy {
     /// libcurl hands over the piece it kept at once, from inside this call; the code is the
     /// write callback's verdict on it (`CURLE_WRITE_ERROR` when it refused the piece).
     func resume() -> CURLcode { curl_easy_pause(handle, CURLPAUSE_CONT) }
-
-    /// Where the redirects ended.
-    var effectiveURL: String? {
-        var value: UnsafeMutablePointer<CChar>?
-        guard fp_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &value) == CURLE_OK, let value else { return nil }
-        return String(cString: value)
-    }
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(DownloadError) {
         guard code != CURLE_OK else { return }

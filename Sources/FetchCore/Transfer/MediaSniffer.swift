@@ -1,4 +1,5 @@
 import CGLib
+import GLibSupport
 import Localization
 
 /// What a response that is not a video is, so the download can stop at once with a sentence
@@ -192,9 +193,8 @@ enum MediaSniffer {
                                               gsize(bytes.count), &uncertain) else { return nil }
         defer { g_free(type) }
         // A guess from too few bytes is "application/octet-stream" or uncertain: no verdict.
-        guard uncertain == 0, let mime = g_content_type_get_mime_type(type) else { return nil }
-        defer { g_free(mime) }
-        return String(cString: mime)
+        guard uncertain == 0 else { return nil }
+        return String(glibTaking: g_content_type_get_mime_type(type))
     }
 
     private static func isMedia(_ type: String) -> Bool {

@@ -226,7 +226,7 @@ final class RangeDownload {
     private func ended(primary: Transfer, pendingFailure: TransferOutcome?) -> TransferOutcome {
         let total = partial.identity.total
         if let total, partial.written.covers(total: total) {
-            return .finished(finalURL: primary.easy.effectiveURL.map(WebAddress.redacted))
+            return .finished(finalURL: WebAddress.redacted(primary.easy.url))
         }
         if let pendingFailure { return pendingFailure }
         // Ranges given back after the primary passed them: the next attempt asks for them.

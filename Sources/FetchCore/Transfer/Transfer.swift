@@ -369,7 +369,7 @@ final class Transfer: HTTPBody {
             // or cut short keeps them, unjudged: the next attempt asks for the rest and judges.
             do { try keepFirstBytes() } catch { callbackError = error }
         }
-        if reachedEnd { return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted)) }
+        if reachedEnd { return .finished(finalURL: WebAddress.redacted(easy.url)) }
         if let callbackError { return .failed(callbackError, gotBytes: gotBytes) }
         if stop.isRaised { return .stopped }
         if code == CURLE_OUT_OF_MEMORY, response.status != 0, !gotBytes {
@@ -400,6 +400,6 @@ final class Transfer: HTTPBody {
             return .failed(.connectionLost(String(format: tr("the body ended at %1$lld of %2$lld bytes"), next, expectedEnd)),
                            gotBytes: gotBytes, answered: true)
         }
-        return .finished(finalURL: easy.effectiveURL.map(WebAddress.redacted))
+        return .finished(finalURL: WebAddress.redacted(easy.url))
     }
 }

@@ -11,8 +11,6 @@ import ThreadKit
 /// The `GtkApplication`: one window, command-line URLs and files arrive through `open`.
 @MainActor
 public final class FetchplayApplication {
-    public static let id = "io.github.fetchplay.Fetchplay"
-
     nonisolated(unsafe) public let application: UnsafeMutablePointer<GtkApplication>
     /// The cache folder; nil means `Cache.defaultRoot()`. Set before the app starts.
     public var cacheRoot: String?
@@ -26,8 +24,7 @@ public final class FetchplayApplication {
     /// The window, once activated; nil again after it is closed.
     public private(set) var window: MainWindow?
 
-    private var fileChooser: OpaquePointer?
-    private var fileChooserResponse: SignalConnection?
+    private var fileChooser: NativeFileChooser?
     /// `unrealize` of the window it made, while it shows.
     private var windowClosed: SignalConnection?
     /// The signal handlers it connected: they are disconnected when it goes.
@@ -54,7 +51,7 @@ public final class FetchplayApplication {
     public init(nonUnique: Bool = false, dataDirectory: DataDirectory? = DataDirectory.locate()) {
         var flags = G_APPLICATION_HANDLES_OPEN
         if nonUnique { flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_NON_UNIQUE.rawValue) }
-        application = gtk_application_new(Self.id, flags)!
+        application = gtk_application_new(AppInfo.id, flags)!
         self.dataDirectory = dataDirectory
         let app = application.as(GApplication.self)
         app.connect("startup") { [weak self] in self?.startup() }.store(in: &connections)
@@ -146,7 +143,7 @@ public final class FetchplayApplication {
             g_object_unref(provider.rawObject)
             gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), data.icons)
         }
-        gtk_window_set_default_icon_name(Self.id)
+        gtk_window_set_default_icon_name(AppInfo.id)
         installActions()
         // The preload first: it initialises GStreamer here, on the main thread (see its note).
         warmUps = [DecoderPreload.start(), AudioOutput.startProbe()]
@@ -192,22 +189,9 @@ public final class FetchplayApplication {
         let filter = fp_video_file_filter(tr("Videos"))
         gtk_file_chooser_add_filter(chooser, filter) // takes its own reference
         g_object_unref(filter.map(UnsafeMutableRawPointer.init))
-        fileChooser = chooser
-        fileChooserResponse = chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
-            self?.fileChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
-        }
-        gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
-    }
-
-    private func fileChosen(response: Int32) {
-        guard let chooser = fileChooser else { return }
-        fileChooser = nil
-        defer { g_object_unref(chooser.rawObject) }
-        guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
-        defer { g_object_unref(file.rawObject) }
-        if let path = g_file_get_path(file) {
-            presentWindow().openFile(path: String(cString: path))
-            g_free(path)
+        fileChooser = NativeFileChooser(chooser) { [weak self] path in
+            self?.fileChooser = nil
+            if let path { self?.presentWindow().openFile(path: path) }
         }
     }
 
@@ -243,21 +227,14 @@ public final class FetchplayApplication {
             var uris: [String] = [], paths: [String?] = []
             for index in 0..<Int(count) {
                 guard let file = files?[index] else { continue }
-                let uri = g_file_get_uri(file), path = g_file_get_path(file)
-                uris.append(uri.map { String(cString: $0) } ?? "")
-                paths.append(path.map { String(cString: $0) })
-                g_free(uri); g_free(path)
+                uris.append(String(glibTaking: g_file_get_uri(file)) ?? "")
+                paths.append(String(glibTaking: g_file_get_path(file)))
             }
-            let box = CallbackBox<WeakApplication>.from(data)
+            let box = CallbackBox<Weak<FetchplayApplication>>.from(data)
             let hint = hint.map { String(cString: $0) } ?? ""
-            MainActor.assumeIsolated { box.body.app?.open(uris: uris, paths: paths, hint: hint) }
+            MainActor.assumeIsolated { box.body.object?.open(uris: uris, paths: paths, hint: hint) }
         }
-        application.connection("open", box: CallbackBox(WeakApplication(self)),
+        application.connection("open", box: CallbackBox(Weak(self)),
                                handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
     }
-}
-
-private final class WeakApplication {
-    weak var app: FetchplayApplication?
-    init(_ app: FetchplayApplication) { self.app = app }
 }

@@ -74,12 +74,7 @@ extension MainWindow {
     /// the window closes: a crash keeps it too, and a close in the same instant as a resize
     /// (before GTK has laid the window out at its new size) still finds the size saved.
     private func saveGeometrySoon() {
-        if let geometrySave { g_source_remove(geometrySave) }
-        geometrySave = MainContext.every(milliseconds: 500) { [weak self] in
-            self?.geometrySave = nil
-            self?.saveGeometry()
-            return false
-        }
+        geometrySave.start { [weak self] in self?.saveGeometry() }
     }
 
     /// Remembers the size for next time.

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GLibSupport
+import ThreadKit
 
 /// Links and files that arrive without typing: dropped on the window or the entry, pasted with
 /// Ctrl+V anywhere outside the entry.
@@ -45,15 +46,14 @@ extension MainWindow {
         guard let display = gtk_widget_get_display(widget), let clipboard = gdk_display_get_clipboard(display) else { return }
         typealias ReadDone = @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
         let done: ReadDone = { source, result, data in
-            let box = Unmanaged<CallbackBox<WeakWindow>>.fromOpaque(data!).takeRetainedValue()
+            let box = Unmanaged<CallbackBox<Weak<MainWindow>>>.fromOpaque(data!).takeRetainedValue()
             guard let source, let result else { return }
             // A clipboard with no text in it is an error here: nothing to paste.
-            guard let text = try? GLibError.check({ gdk_clipboard_read_text_finish(OpaquePointer(source), result, $0) }) else { return }
-            let string = String(cString: text)
-            g_free(text)
-            MainActor.assumeIsolated { box.body.window?.pasted(string) }
+            guard let text = String(glibTaking: try? GLibError.check({ gdk_clipboard_read_text_finish(OpaquePointer(source), result, $0) }))
+            else { return }
+            MainActor.assumeIsolated { box.body.object?.pasted(text) }
         }
-        gdk_clipboard_read_text_async(clipboard, nil, done, CallbackBox(WeakWindow(self)).retainedPointer())
+        gdk_clipboard_read_text_async(clipboard, nil, done, CallbackBox(Weak(self)).retainedPointer())
     }
 
     private func pasted(_ text: String) {
@@ -86,29 +86,21 @@ extension MainWindow {
                 var node = head
                 while let current = node {
                     if let file = current.pointee.data.map(OpaquePointer.init) {
-                        if let path = g_file_get_path(file) {
-                            paths.append(String(cString: path))
-                            g_free(path)
-                        } else if let uri = g_file_get_uri(file) {
-                            links.append(String(cString: uri))
-                            g_free(uri)
+                        if let path = String(glibTaking: g_file_get_path(file)) {
+                            paths.append(path)
+                        } else if let uri = String(glibTaking: g_file_get_uri(file)) {
+                            links.append(uri)
                         }
                     }
                     node = current.pointee.next
                 }
             }
             guard !paths.isEmpty || links.contains(where: { !$0.isEmpty }) else { return 0 }
-            let box = CallbackBox<WeakWindow>.from(data)
-            MainActor.assumeIsolated { box.body.window?.dropped(paths: paths, links: links) }
+            let box = CallbackBox<Weak<MainWindow>>.from(data)
+            MainActor.assumeIsolated { box.body.object?.dropped(paths: paths, links: links) }
             return 1
         }
-        drop.connection("drop", box: CallbackBox(WeakWindow(self)), handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
+        drop.connection("drop", box: CallbackBox(Weak(self)), handler: unsafeBitCast(handler, to: GCallback.self)).store(in: &connections)
         gtk_widget_add_controller(target, drop.opaque)
     }
-}
-
-/// Lets C callbacks reach the window without keeping it alive.
-final class WeakWindow {
-    weak var window: MainWindow?
-    init(_ window: MainWindow) { self.window = window }
 }

@@ -18,7 +18,7 @@ public final class MainWindow {
     /// `notify::width` of the window's surface while it is realized (MainWindow+Layout.swift).
     var surfaceWidth: SignalConnection?
     /// The pending save of the window's size after a change (`saveGeometrySoon`).
-    var geometrySave: UInt32?
+    let geometrySave = OneShotTimer(milliseconds: 500)
     /// `unrealize` of the Preferences window while it is open (MainWindow+Preferences.swift).
     var preferencesClosed: SignalConnection?
     /// The `GtkApplicationWindow`; the view holds a reference to it.
@@ -103,7 +103,7 @@ public final class MainWindow {
         installNotifications()
         store?.host = self
         downloadPage.host = self
-        g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(WeakWindow(self)).toOpaque()) {
+        g_object_set_data_full(widget.as(GObject.self), Self.ownerKey, Unmanaged.passRetained(Weak(self)).toOpaque()) {
             releaseBox($0)
         }
         widget.connectReturningBool("close-request") { [weak self] in self?.closeRequested() ?? false }.store(in: &connections)
@@ -121,7 +121,7 @@ public final class MainWindow {
 
     /// The `MainWindow` behind a GTK window, if it is one (the app's actions find theirs).
     public static func of(_ window: UnsafeMutablePointer<GtkWindow>) -> MainWindow? {
-        g_object_get_data(window.as(GObject.self), ownerKey).map { Unmanaged<WeakWindow>.fromOpaque($0).takeUnretainedValue().window } ?? nil
+        g_object_get_data(window.as(GObject.self), ownerKey).map { Unmanaged<Weak<MainWindow>>.fromOpaque($0).takeUnretainedValue().object } ?? nil
     }
 
     private static let ownerKey = "fetchplay-main-window"
@@ -203,8 +203,7 @@ public final class MainWindow {
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
-        if let geometrySave { g_source_remove(geometrySave) }
-        geometrySave = nil
+        geometrySave.cancel()
         saveGeometry()
         guard let store, store.isAnyRunning else { return false }
         let app = gtk_window_get_application(widget.as(GtkWindow.self))

@@ -1,5 +1,6 @@
 import CGtk
 import GLibSupport
+import ThreadKit
 
 /// The parts of a video that are downloaded, drawn as a thin line under the seek bar's trough
 /// while the video still arrives (watching while it downloads).
@@ -36,9 +37,9 @@ final class DownloadedPartsView {
         gtk_widget_set_visible(area, 0)
         gtk_overlay_add_overlay(widget.opaque, area)
 
-        let box = CallbackBox<WeakPartsView>(WeakPartsView(self))
+        let box = CallbackBox(Weak(self))
         gtk_drawing_area_set_draw_func(area.as(GtkDrawingArea.self), { _, cr, _, _, data in
-            let view = CallbackBox<WeakPartsView>.from(data).body.view
+            let view = CallbackBox<Weak<DownloadedPartsView>>.from(data).body.object
             nonisolated(unsafe) let cr = cr
             MainActor.assumeIsolated { view?.draw(cr!) }
         }, box.retainedPointer(), releaseBox)
@@ -90,9 +91,4 @@ final class DownloadedPartsView {
         }
         return nil
     }
-}
-
-private final class WeakPartsView {
-    weak var view: DownloadedPartsView?
-    init(_ view: DownloadedPartsView) { self.view = view }
 }

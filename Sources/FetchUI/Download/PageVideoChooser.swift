@@ -15,25 +15,18 @@ import Localization
 /// `done` runs once, on the main thread: with the numbers (from 1) of the videos on, or with
 /// none when cancelled, and whether only their audio is saved.
 @MainActor
-final class PageVideoChooser {
-    private var connections: [SignalConnection] = []
-    /// The AdwMessageDialog (a GtkWindow).
-    let window: UnsafeMutablePointer<GtkWidget>
-    private var owned: [OwnedWidget] = []
+final class PageVideoChooser: ChoiceDialog<[Int]> {
     /// The list of rows, and one row and check button per video, in page order.
     let list: UnsafeMutablePointer<GtkWidget>
     let rows: [UnsafeMutablePointer<GtkWidget>]
     let checks: [UnsafeMutablePointer<GtkWidget>]
-    /// The "Audio only" switch.
-    let audioOnly: UnsafeMutablePointer<GtkWidget>
-    private var done: (@MainActor ([Int], _ audioOnly: Bool) -> Void)?
     /// Videos listed without a scroller: five rows of two lines fit a phone's height with the switch.
     static let rowsShownWhole = 5
 
     init(over parent: UnsafeMutablePointer<GtkWidget>, finding: PageFinding,
          done: @escaping @MainActor ([Int], _ audioOnly: Bool) -> Void) {
-        self.done = done
-        list = gtk_list_box_new()!
+        let list = gtk_list_box_new()!
+        self.list = list
         gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_NONE)
         gtk_widget_add_css_class(list, "boxed-list")
         fp_accessible_update_label(list.opaque, tr("Videos on the page"))
@@ -69,22 +62,16 @@ final class PageVideoChooser {
             gtk_scrolled_window_set_child(scroller.opaque, list)
             videos = scroller
         }
-        let audio = ChoiceDialog.audioOnlySwitch()
-        audioOnly = audio.toggle
         let count = finding.videos.count
         // TRANSLATORS: %1$ld is how many videos the page offers (2 or more).
         let heading = String(format: trn("This page offers %1$ld video", "This page offers %1$ld videos", count), count)
-        window = ChoiceDialog.make(over: parent, title: tr("Choose Videos"), heading: heading,
-                                   body: finding.title ?? LinkTitle.of(finding.page),
-                                   choices: Widgets.box(GTK_ORIENTATION_VERTICAL, spacing: 12, [videos, audio.list]))
-        connections = ChoiceDialog.connect(window, enter: { [weak self] in self?.enterOnChoice() ?? false }) { [weak self] id in
-            // The dialog closes itself after a response.
-            self?.finish(id == ChoiceDialog.download ? self?.chosen ?? [] : [], close: false)
-        }
+        // The numbers (from 1) of the videos whose check button is on.
+        let chosen: @MainActor () -> [Int] = { checks.indices.filter { gtk_check_button_get_active(checks[$0].as(GtkCheckButton.self)) != 0 }.map { $0 + 1 } }
+        super.init(over: parent, title: tr("Choose Videos"), heading: heading, body: finding.title ?? LinkTitle.of(finding.page),
+                   choices: videos, focusable: rows, chosen: chosen, cancelled: [], done: done)
         for check in checks {
             check.connect("toggled") { [weak self] in self?.update() }.store(in: &connections)
         }
-        owned = OwnedWidget.keep(window)
     }
 
     /// "Stream · 12:30", "File".
@@ -100,38 +87,8 @@ final class PageVideoChooser {
         return String(format: tr("%1$@ · %2$@"), kind, TimeFormat.string(seconds))
     }
 
-    func button(_ response: String) -> UnsafeMutablePointer<GtkWidget>? { ChoiceDialog.button(response, in: window) }
-
-    /// Shows the window with the focus on the first video.
-    func present() {
-        gtk_window_present(window.as(GtkWindow.self))
-        if let first = rows.first { gtk_widget_grab_focus(first) }
-    }
-
-    /// The numbers (from 1) of the videos whose check button is on.
-    var chosen: [Int] {
-        checks.indices.filter { gtk_check_button_get_active(checks[$0].as(GtkCheckButton.self)) != 0 }.map { $0 + 1 }
-    }
-
-    var isShown: Bool { done != nil && gtk_widget_get_visible(window) != 0 }
-
     /// Download only while a video is on.
     private func update() {
-        adw_message_dialog_set_response_enabled(window.as(AdwMessageDialog.self), ChoiceDialog.download, chosen.isEmpty ? 0 : 1)
-    }
-
-    /// Enter with the focus on a row: downloads the videos on (none on: nothing happens).
-    private func enterOnChoice() -> Bool {
-        guard rows.contains(where: { Widgets.focusIsIn(window, $0) }) else { return false }
-        if !chosen.isEmpty { finish(chosen) }
-        return true
-    }
-
-    private func finish(_ numbers: [Int], close: Bool = true) {
-        guard let done else { return }
-        self.done = nil
-        let audioOnly = ChoiceDialog.isOn(audioOnly)
-        if close { gtk_window_destroy(window.as(GtkWindow.self)) }
-        done(numbers, audioOnly)
+        adw_message_dialog_set_response_enabled(window.as(AdwMessageDialog.self), Self.download, chosen.isEmpty ? 0 : 1)
     }
 }

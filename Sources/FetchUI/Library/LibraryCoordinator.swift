@@ -197,9 +197,7 @@ public final class LibraryCoordinator {
 
     /// `file:///…` of the cache folder.
     public var folderURI: String {
-        guard let uri = g_filename_to_uri(store.cache.root, nil, nil) else { return "file://" + store.cache.root }
-        defer { g_free(uri) }
-        return String(cString: uri)
+        String.fileURI(forPath: store.cache.root) ?? "file://" + store.cache.root
     }
 
     /// Opens the cache folder in the file manager.

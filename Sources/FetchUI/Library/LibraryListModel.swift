@@ -1,6 +1,7 @@
 import CGtk
 import FetchViewModel
 import GLibSupport
+import ThreadKit
 
 /// The library's rows as a chain of `GListModel`s, for a `GtkListView` that makes widgets only
 /// for the rows on screen:
@@ -36,17 +37,17 @@ final class LibraryListModel {
 
     init() {
         strings = gtk_string_list_new(nil)
-        let box = CallbackBox(WeakListModel())
+        let box = CallbackBox(Weak<LibraryListModel>())
         let match: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { item, data in
-            let box = CallbackBox<WeakListModel>.from(data)
+            let box = CallbackBox<Weak<LibraryListModel>>.from(data)
             nonisolated(unsafe) let item = item
-            return MainActor.assumeIsolated { box.body.model?.matches(LibraryListModel.url(of: item)) ?? true } ? 1 : 0
+            return MainActor.assumeIsolated { box.body.object?.matches(LibraryListModel.url(of: item)) ?? true } ? 1 : 0
         }
         let compare: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { a, b, data in
-            let box = CallbackBox<WeakListModel>.from(data)
+            let box = CallbackBox<Weak<LibraryListModel>>.from(data)
             nonisolated(unsafe) let a = a, b = b
             return MainActor.assumeIsolated {
-                box.body.model?.compare(LibraryListModel.url(of: UnsafeMutableRawPointer(mutating: a)),
+                box.body.object?.compare(LibraryListModel.url(of: UnsafeMutableRawPointer(mutating: a)),
                                         LibraryListModel.url(of: UnsafeMutableRawPointer(mutating: b))) ?? 0
             }
         }
@@ -59,7 +60,7 @@ final class LibraryListModel {
         g_object_ref(filter.rawObject)
         let filtered = gtk_filter_list_model_new(sortModel, filter.as(GtkFilter.self))
         selection = gtk_multi_selection_new(filtered)
-        box.body.model = self
+        box.body.object = self
     }
 
     deinit {
@@ -246,9 +247,4 @@ final class LibraryListModel {
         }
         return urls
     }
-}
-
-/// Lets the filter's and sorter's C callbacks reach the model without keeping it alive.
-private final class WeakListModel {
-    weak var model: LibraryListModel?
 }

@@ -2,6 +2,7 @@ import CGtk
 import FetchViewModel
 import GLibSupport
 import Localization
+import ThreadKit
 
 /// One row of the library list: thumbnail (or a small ring for a partial), name, details, for
 /// a partial a Pause / Continue button, and a menu (its button, a right-click, a touch long press).
@@ -111,14 +112,14 @@ final class LibraryRow {
         gtk_menu_button_set_create_popup_func(menuButton.opaque, { button, data in
             // Called at every opening; the model (and with it the popover) is set the first time.
             guard gtk_menu_button_get_menu_model(button) == nil else { return }
-            let box = CallbackBox<WeakRow>.from(data)
+            let box = CallbackBox<Weak<LibraryRow>>.from(data)
             nonisolated(unsafe) let button = button
             MainActor.assumeIsolated {
-                guard let row = box.body.row else { return }
+                guard let row = box.body.object else { return }
                 row.fillMenu()
                 gtk_menu_button_set_menu_model(button, row.menu.as(GMenuModel.self))
             }
-        }, CallbackBox(WeakRow(self)).retainedPointer(), releaseBox)
+        }, CallbackBox(Weak(self)).retainedPointer(), releaseBox)
 
         let rightClick = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(rightClick.opaque, UInt32(GDK_BUTTON_SECONDARY))
@@ -229,10 +230,4 @@ final class LibraryRow {
 
     /// Presses the row's button as a click would (tests).
     func pressToggle() { gtk_widget_activate(toggleButton) }
-}
-
-/// Lets the menu's C callback reach its row without keeping it alive.
-private final class WeakRow {
-    weak var row: LibraryRow?
-    init(_ row: LibraryRow) { self.row = row }
 }

@@ -201,7 +201,7 @@ final class LibraryThumbnails {
 
     /// Written beside its name and renamed into it: a reader never sees half a PNG.
     nonisolated private static func save(_ texture: OpaquePointer, to path: String, in folder: String) {
-        try? Cache.makePrivateFolder(folder)
+        try? FileIO.makePrivateFolder(folder)
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         // GdkTexture saves with the umask's modes; a thumbnail shows what a person watched, so
         // it is made the owner's alone before it takes its name.

@@ -1,6 +1,7 @@
 import CGtk
 import FetchViewModel
 import GLibSupport
+import ThreadKit
 
 /// The rows: made, bound and recycled by the list view's factory; their thumbnails asked for
 /// while they are on screen; the list's selection and activation reported as events.
@@ -19,9 +20,9 @@ extension LibraryView {
     /// once the next frame has laid the list out.
     func checkVisibleSoon() {
         guard visibilityTick == 0 else { return }
-        let box = CallbackBox(WeakLibraryView(self))
+        let box = CallbackBox(Weak(self))
         visibilityTick = gtk_widget_add_tick_callback(list, { _, _, data in
-            let view = CallbackBox<WeakLibraryView>.from(data).body.view
+            let view = CallbackBox<Weak<LibraryView>>.from(data).body.object
             return MainActor.assumeIsolated { view?.checkVisible() ?? false } ? 1 : 0
         }, box.retainedPointer(), releaseBox)
     }
@@ -98,16 +99,16 @@ extension LibraryView {
         typealias PositionHandler = @convention(c) (UnsafeMutableRawPointer?, guint, UnsafeMutableRawPointer?) -> Void
         typealias RangeHandler = @convention(c) (UnsafeMutableRawPointer?, guint, guint, UnsafeMutableRawPointer?) -> Void
         let activated: PositionHandler = { _, position, data in
-            let box = CallbackBox<WeakLibraryView>.from(data)
-            MainActor.assumeIsolated { box.body.view?.rowActivated(Int(position)) }
+            let box = CallbackBox<Weak<LibraryView>>.from(data)
+            MainActor.assumeIsolated { box.body.object?.rowActivated(Int(position)) }
         }
         let selected: RangeHandler = { _, _, _, data in
-            let box = CallbackBox<WeakLibraryView>.from(data)
-            MainActor.assumeIsolated { box.body.view?.selectionChanged() }
+            let box = CallbackBox<Weak<LibraryView>>.from(data)
+            MainActor.assumeIsolated { box.body.object?.selectionChanged() }
         }
-        list.connection("activate", box: CallbackBox(WeakLibraryView(self)),
+        list.connection("activate", box: CallbackBox(Weak(self)),
                         handler: unsafeBitCast(activated, to: GCallback.self)).store(in: &connections)
-        model.selection.connection("selection-changed", box: CallbackBox(WeakLibraryView(self)),
+        model.selection.connection("selection-changed", box: CallbackBox(Weak(self)),
                                    handler: unsafeBitCast(selected, to: GCallback.self)).store(in: &connections)
     }
 
@@ -126,10 +127,4 @@ extension LibraryView {
         guard let position = model.position(of: url) else { return }
         gtk_widget_activate_action_variant(list, "list.activate-item", g_variant_new_uint32(guint(position)))
     }
-}
-
-/// Lets C callbacks reach the view without keeping it alive.
-private final class WeakLibraryView {
-    weak var view: LibraryView?
-    init(_ view: LibraryView) { self.view = view }
 }

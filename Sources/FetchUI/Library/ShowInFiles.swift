@@ -30,7 +30,7 @@ enum ShowInFiles {
         let folder = (path as NSString).deletingLastPathComponent
         let exists = FileManager.default.fileExists(atPath: path)
         let request = Request(folder: folder, done: done, display: parent.flatMap { gtk_widget_get_display($0.as(GtkWidget.self)) })
-        guard let connection, let uri = fileURI(exists ? path : folder) else { return request.openFolder() }
+        guard let connection, let uri = String.fileURI(forPath: exists ? path : folder) else { return request.openFolder() }
         // A file that is gone: its folder, opened rather than selected in its parent.
         let method = exists ? "ShowItems" : "ShowFolders"
         var uris: [UnsafePointer<CChar>?] = [UnsafePointer(strdup(uri)), nil]
@@ -52,13 +52,6 @@ enum ShowInFiles {
                                -1, nil, finished, Unmanaged.passRetained(request).toOpaque())
     }
 
-    /// `file:///…` of `path`, percent-encoded as file managers expect.
-    static func fileURI(_ path: String) -> String? {
-        guard let uri = g_filename_to_uri(path, nil, nil) else { return nil }
-        defer { g_free(uri) }
-        return String(cString: uri)
-    }
-
     /// One Show in Files on its way: the fallback and the answer.
     private final class Request {
         let folder: String
@@ -74,7 +67,7 @@ enum ShowInFiles {
         /// The folder in whatever opens folders (the default app for `inode/directory`).
         @MainActor
         func openFolder() {
-            guard let uri = ShowInFiles.fileURI(folder) else { return done(.failed(sentence)) }
+            guard let uri = String.fileURI(forPath: folder) else { return done(.failed(sentence)) }
             let context = display.flatMap { gdk_display_get_app_launch_context($0) }
             typealias Finished = @convention(c) (UnsafeMutablePointer<GObject>?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
             let finished: Finished = { _, result, data in

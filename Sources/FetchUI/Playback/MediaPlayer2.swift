@@ -1,6 +1,8 @@
 import CGtk
+import FetchCore
 import FetchPlayer
 import GLibSupport
+import ThreadKit
 
 /// MPRIS on the session bus (`org.mpris.MediaPlayer2.fetchplay`): media keys and GNOME's media
 /// controls play, pause and seek the video the window shows, and show its title.
@@ -76,38 +78,38 @@ final class MediaPlayer2 {
         defer { g_dbus_node_info_unref(node) }
         var vtable = GDBusInterfaceVTable()
         vtable.method_call = { _, _, _, interface, method, parameters, invocation, data in
-            let box = CallbackBox<WeakMediaPlayer2>.from(data)
+            let box = CallbackBox<Weak<MediaPlayer2>>.from(data)
             nonisolated(unsafe) let call = (interface!, method!, parameters!, invocation!)
             MainActor.assumeIsolated {
-                guard let service = box.body.service else {
+                guard let service = box.body.object else {
                     return g_dbus_method_invocation_return_dbus_error(call.3, "org.freedesktop.DBus.Error.Failed", "Gone")
                 }
                 service.call(String(cString: call.0), String(cString: call.1), call.2, call.3)
             }
         }
         vtable.get_property = { _, _, _, interface, name, error, data in
-            let box = CallbackBox<WeakMediaPlayer2>.from(data)
+            let box = CallbackBox<Weak<MediaPlayer2>>.from(data)
             nonisolated(unsafe) let names = (interface!, name!)
             nonisolated(unsafe) var value: OpaquePointer?
             MainActor.assumeIsolated {
-                value = box.body.service?.property(String(cString: names.0), String(cString: names.1))
+                value = box.body.object?.property(String(cString: names.0), String(cString: names.1))
             }
             if value == nil { g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_PROPERTY.rawValue), "No such property") }
             return value
         }
         vtable.set_property = { _, _, _, _, name, value, error, data in
-            let box = CallbackBox<WeakMediaPlayer2>.from(data)
+            let box = CallbackBox<Weak<MediaPlayer2>>.from(data)
             nonisolated(unsafe) let arguments = (name!, value!)
             nonisolated(unsafe) var done = false
             MainActor.assumeIsolated {
-                done = box.body.service?.setProperty(String(cString: arguments.0), arguments.1) ?? false
+                done = box.body.object?.setProperty(String(cString: arguments.0), arguments.1) ?? false
             }
             if !done { g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_PROPERTY_READ_ONLY.rawValue), "Read-only property") }
             return done ? 1 : 0
         }
         for index in 0..<2 {
             guard let interface = node.pointee.interfaces[index] else { return false }
-            let box = CallbackBox(WeakMediaPlayer2(self))
+            let box = CallbackBox(Weak(self))
             let id = try? GLibError.check {
                 g_dbus_connection_register_object(connection, Self.objectPath, interface, &vtable, box.retainedPointer(), releaseBox, $0)
             }
@@ -173,7 +175,7 @@ final class MediaPlayer2 {
         case "CanQuit", "CanRaise": return g_variant_new_boolean(1)
         case "HasTrackList", "CanGoNext", "CanGoPrevious": return g_variant_new_boolean(0)
         case "Identity": return g_variant_new_string("Fetchplay")
-        case "DesktopEntry": return g_variant_new_string(FetchplayApplication.id)
+        case "DesktopEntry": return g_variant_new_string(AppInfo.id)
         case "SupportedUriSchemes", "SupportedMimeTypes": return g_variant_new_strv(nil, 0)
         case "PlaybackStatus":
             let status = switch player?.state ?? .idle {
@@ -299,9 +301,4 @@ final class MediaPlayer2 {
           </interface>
         </node>
         """
-}
-
-private final class WeakMediaPlayer2 {
-    weak var service: MediaPlayer2?
-    init(_ service: MediaPlayer2) { self.service = service }
 }

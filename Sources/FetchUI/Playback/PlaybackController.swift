@@ -135,12 +135,7 @@ public final class PlaybackController {
         choices = positions?.choices(for: path) ?? PlaybackChoices()
         pendingChoices = choices
         if let rate = choices.rate { player.rate = rate }
-        if let resume = positions?.position(for: path) {
-            resumedFrom = resume
-            player.seek(to: resume, accurate: true)
-            view.showBanner(String(format: tr("Resumed from %1$@"), PlaybackTime.string(resume)))
-        }
-        finishOpening(player, title: title)
+        finishOpening(player, title: title, from: positions?.position(for: path))
     }
 
     /// Plays a video while it downloads, through the engine's board: from the start, as far as
@@ -162,12 +157,7 @@ public final class PlaybackController {
             player.open(source: DownloadStream(board: board), title: title)
         }
         // Where it was left, after a quit too: a presentation's pieces there come first.
-        if let resume = positions?.position(link: link) {
-            resumedFrom = resume
-            player.seek(to: resume, accurate: true)
-            view.showBanner(String(format: tr("Resumed from %1$@"), PlaybackTime.string(resume)))
-        }
-        finishOpening(player, title: title)
+        finishOpening(player, title: title, from: positions?.position(link: link))
     }
 
     /// What both ways of opening do first: the last video's position saved, the view cleared.
@@ -188,7 +178,13 @@ public final class PlaybackController {
         return player
     }
 
-    private func finishOpening(_ player: Player, title: String) {
+    /// What both ways of opening do last: from `resume` (with its banner) when it was left, play.
+    private func finishOpening(_ player: Player, title: String, from resume: Double?) {
+        if let resume {
+            resumedFrom = resume
+            player.seek(to: resume, accurate: true)
+            view.showBanner(String(format: tr("Resumed from %1$@"), PlaybackTime.string(resume)))
+        }
         player.play()
         view.revealBars()
         update()

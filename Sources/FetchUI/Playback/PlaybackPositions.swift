@@ -32,7 +32,7 @@ public final class PlaybackPositions {
         self.file = file
         self.library = library
         writer.submit { [read] in
-            let data = Cache.readPrivateFile(file, limit: 16 << 20)
+            let data = FileIO.readSmallFile(file, limit: 16 << 20)
             let table = data.flatMap { try? JSONDecoder().decode([String: Double].self, from: $0) } ?? [:]
             read.withLock { $0 = table }
         }
@@ -134,7 +134,7 @@ public final class PlaybackPositions {
             guard let data = try? encoder.encode(table) else { return }
             // Atomic (written beside the file, then renamed over it) and its owner's alone: it
             // names the files a person watched.
-            try? Cache.writePrivateFile(file, contents: data)
+            try? FileIO.replaceAtomically(path: file, contents: data)
         }
     }
 }

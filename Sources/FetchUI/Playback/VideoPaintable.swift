@@ -1,6 +1,7 @@
 import CGtk
 import FetchPlayer
 import GLibSupport
+import ThreadKit
 
 /// The picture's contents: the current frame as a `GdkPaintable`, painted the way that suits the
 /// renderer the window runs on.
@@ -55,7 +56,7 @@ public final class VideoPaintable {
 
     init() {
         paintable = OpaquePointer(g_object_new_with_properties(Self.type, 0, nil, nil)!)
-        let box = CallbackBox(WeakPaintable(self))
+        let box = CallbackBox(Weak(self))
         g_object_set_qdata_full(paintable.as(GObject.self), Self.quark, box.retainedPointer(), releaseBox)
     }
 
@@ -154,17 +155,12 @@ public final class VideoPaintable {
             paintable.pointee.snapshot = { instance, snapshot, width, height in
                 guard let instance, let snapshot,
                       let data = g_object_get_qdata(instance.as(GObject.self), VideoPaintable.quark) else { return }
-                let owner = CallbackBox<WeakPaintable>.from(data).body
+                let owner = CallbackBox<Weak<VideoPaintable>>.from(data).body
                 nonisolated(unsafe) let target = snapshot
-                MainActor.assumeIsolated { owner.paintable?.snapshot(target, width: width, height: height) }
+                MainActor.assumeIsolated { owner.object?.snapshot(target, width: width, height: height) }
             }
         }, interface_finalize: nil, interface_data: nil)
         g_type_add_interface_static(type, gdk_paintable_get_type(), &info)
         return type
     }()
-}
-
-private final class WeakPaintable {
-    weak var paintable: VideoPaintable?
-    init(_ paintable: VideoPaintable) { self.paintable = paintable }
 }

@@ -61,10 +61,10 @@ public final class VideoView {
     /// The frame the picture paints.
     var currentFrame: VideoFrame? { paintable.frame }
 
-    private var hideSource: UInt32?
-    private var bannerSource: UInt32?
+    private let hideTimer = OneShotTimer(milliseconds: VideoView.hideDelay)
+    private let bannerTimer = OneShotTimer(milliseconds: VideoView.bannerDelay)
     /// Shows the spinner once loading has lasted `spinnerDelay`.
-    private var spinnerSource: UInt32?
+    private let spinnerTimer = OneShotTimer(milliseconds: VideoView.spinnerDelay)
     /// A file that opens at once shows no spinner: one that flashes for a fifth of a second
     /// reads as a flicker, and under a software GL renderer its animation takes the CPU the
     /// decoder needs for the first frame.
@@ -188,24 +188,17 @@ public final class VideoView {
 
     func showLoading(_ loading: Bool) {
         guard loading else {
-            cancelSpinner()
+            spinnerTimer.cancel()
             Widgets.setVisible(spinner, false)
             gtk_spinner_stop(spinner.opaque)
             return
         }
-        guard spinnerSource == nil, gtk_widget_get_visible(spinner) == 0 else { return }
-        spinnerSource = MainContext.every(milliseconds: Self.spinnerDelay) { [weak self] in
-            guard let self else { return false }
-            self.spinnerSource = nil
-            Widgets.setVisible(self.spinner, true)
-            gtk_spinner_start(self.spinner.opaque)
-            return false
+        guard !spinnerTimer.isPending, gtk_widget_get_visible(spinner) == 0 else { return }
+        spinnerTimer.start { [weak self] in
+            guard let self else { return }
+            Widgets.setVisible(spinner, true)
+            gtk_spinner_start(spinner.opaque)
         }
-    }
-
-    private func cancelSpinner() {
-        if let spinnerSource { g_source_remove(spinnerSource) }
-        spinnerSource = nil
     }
 
     /// The player's sentence when the file cannot play; nil hides it.
@@ -221,16 +214,11 @@ public final class VideoView {
 
     /// "Resumed from 1:23" with Start Over for a few seconds; nil hides it.
     func showBanner(_ text: String?) {
-        if let bannerSource { g_source_remove(bannerSource) }
-        bannerSource = nil
+        bannerTimer.cancel()
         if let text { Widgets.setText(bannerLabel, text) }
         Widgets.setVisible(banner, text != nil)
         guard text != nil else { return }
-        bannerSource = MainContext.every(milliseconds: Self.bannerDelay) { [weak self] in
-            self?.bannerSource = nil
-            self?.showBanner(nil)
-            return false
-        }
+        bannerTimer.start { [weak self] in self?.showBanner(nil) }
     }
 
     /// The resume banner's text while it shows.
@@ -291,7 +279,7 @@ public final class VideoView {
     }
 
     func revealBars() {
-        cancelHide()
+        hideTimer.cancel()
         for revealer in [topRevealer, bottomRevealer] where gtk_revealer_get_reveal_child(revealer.opaque) == 0 {
             gtk_revealer_set_reveal_child(revealer.opaque, 1)
         }
@@ -299,17 +287,7 @@ public final class VideoView {
     }
 
     private func scheduleHide() {
-        cancelHide()
-        hideSource = MainContext.every(milliseconds: Self.hideDelay) { [weak self] in
-            self?.hideSource = nil
-            self?.hideBarsIfIdle()
-            return false
-        }
-    }
-
-    private func cancelHide() {
-        if let hideSource { g_source_remove(hideSource) }
-        hideSource = nil
+        hideTimer.start { [weak self] in self?.hideBarsIfIdle() }
     }
 
     /// Hides the bars unless the pointer rests on them or the seek bar is held.
@@ -325,8 +303,8 @@ public final class VideoView {
 
     /// Stops the timers (the view is going away or hidden).
     func stopTimers() {
-        cancelHide()
-        cancelSpinner()
+        hideTimer.cancel()
+        spinnerTimer.cancel()
         showBanner(nil)
     }
 

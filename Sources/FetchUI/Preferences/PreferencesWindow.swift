@@ -69,8 +69,7 @@ public final class PreferencesWindow {
     static let defaultCapGB = 10.0
 
     private var refreshing = false
-    private var chooser: OpaquePointer?
-    private var chooserResponse: SignalConnection?
+    private var chooser: NativeFileChooser?
     private var folderMessage: String?
 
     public init(application: UnsafeMutablePointer<GtkApplication>?, parent: UnsafeMutablePointer<GtkWindow>?,
@@ -287,22 +286,10 @@ public final class PreferencesWindow {
         let folder = g_file_new_for_path(currentFolder())
         gtk_file_chooser_set_current_folder(chooser, folder, nil)
         g_object_unref(folder?.rawObject)
-        self.chooser = chooser
-        chooserResponse = chooser.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
-            self?.folderChosen(response: Int32(truncatingIfNeeded: Int(bitPattern: response)))
+        self.chooser = NativeFileChooser(chooser) { [weak self] path in
+            self?.chooser = nil
+            if let path { self?.useFolder(path) }
         }
-        gtk_native_dialog_show(chooser.as(GtkNativeDialog.self))
-    }
-
-    private func folderChosen(response: Int32) {
-        guard let chooser else { return }
-        self.chooser = nil
-        defer { g_object_unref(chooser.rawObject) }
-        guard response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(chooser) else { return }
-        defer { g_object_unref(file.rawObject) }
-        guard let path = g_file_get_path(file) else { return }
-        defer { g_free(path) }
-        useFolder(String(cString: path))
     }
 
     /// Makes `path` the videos folder, if Fetchplay can write there; else says why and keeps

@@ -3,6 +3,7 @@ import FetchViewModel
 import Foundation
 import GLibSupport
 import Localization
+import ThreadKit
 
 /// The progress ring: a `GtkDrawingArea` that shows one fraction in one tone.
 ///
@@ -54,9 +55,9 @@ public final class RingView {
         gtk_drawing_area_set_content_height(widget.as(GtkDrawingArea.self), 240)
         fp_accessible_update_label(widget.opaque, tr("Download progress"))
 
-        let box = CallbackBox<WeakRingView>(WeakRingView(self))
+        let box = CallbackBox(Weak(self))
         gtk_drawing_area_set_draw_func(widget.as(GtkDrawingArea.self), { _, cr, width, height, data in
-            let view = CallbackBox<WeakRingView>.from(data).body.view
+            let view = CallbackBox<Weak<RingView>>.from(data).body.object
             nonisolated(unsafe) let cr = cr
             MainActor.assumeIsolated { view?.draw(cr!, width: Double(width), height: Double(height)) }
         }, box.retainedPointer(), releaseBox)
@@ -128,9 +129,9 @@ public final class RingView {
 
     private func updateTicking() {
         if needsTicks, tickID == 0, gtk_widget_get_mapped(widget) != 0 {
-            let box = CallbackBox<WeakRingView>(WeakRingView(self))
+            let box = CallbackBox(Weak(self))
             tickID = gtk_widget_add_tick_callback(widget, { _, clock, data in
-                let view = CallbackBox<WeakRingView>.from(data).body.view
+                let view = CallbackBox<Weak<RingView>>.from(data).body.object
                 nonisolated(unsafe) let clock = clock
                 return MainActor.assumeIsolated { view?.tick(Int64(gdk_frame_clock_get_frame_time(clock))) ?? false } ? 1 : 0
             }, box.retainedPointer(), releaseBox)
@@ -160,7 +161,6 @@ public final class RingView {
         return true
     }
 
-
     private func updateAccessibleValue() {
         let percent = Int(((fraction ?? 0) * 100).rounded(.down))
         let text: String = switch tone {
@@ -178,9 +178,3 @@ public final class RingView {
 }
 
 private func easeOut(_ t: Double) -> Double { 1 - pow(1 - min(max(t, 0), 1), 3) }
-
-/// Lets C callbacks reach the view without keeping it alive.
-private final class WeakRingView {
-    weak var view: RingView?
-    init(_ view: RingView) { self.view = view }
-}

@@ -112,7 +112,8 @@ public final class DownloadStore {
         self.cache = cache
         library = Library(cache: cache)
         self.settings = settings
-        let owner = WeakStore(), inbox = inbox
+        // The queue holds this closure for its whole life; it must not keep the store alive.
+        let owner = Weak<DownloadStore>(), inbox = inbox
         var options = DownloadOptions()
         speedLimit = SpeedLimit()
         options.speedLimit = speedLimit
@@ -133,9 +134,9 @@ public final class DownloadStore {
                 defer { inbox.posted = true }
                 return !inbox.posted
             }
-            if post { MainContext.post { owner.store?.update() } }
+            if post { MainContext.post { owner.object?.update() } }
         }
-        owner.store = self
+        owner.object = self
         // Deletions nobody undid before the last quit or crash go now, and leftovers of older
         // versions (unheld locks, abandoned temporary files, orphaned request contexts).
         let library = library
@@ -382,12 +383,6 @@ public protocol DownloadStoreHost: AnyObject {
     func choosePageVideos(_ finding: PageFinding, done: @escaping @MainActor ([Int], _ audioOnly: Bool) -> Void)
     /// The file open in the player, if any: never deleted nor evicted.
     var playingPath: String? { get }
-}
-
-/// Lets the queue's events reach the store without keeping it alive (the queue holds the closure).
-@MainActor
-private final class WeakStore {
-    weak var store: DownloadStore?
 }
 
 extension DownloadState {
