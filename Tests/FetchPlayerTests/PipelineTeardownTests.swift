@@ -13,7 +13,7 @@ struct PipelineTeardownTests {
     /// it go: taking the pipeline down (to NULL) must wait for that thread.
     final class BlockedSource: ByteSource {
         let size: Int64? = 1 << 20
-        private let gate = DispatchSemaphore(value: 0)
+        private let gate = Gate()
         private let progress = Locked((entered: false, returned: false, reads: 0))
 
         var entered: Bool { progress.withLock { $0.entered } }
@@ -21,7 +21,7 @@ struct PipelineTeardownTests {
         /// Reads asked for so far.
         var reads: Int { progress.withLock { $0.reads } }
 
-        func release() { gate.signal() }
+        func release() { gate.open() }
 
         func read(at offset: Int64, count: Int, timeout: Double) throws -> [UInt8] {
             progress.withLock {
@@ -29,7 +29,7 @@ struct PipelineTeardownTests {
                 $0.reads += 1
             }
             // Ten seconds at most, so that a player that did wait for it still ends.
-            _ = gate.wait(timeout: .now() + 10)
+            gate.wait(timeout: 10)
             progress.withLock { $0.returned = true }
             return []
         }

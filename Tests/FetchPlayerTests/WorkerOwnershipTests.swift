@@ -47,10 +47,10 @@ struct WorkerOwnershipTests {
 
     @Test func aThumbnailerDroppedWhileItsWorkerRunsCutsTheJobShortDropsTheRestAndJoins() throws {
         let log = Locked<[String]>([])
-        let started = DispatchSemaphore(value: 0)
+        let started = Gate()
         var thumbnailer: Thumbnailer? = Thumbnailer(in: nil)
         thumbnailer?.submit { probes in
-            started.signal()
+            started.open()
             // A job that waits as a probe does: until the thumbnailer stops (or 10 s pass).
             let deadline = ContinuousClock.now + .seconds(10)
             while !probes.isCancelled, ContinuousClock.now < deadline { usleep(1000) }
@@ -59,7 +59,7 @@ struct WorkerOwnershipTests {
         thumbnailer?.submit { _ in log.withLock { $0.append("ran after the thumbnailer went") } }
         var answered = false
         thumbnailer?.snapshot(path: try Clips.webm()) { _ in answered = true }
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        #expect(started.wait(timeout: 10))
         // Made in no shutdown: the deinit joins the worker before it returns.
         thumbnailer = nil
         #expect(log.withLock { $0 } == ["cut short"])
@@ -73,17 +73,17 @@ struct WorkerOwnershipTests {
         let thumbnailer = Thumbnailer(in: shutdown)
         let clip = try Clips.webm()
         let outcome = Locked<Result<VideoFrame, PlayerError>?>(nil)
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let started = Gate(), gate = Gate()
         thumbnailer.submit { probes in
-            started.signal()
+            started.open()
             gate.wait()
             let result = Result { () throws(PlayerError) in try probes.snapshot(path: clip, timeout: 30) }
             outcome.withLock { $0 = result }
         }
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        #expect(started.wait(timeout: 10))
         // The quit's media stage: the job was about to start a probe; it gets none.
         shutdown.join(.media, timeout: 0)
-        gate.signal()
+        gate.open()
         #expect(shutdown.join(.media, timeout: 10))
         #expect(thumbnailer.runningThreads == 0)
         let result = try #require(outcome.withLock { $0 })

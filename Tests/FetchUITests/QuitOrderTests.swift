@@ -22,10 +22,10 @@ struct QuitOrderTests {
     private func busyWorker(_ stage: Shutdown.Stage, in shutdown: Shutdown, journal: Journal,
                             then after: (@Sendable () -> Void)? = nil) -> Worker {
         let worker = Worker(name: "test \(stage)", stage: stage, in: shutdown)
-        let gate = DispatchSemaphore(value: 0)
+        let gate = Gate()
         worker.whenStopping {
             journal.write("stop \(stage)")
-            gate.signal()
+            gate.open()
         }
         worker.submit {
             gate.wait()

@@ -10,10 +10,10 @@ struct OrderedRelayTests {
     /// Publishes `values` from another thread and waits until it has, without turning the main
     /// loop: as a main loop busy for a while sees them.
     func publishElsewhere(_ values: [Int], on relay: OrderedRelay<Int>) {
-        let done = DispatchSemaphore(value: 0)
+        let done = Gate()
         Thread {
             values.forEach(relay.publish)
-            done.signal()
+            done.open()
         }.start()
         done.wait()
     }

@@ -45,15 +45,15 @@ public enum Command {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let exited = Gate()
+        process.terminationHandler = { _ in exited.open() }
         try process.run()
 
         var timedOut = false
-        if exited.wait(timeout: .now() + .microseconds(Int(timeout.microseconds))) == .timedOut {
+        if !exited.wait(timeout: timeout / .seconds(1)) {
             timedOut = true
             process.terminate()
-            if exited.wait(timeout: .now() + 5) == .timedOut {
+            if !exited.wait(timeout: 5) {
                 kill(process.processIdentifier, SIGKILL)
                 exited.wait()
             }

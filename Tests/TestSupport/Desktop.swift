@@ -1,4 +1,5 @@
 import Foundation
+import ThreadKit
 
 /// The desktop around windows under test: a real window manager (openbox) on the test's X
 /// display, and `xdotool`, whose key presses and clicks go through the XTest extension as a
@@ -6,8 +7,12 @@ import Foundation
 public enum Desktop {
     /// Starts openbox on `$DISPLAY` once, unless a window manager already runs there.
     public static func ensureWindowManager() throws {
-        lock.lock()
-        defer { lock.unlock() }
+        try openbox.withLock { openbox throws in
+            try startWindowManager(&openbox)
+        }
+    }
+
+    private static func startWindowManager(_ openbox: inout Process?) throws {
         if windowManagerRuns() { return }
         // A fresh X server may refuse the first client for a moment: try a few times.
         for _ in 0..<3 {
@@ -48,8 +53,7 @@ public enum Desktop {
     }
 
     /// The openbox this process started (it ends with the X server).
-    nonisolated(unsafe) private static var openbox: Process?
-    private static let lock = NSLock()
+    private static let openbox = Locked<Process?>(nil)
 
     private static func windowManagerRuns() -> Bool {
         guard let result = try? Command.run("/usr/bin/xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"],

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ThreadKit
 
 extension Process {
     /// Starts the process with no signal blocked, whatever the calling thread blocks.
@@ -26,40 +27,19 @@ extension Process {
 }
 
 /// One thread that never ends, for starting children that must end with the process.
-final class LifelongThread: @unchecked Sendable {
+final class LifelongThread: Sendable {
     static let shared = LifelongThread()
 
-    private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
-
-    private init() {
-        let thread = Thread { [unowned self] in self.serve() }
-        thread.name = "fetchplay-tests-lifelong"
-        thread.start()
-    }
-
-    private func serve() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty { condition.wait() }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job()
-        }
-    }
+    /// Made in no shutdown and never let go: its thread lasts as long as the test process.
+    private let worker = Worker(name: "fetchplay-tests-lifelong", stage: .settings, in: nil)
 
     /// Runs `body` on the thread and waits for it.
-    func perform(_ body: @escaping () throws -> Void) throws {
-        let done = DispatchSemaphore(value: 0)
-        var failure: (any Error)?
-        condition.lock()
-        jobs.append {
-            do { try body() } catch { failure = error }
-            done.signal()
+    func perform(_ body: @escaping @Sendable () throws -> Void) throws {
+        let failure = Locked<(done: Bool, error: (any Error)?)>((false, nil))
+        worker.submit {
+            do { try body() } catch { failure.withLock { $0.error = error } }
+            failure.withLockAndNotify { $0.done = true }
         }
-        condition.signal()
-        condition.unlock()
-        done.wait()
-        if let failure { throw failure }
+        if let error = failure.wait(until: \.done, then: { $0.error }) { throw error }
     }
 }

@@ -10,14 +10,14 @@ import TestSupport
 struct WorkerTests {
     @Test func jobsRunInOrderAndAStopDropsOnlyTheSkippableOnes() {
         let worker = Worker(name: "test worker", stage: .records, in: nil)
-        let gate = DispatchSemaphore(value: 0)
+        let gate = Gate()
         let ran = Locked<[String]>([])
         worker.submit { gate.wait(); ran.withLock { $0.append("first") } }
         worker.submit(.skippable) { ran.withLock { $0.append("thumbnail") } }
         worker.submit { ran.withLock { $0.append("record") } }
         worker.stop()
         #expect(!worker.submit { ran.withLock { $0.append("late") } }, "a stopped worker took a job")
-        gate.signal()
+        gate.open()
         #expect(worker.join(timeout: 10))
         #expect(ran.withLock { $0 } == ["first", "record"])
         #expect(worker.runningThreads == 0)
@@ -25,11 +25,11 @@ struct WorkerTests {
 
     @Test func aWorkerInNoShutdownIsJoinedByItsDeinit() {
         let ran = Locked<[String]>([])
-        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let started = Gate(), gate = Gate()
         var worker: Worker? = Worker(name: "test worker", threads: 2, stage: .media, in: nil)
-        worker?.submit { started.signal(); gate.wait(); ran.withLock { $0.append("long") } }
-        worker?.whenStopping { gate.signal() }
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        worker?.submit { started.open(); gate.wait(); ran.withLock { $0.append("long") } }
+        worker?.whenStopping { gate.open() }
+        #expect(started.wait(timeout: 10))
         worker = nil
         // The deinit stopped it (which released the job) and waited for it.
         #expect(ran.withLock { $0 } == ["long"])
@@ -37,13 +37,13 @@ struct WorkerTests {
 
     @Test func aWorkerItsOwnerLetGoIsJoinedByItsShutdown() {
         let shutdown = Shutdown()
-        let gate = DispatchSemaphore(value: 0)
+        let gate = Gate()
         let ran = Locked(0)
         var worker: Worker? = Worker(name: "test worker", stage: .playback, in: shutdown)
         worker?.submit { gate.wait(); ran.withLock { $0 += 1 } }
         worker = nil // returns at once: the job still runs
         #expect(shutdown.runningThreads(in: .playback) == 1)
-        gate.signal()
+        gate.open()
         #expect(shutdown.join(.playback, timeout: 10))
         #expect(shutdown.runningThreads() == 0)
         #expect(ran.withLock { $0 } == 1)
@@ -69,11 +69,11 @@ struct WorkerTests {
 
     @Test func aJoinThatTimesOutSaysSoAndALaterOneFinishes() {
         let worker = Worker(name: "test slow", stage: .media, in: nil)
-        let gate = DispatchSemaphore(value: 0)
+        let gate = Gate()
         worker.submit { gate.wait() }
         #expect(!worker.join(timeout: 0.05))
         #expect(worker.runningThreads == 1)
-        gate.signal()
+        gate.open()
         #expect(worker.join(timeout: 10))
         #expect(worker.runningThreads == 0)
     }
