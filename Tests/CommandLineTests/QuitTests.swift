@@ -141,4 +141,39 @@ struct QuitTests {
         #expect(!ranges.isEmpty)
         for range in ranges { #expect(Array(file[range]) == Array(Self.body[range]), "durable \(range) is exact") }
     }
+
+    /// SIGTERM while a chooser stands over the window: the chooser goes first, as Cancel, so GTK
+    /// never disconnects it from a window already freed (that printed four GLib-CRITICALs).
+    @Test func sigtermWithAChooserOpenQuitsCleanly() throws {
+        try Desktop.ensureWindowManager()
+        server.serve("/master.m3u8", body: Array("""
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360
+            low.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,RESOLUTION=1280x720
+            high.m3u8
+
+            """.utf8))
+        let environment = [
+            "DISPLAY": ProcessInfo.processInfo.environment["DISPLAY"] ?? "", "GDK_BACKEND": "x11",
+            "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "XDG_CONFIG_HOME": folder.file("config"),
+            "DBUS_SESSION_BUS_ADDRESS": "disabled:",
+        ]
+        let app = try FetchplayProcess(["--cache-dir", folder.file("cache"), server.url("/master.m3u8")], folder: folder,
+                                       name: "chooser", environment: environment)
+        let chooser = waitUntil(timeout: .seconds(20), interval: .milliseconds(100)) {
+            let found = try? Command.run("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "Choose a Quality"])
+            return found?.status == 0 && found?.output.isEmpty == false
+        }
+        #expect(chooser, "no chooser appeared: \(app.standardError)")
+        app.send(SIGTERM)
+        let exited = app.waitForExit(timeout: .seconds(20))
+        if !exited {
+            app.send(SIGKILL)
+            app.process.waitUntilExit()
+        }
+        #expect(exited, "still running 20 s after SIGTERM")
+        #expect(!app.killedBySignal && app.status == 0, "status \(app.status); stderr: \(app.standardError)")
+        #expect(!app.standardError.contains("CRITICAL"), "\(app.standardError)")
+    }
 }

@@ -203,6 +203,8 @@ public final class MainWindow {
     /// Closing mid-download: hide at once, stop the task, and let the window go once the worker has
     /// stopped, so the partial is durable and ready to continue next time.
     private func closeRequested() -> Bool {
+        variantChooser?.cancel()
+        pageVideoChooser?.cancel()
         geometrySave.cancel()
         saveGeometry()
         guard let store, store.isAnyRunning else { return false }

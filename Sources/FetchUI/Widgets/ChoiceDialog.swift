@@ -123,6 +123,10 @@ class ChoiceDialog<Choice> {
         return true
     }
 
+    /// Closes it as Cancel does: the window it stands over is going (its dialog must go first,
+    /// or GTK disconnects it from a parent already freed).
+    func cancel() { finish(cancelled) }
+
     private func finish(_ choice: Choice, close: Bool = true) {
         guard let done else { return }
         self.done = nil
