@@ -18,8 +18,6 @@ import Localization
 @MainActor
 final class DownloadNotifier {
     private let window: UnsafeMutablePointer<GtkWidget>
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     private let store: DownloadStore
     /// What was sent, newest last, as plain text (tests read it beside what the notification

@@ -27,7 +27,6 @@ public final class FetchplayApplication {
     private var fileChooser: NativeFileChooser?
     /// `unrealize` of the window it made, while it shows.
     private var windowClosed: SignalConnection?
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     /// The start-up warm-ups (decoder plug-ins, the sound device), held until the shutdown joins them.
     private var warmUps: [Worker] = []

@@ -13,7 +13,6 @@ import ThreadKit
 /// window's actions (MainWindow+Actions.swift); the controllers turn state into widgets.
 @MainActor
 public final class MainWindow {
-    /// The signal handlers it connected: they are disconnected when it goes.
     var connections: [SignalConnection] = []
     /// `notify::width` of the window's surface while it is realized (MainWindow+Layout.swift).
     var surfaceWidth: SignalConnection?

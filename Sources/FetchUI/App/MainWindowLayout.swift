@@ -53,8 +53,6 @@ struct MainWindowLayout {
     /// The header's Library toggle, shown only when the window is narrow.
     let libraryToggle: Widget
     let videoPage: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
 
     /// - Parameters:

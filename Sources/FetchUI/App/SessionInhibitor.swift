@@ -11,8 +11,6 @@ import GLibSupport
 @MainActor
 final class SessionInhibitor {
     private let window: UnsafeMutablePointer<GtkWidget>
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     private let flags: GtkApplicationInhibitFlags
     /// What the session shows people ("Downloading videos"), in their language.

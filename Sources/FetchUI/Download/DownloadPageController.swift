@@ -14,15 +14,12 @@ import ThreadKit
 /// window owns it beside the video page's `PlaybackController` and switches between the two.
 @MainActor
 final class DownloadPageController {
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     let ui: MainWindowLayout
     let ring: RingView
     let store: DownloadStore?
     let cacheError: DownloadError?
     private let window: UnsafeMutablePointer<GtkWidget>
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     /// The window: it plays, shows pages and brings its actions in line.
     weak var host: (any WindowHost)?

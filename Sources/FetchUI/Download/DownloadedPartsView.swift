@@ -16,8 +16,6 @@ final class DownloadedPartsView {
     let widget: Widget
     private let area: Widget
     private let seekBar: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
 
     /// Downloaded parts as fractions of the whole (0…1); nil hides the line.

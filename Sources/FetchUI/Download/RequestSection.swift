@@ -12,15 +12,12 @@ import Localization
 final class RequestSection {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     let expander: Widget
     let cookies: Widget
     let referer: Widget
     let userAgent: Widget
     private let headerList: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     private(set) var headers: [Widget] = []
 

@@ -20,7 +20,6 @@ import ThreadKit
 final class LibraryRow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     /// The row's widget, the list item's child; this object holds a reference to it.
     nonisolated(unsafe) let row: Widget
@@ -37,8 +36,6 @@ final class LibraryRow {
     private(set) var hasThumbnail = false
 
     let menuButton: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     /// The row's menu: the row actions that apply (`LibraryRowModel.menuActions`), each with this
     /// row's URL as its target. Filled when it first opens, then kept in step while it shows.

@@ -27,7 +27,6 @@ import ThreadKit
 public final class LibraryView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The signal handlers it connected: they are disconnected when it goes.
     var connections: [SignalConnection] = []
     /// The pane; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
@@ -55,8 +54,6 @@ public final class LibraryView {
     var bound: [String: LibraryRow] = [:]
     private var summary = ""
     private let scrolled: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     /// A visibility check waits for the next frame (0: none).
     var visibilityTick: guint = 0

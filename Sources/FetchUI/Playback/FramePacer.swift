@@ -11,11 +11,8 @@ import GLibSupport
 /// waits replaces it (`replaced`): the picture never falls behind by more than one frame.
 @MainActor
 final class FramePacer {
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     private let widget: UnsafeMutablePointer<GtkWidget>
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     private let present: @MainActor (VideoFrame) -> Void
     /// The `after-paint` handler on the window's frame clock, while the widget is realized.

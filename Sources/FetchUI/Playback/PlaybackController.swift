@@ -15,7 +15,6 @@ import ThreadKit
 /// while the video page shows, so their plain keys never steal typing elsewhere.
 @MainActor
 public final class PlaybackController {
-    /// The signal handlers it connected: they are disconnected when it goes.
     var connections: [SignalConnection] = []
     /// Its observers of the view, for as long as it lives.
     private var observations: [ObserverToken] = []
@@ -49,8 +48,6 @@ public final class PlaybackController {
 
     private let audio: AudioOutput
     let window: UnsafeMutablePointer<GtkWidget>
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     let observers = Observers<Void>()
     var tickSource: UInt32?

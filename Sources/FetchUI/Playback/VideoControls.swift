@@ -31,8 +31,6 @@ final class VideoControls {
     let audio: Widget
     /// Subtitles: Off, then the video's tracks (hidden when it has none).
     let subtitles: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     /// The downloaded parts under the seek bar, while the video still downloads.
     let downloadedParts: DownloadedPartsView

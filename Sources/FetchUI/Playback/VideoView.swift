@@ -22,7 +22,6 @@ import ThreadKit
 public final class VideoView {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The signal handlers it connected: they are disconnected when it goes.
     var connections: [SignalConnection] = []
     /// Milliseconds without pointer motion before the bars hide during playback.
     static let hideDelay: UInt32 = 2000
@@ -44,8 +43,6 @@ public final class VideoView {
     private let bannerLabel: Widget
     private let topRevealer: Widget
     private let bottomRevealer: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
 
     /// Frames handed to the picture since the view was made.

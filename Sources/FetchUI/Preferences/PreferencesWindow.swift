@@ -26,7 +26,6 @@ import Localization
 public final class PreferencesWindow {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     /// The `AdwPreferencesWindow` (a `GtkWindow`).
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
@@ -53,8 +52,6 @@ public final class PreferencesWindow {
     /// The rows of the two limits, dimmed while their switch is off.
     private let speedLimitRow: Widget
     private let capSizeRow: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     /// The network group: the proxy.
     let proxyRows: ProxyRows

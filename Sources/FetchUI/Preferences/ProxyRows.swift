@@ -12,7 +12,6 @@ import Localization
 final class ProxyRows {
     typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     /// The choices, in the combo row's order.
     enum Choice: UInt32, CaseIterable { case desktop, direct, manual }
@@ -22,8 +21,6 @@ final class ProxyRows {
     let choiceRow: Widget
     /// AdwPasswordEntryRow: the proxy's address (a GtkEditable).
     let entry: Widget
-    /// A reference to each widget above, taken at the end of `init`: none of these pointers
-    /// outlives its widget, whatever its parent does.
     private var owned: [OwnedWidget] = []
     private let preferences: Preferences
     /// "By hand" chosen while the address is not (yet) a usable proxy: shown, not saved.

@@ -8,6 +8,11 @@ import GLibSupport
 /// while the owner needs it (a library row leaving and rejoining the list). Dropped when the owner
 /// goes. Pointers GTK only lends (the focus widget, a row's parent) stay plain pointers that are
 /// never kept past the call.
+///
+/// The convention of every type that builds widgets: `owned`, a reference to each widget it
+/// keeps a pointer to, taken at the end of `init` (so none of its pointers outlives its widget,
+/// whatever the parent does), and `connections`, the signal handlers it connected, disconnected
+/// when it goes (`SignalConnection`).
 final class OwnedWidget: @unchecked Sendable {
     // Sendable: only the pointer crosses, and only `deinit` touches it off the main thread (the
     // owner's last release), where GLib's reference counting is thread-safe.

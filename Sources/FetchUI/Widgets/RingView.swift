@@ -13,7 +13,6 @@ import ThreadKit
 /// runs only while something moves and the widget is mapped. Accessible as a progress bar.
 @MainActor
 public final class RingView {
-    /// The signal handlers it connected: they are disconnected when it goes.
     private var connections: [SignalConnection] = []
     /// The drawing area; the view holds a reference to it.
     nonisolated(unsafe) public let widget: UnsafeMutablePointer<GtkWidget>
