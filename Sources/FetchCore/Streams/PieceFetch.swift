@@ -106,11 +106,8 @@ struct PieceFetch {
             body.close()
         }
         let first = (piece.range?.offset ?? 0) + (kept?.written ?? 0)
-        var lines: [[UInt8]] = []
-        if piece.range != nil || first > 0 {
-            lines.append(Array("Range: bytes=\(first)-\(piece.range.map { String($0.end - 1) } ?? "")".utf8))
-        }
-        if let validator = kept?.validator, let bytes = HeaderBytes.bytes(of: validator) { lines.append(Array("If-Range: ".utf8) + bytes) }
+        let lines = piece.range != nil || first > 0
+            ? HTTPRequest.rangeLines(from: first, through: piece.range.map { $0.end - 1 }, validator: kept?.validator) : []
         let request = try HTTPRequest(url: link, lines: lines, options: options, stop: stop, body: body, reusing: handle)
         handle = request.easy
         if limits.lowestRate != nil { try request.easy.set(CURLOPT_BUFFERSIZE, Int(CURL_MAX_WRITE_SIZE)) }

@@ -97,7 +97,7 @@ struct ResourceFetch {
 
     private func once(_ url: String, range: DASHRange?) -> Result<Answer, RunHalt> {
         let body = MemoryBody(stop: stop, limit: cutAt ?? Self.limit, cuts: cutAt != nil)
-        let lines = range.map { [Array("Range: bytes=\($0.first)-\($0.last)".utf8)] } ?? []
+        let lines = range.map { HTTPRequest.rangeLines(from: $0.first, through: $0.last) } ?? []
         var cookies: [Cookie] = []
         let request: HTTPRequest
         do {

@@ -90,6 +90,14 @@ final class HTTPRequest {
         return true
     }
 
+    /// The request's own lines for bytes `first` through `last` (nil: to the end): `Range`, and
+    /// `If-Range` with `validator` sent back byte for byte (it passed `HeaderBytes.isSafeToSend`).
+    static func rangeLines(from first: Int64, through last: Int64?, validator: String? = nil) -> [[UInt8]] {
+        var lines = [Array("Range: bytes=\(first)-\(last.map(String.init) ?? "")".utf8)]
+        if let validator, let bytes = HeaderBytes.bytes(of: validator) { lines.append(Array("If-Range: ".utf8) + bytes) }
+        return lines
+    }
+
     /// libcurl's failure `code` as the engine's error, naming the URL (without its password)
     /// and the proxy.
     func failure(_ code: CURLcode) -> DownloadError {

@@ -109,15 +109,8 @@ final class Transfer: HTTPBody {
         self.stop = stop
         self.onWrite = onWrite
         self.limits = limits
-        var rangeLines: [[UInt8]] = []
-        if let range {
-            rangeLines.append(Array("Range: bytes=\(range.first)-\(range.last.map(String.init) ?? "")".utf8))
-            // The validator goes back byte for byte (it passed `HeaderBytes.isSafeToSend`).
-            let version = role == .primary ? partial.record : partial.identity
-            if let validator = version.validator, let bytes = HeaderBytes.bytes(of: validator) {
-                rangeLines.append(Array("If-Range: ".utf8) + bytes)
-            }
-        }
+        let version = role == .primary ? partial.record : partial.identity
+        let rangeLines = range.map { HTTPRequest.rangeLines(from: $0.first, through: $0.last, validator: version.validator) } ?? []
         request = try HTTPRequest(url: url, lines: rangeLines, options: options, stop: stop, body: self)
         // Under a speed limit, reads of one piece (16 KiB) instead of 256 KiB: Linux sizes a
         // socket's receive buffer by what each round trip's reads take, and after large reads
