@@ -122,16 +122,7 @@ struct QuitTests {
             }
         }
         #expect(busy, "never saw a download and a thumbnail at once; stderr: \(app.standardError)")
-        app.send(SIGTERM)
-        let exited = app.waitForExit(timeout: .seconds(40))
-        if !exited {
-            app.send(SIGKILL)
-            app.process.waitUntilExit()
-        }
-        #expect(exited, "still running 40 s after SIGTERM")
-        #expect(!app.killedBySignal && app.status == 0, "status \(app.status); stderr: \(app.standardError)")
-        #expect(!app.standardError.contains("AddressSanitizer"), "\(app.standardError)")
-        #expect(!app.standardError.contains("CRITICAL"), "\(app.standardError)")
+        expectCleanExit(afterSIGTERM: app, within: 40)
         // The partial stayed, every byte its record vouches for exact, ready to continue.
         let record = try #require(partialRecord(in: cache))
         let ranges = ((record["ranges"] as? [[Int]]) ?? []).map { $0[0]..<$0[1] }
@@ -166,14 +157,21 @@ struct QuitTests {
             return found?.status == 0 && found?.output.isEmpty == false
         }
         #expect(chooser, "no chooser appeared: \(app.standardError)")
+        expectCleanExit(afterSIGTERM: app, within: 20)
+    }
+
+    /// Sends SIGTERM and expects the quit of the Quit action: exit 0 within `seconds`, with no
+    /// sanitizer report and no GLib-CRITICAL on stderr.
+    private func expectCleanExit(afterSIGTERM app: FetchplayProcess, within seconds: Int) {
         app.send(SIGTERM)
-        let exited = app.waitForExit(timeout: .seconds(20))
+        let exited = app.waitForExit(timeout: .seconds(seconds))
         if !exited {
             app.send(SIGKILL)
             app.process.waitUntilExit()
         }
-        #expect(exited, "still running 20 s after SIGTERM")
+        #expect(exited, "still running \(seconds) s after SIGTERM")
         #expect(!app.killedBySignal && app.status == 0, "status \(app.status); stderr: \(app.standardError)")
+        #expect(!app.standardError.contains("AddressSanitizer"), "\(app.standardError)")
         #expect(!app.standardError.contains("CRITICAL"), "\(app.standardError)")
     }
 }
