@@ -1,4 +1,4 @@
-import FetchCore
+@testable import FetchCore
 @testable import FetchViewModel
 import Foundation
 import ThreadKit
@@ -144,5 +144,55 @@ struct DownloadStoreTests {
         runMainLoop(for: .seconds(0.2)) // any further update would come within a tick
         #expect(ended.withLock { $0 }.isEmpty, "a video found complete was reported as a download's end")
         #expect(server.requests(to: "/small.webm").count == 1, "the second Start downloaded again")
+    }
+
+    /// A second link to the same clip as `/small.webm`. Records keep whole seconds, so two
+    /// finished in one second tie on date and go by link: this one sorts after the first.
+    private func otherVideo() throws -> String {
+        let clip = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Clips.webm(seconds: 1, audio: false))))
+        server.serve("/tiny.webm", body: clip, etag: "\"tiny\"")
+        return server.url("/tiny.webm")
+    }
+
+    /// Downloads `url` and waits until the store lists it as a video.
+    private func finish(_ url: String, in session: DownloadStore) throws {
+        try startUnseen(url, in: session)
+        #expect(runMainLoop(timeout: .seconds(5), until: { session.item(url: url)?.isComplete == true }))
+    }
+
+    /// The library keeps no list: a deletion refused for one video (another process writes it)
+    /// brings its row back in the store, and the other one stays gone.
+    @Test func aRefusedDeletionBringsItsVideoBack() throws {
+        let session = try session(Locked([]))
+        let first = server.url("/small.webm"), second = try otherVideo()
+        try finish(first, in: session)
+        try finish(second, in: session)
+        let writer = try PartialLock(cache: session.cache, key: Cache.key(for: first))
+        var result: (deleted: [String], refusal: LibraryError?)?
+        session.delete(urls: [first, second]) { deleted, refusal in result = (deleted.map(\.url), refusal) }
+        #expect(session.item(url: first) == nil && session.item(url: second) == nil, "the rows did not go at once")
+        #expect(runMainLoop(timeout: .seconds(5), until: { result != nil }))
+        #expect(result?.deleted == [second] && result?.refusal == .inUse)
+        #expect(session.item(url: first)?.isComplete == true, "the refused video is not listed again")
+        #expect(session.item(url: second) == nil)
+        withExtendedLifetime(writer) {}
+    }
+
+    /// Under a size cap, a finish that goes over it evicts the least recently used video, and
+    /// the store's list follows without reading the folder.
+    @Test func aFinishOverTheSizeCapEvictsTheOldestVideo() throws {
+        let session = try session(Locked([]))
+        let first = server.url("/small.webm")
+        try finish(first, in: session)
+        let firstItem = try #require(session.item(url: first))
+        // Room for one such video, not two.
+        session.settings.sizeCap = firstItem.bytesDone + firstItem.bytesDone / 2
+        let second = try otherVideo()
+        let readings = session.generation
+        try startUnseen(second, in: session)
+        #expect(runMainLoop(timeout: .seconds(5), until: { session.item(url: second)?.isComplete == true && session.item(url: first) == nil }),
+                "listed: \(session.items.map(\.url))")
+        #expect(!FileManager.default.fileExists(atPath: firstItem.path), "the evicted video's file is still there")
+        #expect(session.generation == readings, "the folder was read again")
     }
 }
