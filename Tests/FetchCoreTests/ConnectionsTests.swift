@@ -100,6 +100,24 @@ struct ConnectionsTests {
         #expect(server.requests(to: "/fast.bin").map { $0["range"] } == [nil])
     }
 
+    /// A line one connection fills still stalls for a moment (another process on the CPU, a
+    /// round trip): the primary's average decides, not the empty milliseconds. Split at the
+    /// first empty window before, on a busy machine (`ConnectionGrowthNginxTests`).
+    @Test func aMomentsStallOnAFastLineGetsNoMore() throws {
+        let body = TestData.bytes(count: 32 << 20, seed: 34)
+        let half = body.count / 2
+        server.serve("/stalls.bin", body: body, etag: Self.etag)
+        server.hold("/stalls.bin", offsets: half..<body.count)
+        let task = try harness.task(server.url("/stalls.bin"))
+        task.start()
+        #expect(waitUntil(timeout: .seconds(30)) { server.bytesSent(of: "/stalls.bin") >= half })
+        // The stall itself, a tenth of a second: cut short by a second request, the failure.
+        _ = waitUntil(timeout: .milliseconds(100)) { server.requests(to: "/stalls.bin").count > 1 }
+        server.release("/stalls.bin")
+        try expectExact(task.wait(), body)
+        #expect(server.requests(to: "/stalls.bin").map { $0["range"] } == [nil])
+    }
+
     @Test func oneConnectionKeepsTodaysRequests() throws {
         let url = serve()
         var options = DownloadHarness.quickOptions

@@ -4,32 +4,29 @@ import Foundation
 // windows (is the rest worth more connections?), then the total rate over whole intervals
 // (`ConnectionGrowth`: did the last ones raise it?), with the constants both are measured by.
 extension RangeDownload {
-    /// Whether the rest of the file would still take `worthSeconds` at the primary's speed over
-    /// its last whole window (false before the first one closes): a download about to end gains
-    /// less from more connections than their requests cost it and the server.
-    func worthMoreConnections(total: Int64) -> Bool {
-        guard let windowSpeed else { return false }
+    /// Whether the rest of the file would still take `worthSeconds` at the primary's average
+    /// speed since its first bytes (false before that spans `speedWatch`): a download about to
+    /// end gains less from more connections than their requests cost it and the server.
+    ///
+    /// The average, not the speed of the last few milliseconds: a line one connection fills
+    /// still stalls for a moment (another process on the CPU, packets a round trip apart), and
+    /// an empty window read as a slow line split a file that came within a second
+    /// (`ConnectionGrowthNginxTests` on a busy machine). A server limiting each connection is
+    /// still found within a tenth of a second: its first burst (a second's worth) weighs less
+    /// with every quiet millisecond after it.
+    func worthMoreConnections(of primary: Transfer, total: Int64) -> Bool {
+        guard let first = primary.firstBytesAt else { return false }
+        let watched = monotonicSeconds() - first.time
+        guard watched >= Self.speedWatch else { return false }
+        let speed = Double(primary.next - first.offset) / watched
         let left = Double(total - partial.written.count)
-        return windowSpeed <= 0 || left / windowSpeed >= Self.worthSeconds
+        return speed <= 0 || left / speed >= Self.worthSeconds
     }
 
     /// Whether the primary's speed still decides if more connections open: before the first
     /// partition, for an answer that allows them and a primary that may fill the file alone.
     func speedDecides(_ primary: Transfer) -> Bool {
         !partitioned && maxConnections > 1 && !slicesRefused && primary.end == nil && primary.allowsSlices
-    }
-
-    /// Closes the speed window once it spans `speedWatch` and opens the next.
-    func watchSpeed() {
-        let now = monotonicSeconds()
-        guard let window = speedWindow else {
-            speedWindow = (now, partial.length)
-            return
-        }
-        let watched = now - window.start
-        guard watched >= Self.speedWatch else { return }
-        windowSpeed = Double(partial.length - window.length) / watched
-        speedWindow = (now, partial.length)
     }
 
     /// Whether connections are still being added one by one.
@@ -78,11 +75,11 @@ extension RangeDownload {
     static let burstSeconds = 0.25
     /// Seconds the rest of the file must still take at one connection's speed before more open.
     static let worthSeconds = 2.0
-    /// Seconds each window of the primary's speed spans: on a fast link several socket reads,
-    /// and short enough that connections to a server limiting each one open with the first.
-    /// A server's first burst reads as fast, the quiet after it as slow. (nginx releases a
-    /// limited connection's bytes at whole-second ticks: slices that started 20 ms after the
-    /// first one sometimes fell into the next second and ended half a second later.)
+    /// Seconds the primary's average speed must span before it decides, and the loop's longest
+    /// wait while it may: short enough that connections to a server limiting each one open
+    /// soon after the first. (nginx releases a limited connection's bytes at whole-second
+    /// ticks: slices that started 20 ms after the first one sometimes fell into the next second
+    /// and ended half a second later.)
     static let speedWatch = 0.005
     /// Bytes per connection below which another connection costs more than it brings.
     static let minimumSlice: Int64 = 2 << 20

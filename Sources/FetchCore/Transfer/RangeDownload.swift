@@ -44,12 +44,6 @@ final class RangeDownload {
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
     var partitioned = false
-    /// The window the primary's speed is being measured over: its start and the partial's
-    /// length then. Windows follow one another, so a server's first burst (nginx sends a
-    /// second's worth at once) leaves the speed after the first one.
-    var speedWindow: (start: Double, length: Int64)?
-    /// Bytes per second over the last whole window, before the first partition.
-    var windowSpeed: Double?
     /// With connections that adapt (`options.growConnections`): how many the download has
     /// now, four at first, grown while each one added raised the total rate; nil:
     /// `maxConnections` at once.
@@ -134,7 +128,6 @@ final class RangeDownload {
                 do { try transfer.commitStored() } catch { failure = failure ?? error }
             }
             if let failure { return .failed(failure, gotBytes: partial.length > 0) }
-            if speedDecides(primary), primary.gotBytes { watchSpeed() }
             if partitioned { watchGrowth(total: primary.total) }
             for (handle, code) in ends {
                 guard let transfer = active.first(where: { $0.easy.handle == handle }) else { continue }
@@ -161,7 +154,7 @@ final class RangeDownload {
                 return ended(primary: primary, pendingFailure: pendingFailure)
             }
             do {
-                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && speedWindow != nil))
+                try multi.poll(milliseconds: pollMilliseconds(watchingSpeed: speedDecides(primary) && primary.gotBytes))
             } catch {
                 return .failed(error, gotBytes: partial.length > 0)
             }
@@ -264,7 +257,7 @@ final class RangeDownload {
               monotonicSeconds() >= nextSliceAt else { return }
         // A primary that runs to the file's end may finish it alone; one that stops at a hole's
         // end (a resume) leaves the other holes to other connections whatever the speed.
-        if !partitioned, primary.end == nil, !worthMoreConnections(total: total) { return }
+        if !partitioned, primary.end == nil, !worthMoreConnections(of: primary, total: total) { return }
         if !partitioned { growthQuietUntil = monotonicSeconds() + Self.burstSeconds }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true

@@ -49,7 +49,11 @@ final class Transfer: HTTPBody {
     private(set) var decision: ResumeDecision?
     /// The whole file's length, once the answer is judged.
     private(set) var total: Int64?
-    private(set) var gotBytes = false
+    /// When its first body bytes came (monotonic seconds) and the offset they were written at:
+    /// its average speed since then decides whether a primary gets more connections. Taken in
+    /// the write itself: on loopback one turn of the loop can bring many megabytes.
+    private(set) var firstBytesAt: (time: Double, offset: Int64)?
+    var gotBytes: Bool { firstBytesAt != nil }
     /// The request, made once the rest is set (it needs this connection as its body).
     private(set) var request: HTTPRequest!
     var easy: CurlEasy { request.easy }
@@ -295,9 +299,9 @@ final class Transfer: HTTPBody {
             callbackError = error
             return false
         }
+        if firstBytesAt == nil, count > 0 { firstBytesAt = (monotonicSeconds(), next) }
         next += Int64(count)
         uncommitted += Int64(count)
-        gotBytes = gotBytes || count > 0
         if let end, next >= end {
             // The rest of this body belongs to another connection (or is already written).
             reachedEnd = true
