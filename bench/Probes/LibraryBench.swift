@@ -24,7 +24,7 @@ enum LibraryBench {
             guard seen.insert(key).inserted else { return }
             let line = "\(key)=\(g_get_monotonic_time())\n" + extra
             if let handle = FileHandle(forWritingAtPath: file) ?? {
-                FileManager.default.createFile(atPath: file, contents: nil)
+                _ = FileManager.default.createFile(atPath: file, contents: nil)
                 return FileHandle(forWritingAtPath: file)
             }() {
                 handle.seekToEndOfFile()

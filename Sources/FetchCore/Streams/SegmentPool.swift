@@ -4,7 +4,7 @@ import ThreadKit
 /// A presentation's pieces fetched on the download's pool of connections: `connections`
 /// threads, each taking the next piece the viewer needs and fetching it into the store
 /// (`PieceFetch`) on a handle of its own, with the download's context, speed limits and stop;
-/// more, up to `ceiling`, while those added raise the total rate (`SegmentPoolGrowth`: a host
+/// more, up to `ceiling`, while those added raise the total rate (`GrowthWatch`: a host
 /// limiting each connection). No thread per piece; the pool is joined before `fetch` returns.
 ///
 /// The viewer needs the pieces in playing order, from where they watch: a seek ahead
@@ -135,12 +135,13 @@ struct SegmentPool {
         // Connections count against the host's, which every download of the process shares.
         let host = WebAddress.host(of: pieces.first?.url ?? "")
         var threads = (0..<min(connections, tally.withLock { $0.pending.count })).map { connection($0, host: host, pieces: pieces) }
-        var growth = SegmentPoolGrowth(start: connections, ceiling: ceiling)
+        var growth = GrowthWatch(start: connections, ceiling: ceiling)
         while growth.isGrowing, !stop.isRaised {
             // Until every connection is done, or the next look.
-            if tally.wait(until: { $0.running == 0 || $0.failure != nil }, timeout: RangeDownload.burstSeconds) { break }
+            if tally.wait(until: { $0.running == 0 || $0.failure != nil }, timeout: GrowthWatch.burstSeconds) { break }
             let (held, left) = tally.withLock { (!$0.urgent.isEmpty, $0.pending.count) }
-            let more = growth.look(now: monotonicSeconds(), received: received.withLock { $0 }, held: held, left: left)
+            let more = growth.look(now: monotonicSeconds(), received: received.withLock { $0 }, held: held,
+                                   canSplit: left >= growth.target)
             let room = min(more, HostSlots.shared.room(host, limit: ceiling))
             threads += (0..<room).map { connection(threads.count + $0, host: host, pieces: pieces) }
         }

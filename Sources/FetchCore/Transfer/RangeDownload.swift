@@ -24,36 +24,30 @@ import ThreadKit
 /// the same for one connection and for several.
 final class RangeDownload {
     private let url: String
-    let partial: PartialFile
-    let options: DownloadOptions
+    private let partial: PartialFile
+    private let options: DownloadOptions
     private let stop: StopSignal
-    let limits: SpeedLimits
+    private let limits: SpeedLimits
     private let onBytes: (Int64, Int64?) -> Void
-    let maxConnections: Int
+    private let maxConnections: Int
     private let host: String
 
     /// An extra connection was refused (or failed past its retries): later attempts use one.
     private(set) var slicesRefused = false
-    var active: [Transfer] = []
+    private var active: [Transfer] = []
     private var lastProgress = 0.0
     /// The run's speed, all connections together; the run's progress reports measure it.
-    let meter: SpeedMeter
+    private let meter: SpeedMeter
     /// When the next extra connection may open, after one failed (monotonic seconds).
     private var nextSliceAt = 0.0
     private var sliceBackoff: Backoff
     private var sliceFailures = 0
     /// The primary's range was cut into parts once.
-    var partitioned = false
+    private var partitioned = false
     /// With connections that adapt (`options.growConnections`): how many the download has
     /// now, four at first, grown while each one added raised the total rate; nil:
     /// `maxConnections` at once.
-    var growth: ConnectionGrowth?
-    /// The interval the total rate is being measured over for `growth`: its start and the
-    /// partial's length then.
-    var growthWindow: (start: Double, length: Int64)?
-    /// No interval for `growth` starts before this (monotonic seconds): a connection just
-    /// opened gets its first answer and its first burst then.
-    var growthQuietUntil = 0.0
+    private var growth: GrowthWatch?
     /// The file's first boxes were looked at for an index at its end (`MP4Index`).
     private var headChecked = false
     /// The connection fetching that index; no slice opens before its answer is in.
@@ -76,7 +70,7 @@ final class RangeDownload {
         maxConnections = max(1, connections)
         host = WebAddress.host(of: url)
         sliceBackoff = Backoff(options)
-        if options.growConnections, maxConnections > 1 { growth = ConnectionGrowth(ceiling: maxConnections) }
+        if options.growConnections, maxConnections > 1 { growth = GrowthWatch(ceiling: maxConnections) }
     }
 
     /// Connections this attempt may have at once now.
@@ -258,7 +252,7 @@ final class RangeDownload {
         // A primary that runs to the file's end may finish it alone; one that stops at a hole's
         // end (a resume) leaves the other holes to other connections whatever the speed.
         if !partitioned, primary.end == nil, !worthMoreConnections(of: primary, total: total) { return }
-        if !partitioned { growthQuietUntil = monotonicSeconds() + Self.burstSeconds }
+        if !partitioned { growth?.opened(at: monotonicSeconds()) }
         var parts = partitioned ? [] : partition(primary, total: total)
         partitioned = true
         while active.count < connectionLimit, HostSlots.shared.hasRoom(host, limit: maxConnections),
@@ -274,6 +268,41 @@ final class RangeDownload {
                 return
             }
         }
+    }
+
+    /// Whether the rest of the file would still take `worthSeconds` at the primary's average
+    /// speed since its first bytes (false before that spans `speedWatch`): a download about to
+    /// end gains less from more connections than their requests cost it and the server.
+    ///
+    /// The average, not the speed of the last few milliseconds: a line one connection fills
+    /// still stalls for a moment (another process on the CPU, packets a round trip apart), and
+    /// an empty window read as a slow line split a file that came within a second
+    /// (`ConnectionGrowthNginxTests` on a busy machine). A server limiting each connection is
+    /// still found within a tenth of a second: its first burst (a second's worth) weighs less
+    /// with every quiet millisecond after it.
+    private func worthMoreConnections(of primary: Transfer, total: Int64) -> Bool {
+        guard let first = primary.firstBytesAt else { return false }
+        let watched = monotonicSeconds() - first.time
+        guard watched >= Self.speedWatch else { return false }
+        let speed = Double(primary.next - first.offset) / watched
+        let left = Double(total - partial.written.count)
+        return speed <= 0 || left / speed >= Self.worthSeconds
+    }
+
+    /// Whether the primary's speed still decides if more connections open: before the first
+    /// partition, for an answer that allows them and a primary that may fill the file alone.
+    private func speedDecides(_ primary: Transfer) -> Bool {
+        !partitioned && maxConnections > 1 && !slicesRefused && primary.end == nil && primary.allowsSlices
+    }
+
+    /// Asks `growth`, once the primary's range is cut, whether more connections open (its target
+    /// rises, and `openSlices` opens them): the total rate over intervals, none measured while a
+    /// connection still waits for its first bytes (its first burst comes with them).
+    private func watchGrowth(total: Int64?) {
+        guard partitioned, let total else { return }
+        let canSplit = active.contains { $0.remaining(total: total) >= 2 * Self.minimumSlice }
+        _ = growth?.look(now: monotonicSeconds(), received: partial.length,
+                         held: active.contains { !$0.gotBytes }, canSplit: canSplit)
     }
 
     /// Once the file's first `headBytes` are written (or the primary ended without them), looks
@@ -366,6 +395,38 @@ final class RangeDownload {
         return middle..<end
     }
 
+    // MARK: Speed limits
+
+    // libcurl pauses a connection the limits have no room for (`Transfer`); the loop resumes
+    // the longest waiting ones first and polls no longer than until there is room again.
+
+    /// Resumes the connections the speed limits paused, if they have room now; returns those
+    /// that ended on the piece libcurl handed over then.
+    private func resumePaused(except done: Set<UnsafeMutableRawPointer>) -> [(handle: UnsafeMutableRawPointer, code: CURLcode)] {
+        var ended: [(UnsafeMutableRawPointer, CURLcode)] = []
+        // The longest waiting first, so that every connection gets its turn.
+        let paused = active.filter { $0.isPaused && !done.contains($0.easy.handle) }
+        for transfer in paused.sorted(by: { $0.pausedAt < $1.pausedAt }) {
+            guard limits.delay(now: monotonicSeconds()) == 0 else { break }
+            let code = transfer.resume()
+            if code != CURLE_OK { ended.append((transfer.easy.handle, code)) }
+        }
+        return ended
+    }
+
+    /// How long to wait for the network: 100 ms at most, so that a stop (and a raised limit) is
+    /// seen soon; while the primary's speed decides, no longer than `speedWatch` (a server that
+    /// sends in bursts leaves the socket quiet between them); and no longer than until the
+    /// limits have room for a paused connection.
+    private func pollMilliseconds(watchingSpeed: Bool) -> Int32 {
+        let most: Int32 = watchingSpeed ? Int32(Self.speedWatch * 1000) : 100
+        guard active.contains(where: \.isPaused) else { return most }
+        let seconds = limits.delay(now: monotonicSeconds())
+        return Int32(min(Double(most), max(1, (seconds * 1000).rounded(.up))))
+    }
+
+    // MARK: Progress
+
     /// The length the last progress report gave.
     private var reportedLength: Int64 = 0
 
@@ -376,4 +437,20 @@ final class RangeDownload {
         reportedLength = partial.length
         onBytes(partial.length, partial.identity.total)
     }
+
+    // MARK: Measures
+
+    /// Seconds the rest of the file must still take at the primary's speed before more open.
+    static let worthSeconds = 2.0
+    /// Seconds the primary's average speed must span before it decides, and the loop's longest
+    /// wait while it may: short enough that connections to a server limiting each one open
+    /// soon after the first. (nginx releases a limited connection's bytes at whole-second
+    /// ticks: slices that started 20 ms after the first one sometimes fell into the next second
+    /// and ended half a second later.)
+    static let speedWatch = 0.005
+    /// Bytes per connection below which another connection costs more than it brings.
+    static let minimumSlice: Int64 = 2 << 20
+    /// Bytes ahead of a connection that a reader may always want without a connection of its
+    /// own (more when the connection brings more in half a second).
+    static let nearEnough: Int64 = 64 << 10
 }
