@@ -92,8 +92,9 @@ import TestSupport
     }
 
     /// A format only yt-dlp can fetch (`impersonate`) goes to its own downloader: its progress
-    /// lines are the download's, a pause kills it with its `.part` kept, Continue runs it again
-    /// on that `.part`, and the finished file is placed in the videos folder like any video.
+    /// lines are the download's, a pause kills it with its `.part` kept and listed as a partial,
+    /// Continue after a quit runs it again on that `.part`, and the finished file is placed in
+    /// the videos folder like any video.
     @Test func aFormatOnlyYtDlpCanFetchUsesItsDownloaderWithPauseAndContinue() throws {
         let body = TestData.bytes(count: 2 << 20, seed: 61)
         let source = try harness.folder.write(body, to: "served.bin")
@@ -121,8 +122,23 @@ import TestSupport
         #expect(task.wait() == .paused)
         let kept = try FileManager.default.contentsOfDirectory(atPath: harness.cache.sitesDirectory + "/" + Cache.key(for: task.url))
         #expect(kept.contains("video.mp4.part"), "\(kept)")
-        task.start()
-        let end = task.wait()
+        // After a quit: listed as a partial named after the page, with its bytes; the start's
+        // tidying keeps its context, and none of its files is a stray.
+        let listed = try #require(Library(cache: harness.cache).reload().first { $0.url == task.url }, "not listed")
+        #expect(!listed.isComplete && listed.displayName == "Only yt-dlp.mp4" && listed.bytesDone >= 300_000, "\(listed)")
+        harness.cache.tidyLeftovers()
+        #expect(FileIO.size(of: harness.cache.contextPath(for: task.url)) != nil, "its context was tidied away")
+        #expect(harness.cache.strayFiles(known: [listed]).isEmpty, "\(harness.cache.strayFiles(known: [listed]))")
+        // Deleted with its folder and context, and back exactly with an undo.
+        let library = Library(cache: harness.cache)
+        let deletion = try library.delete(url: task.url)
+        #expect(library.reload().allSatisfy { $0.url != task.url }, "still listed after its deletion")
+        try library.undo(deletion)
+        #expect(harness.cache.entry(for: task.url) == listed)
+        // Continue, by a task of the next run.
+        let again = try harness.task(task.url, options: options)
+        again.start()
+        let end = again.wait()
         guard case .completed(let path) = end else {
             Issue.record("\(end)")
             return

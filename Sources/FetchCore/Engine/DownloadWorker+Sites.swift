@@ -97,8 +97,8 @@ extension DownloadWorker {
     }
 
     /// Formats the engine cannot fetch, left to yt-dlp's own downloader (`SiteDownload`) in a
-    /// folder of the cache kept between runs, then placed in the videos folder with a record
-    /// like any video.
+    /// folder of the cache kept between runs (with a record there, the library's partial), then
+    /// placed in the videos folder with a record like any video.
     private func ytDlpDownload(_ chosen: [SiteMedia.Format], of found: SiteMedia, context: RequestContext,
                                options: DownloadOptions) -> DownloadState {
         guard let site = context.site, let program = options.sites.located else { return .failed(.needsSiteSupport) }
@@ -111,7 +111,15 @@ extension DownloadWorker {
             var extraction = SiteFinder.extraction(program, options: options)
             // Its progress lines are its output: 16 MiB hold a day of two a second.
             extraction.outputLimit = 16 << 20
-            let folder = cache.sitesDirectory + "/" + key
+            let folder = cache.siteDownloadFolder(key: key)
+            let name = context.suggestedName ?? found.title ?? StreamLink.title(of: url)
+            // Listed as a partial from now on, after a quit too: Continue runs yt-dlp again here.
+            try RunHalt.failing { () throws(DownloadError) in
+                try FileIO.makePrivateFolder(folder)
+                if FileIO.size(of: cache.siteRecordPath(key: key)) == nil {
+                    try cache.saveRecord(DownloadRecord(url: url, displayName: name), at: cache.siteRecordPath(key: key))
+                }
+            }
             let download = SiteDownload(extraction: extraction, folder: folder, page: site.page, formatIDs: chosen.map(\.id),
                                         context: context, stop: stopSignal)
             // Heard on this thread, as yt-dlp prints its lines.
@@ -121,7 +129,7 @@ extension DownloadWorker {
                 report(.progress(DownloadProgress(bytesDone: done, total: total, bytesPerSecond: meter.bytesPerSecond)))
             }
             guard let size = FileIO.size(of: file) else { throw RunHalt.failed(.fileSystem("yt-dlp's file vanished")) }
-            var record = DownloadRecord(url: url, displayName: context.suggestedName ?? found.title ?? StreamLink.title(of: url))
+            var record = DownloadRecord(url: url, displayName: name)
             record.contentType = SitePresentation.contentType(ext: (file as NSString).pathExtension, audioOnly: chosen.allSatisfy { !$0.hasVideo })
             record.total = size
             record.durableBytes = size

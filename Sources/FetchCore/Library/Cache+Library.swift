@@ -7,7 +7,7 @@ extension Cache {
     var trashDirectory: String { root + "/trash" }
 
     /// Every file on disk that belongs to `url` (video and the files saved beside it, partial,
-    /// their records and request context, an HLS presentation's folder), existing or not. `partials`: a listing of
+    /// their records and request context, an HLS presentation's folder, yt-dlp's folder), existing or not. `partials`: a listing of
     /// `partial/` already made (a caller handling many URLs lists it once).
     /// The partial's lock is not among them: it belongs to whoever holds it, and goes with them.
     func files(of url: String, partials: PartialFolder? = nil) -> [String] {
@@ -23,7 +23,8 @@ extension Cache {
     /// The files of `key` but its finished video, which only its record names.
     private func files(key: String, url: String, partials: PartialFolder) -> [String] {
         [videoRecordPath(key), partialPath(key, "json"), partialPath(key, "context")]
-            + partials.dataFiles(key: key).map { partialDirectory + "/" + $0 } + [presentationFolder(key: key)]
+            + partials.dataFiles(key: key).map { partialDirectory + "/" + $0 }
+            + [presentationFolder(key: key), siteDownloadFolder(key: key)]
     }
 
     /// The data files of `key`'s partial on disk: `KEY.<generation>.part`, and `KEY.part` and
@@ -68,8 +69,8 @@ extension Cache {
         }
         var stray: [String] = []
         // positions.json: playback positions of local files (cached videos keep theirs in the record).
-        // hls: unfinished HLS presentations, listed by their own records.
-        let rootNames = Set(["partial", "videos", "trash", "hls", "thumbnails", LibrarySettings.fileName, "positions.json"])
+        // hls: unfinished HLS presentations, listed by their own records; sites: yt-dlp's files.
+        let rootNames = Set(["partial", "videos", "trash", "hls", "sites", "thumbnails", LibrarySettings.fileName, "positions.json"])
         for name in FileIO.names(in: root) where !rootNames.contains(name) {
             stray.append(root + "/" + name)
         }

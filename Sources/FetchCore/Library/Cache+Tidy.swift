@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Only what nobody can need: a `.lock` nobody holds (older versions left one per download), a
 /// temporary file of an atomic write whose process is gone, and a request context whose partial
-/// (a file's record, or a presentation's folder) went (it holds secrets: it must not outlive its
+/// (a file's record, a presentation's folder, yt-dlp's folder) went (it holds secrets: it must not outlive its
 /// download). Everything else that is not Fetchplay's stays, and is only named in the log
 /// (`strayFiles`).
 extension Cache {
@@ -14,8 +14,9 @@ extension Cache {
     public func tidyLeftovers() -> Int {
         var removed = 0
         let partials = partialFolder()
-        // A presentation's record is in its own folder (`hls/KEY/`), not beside the context.
-        let presentations = Set(FileIO.names(in: presentationsDirectory))
+        // A presentation's record is in its own folder (`hls/KEY/`), not beside the context, and
+        // so is that of a download by yt-dlp (`sites/KEY/`).
+        let folders = Set(FileIO.names(in: presentationsDirectory) + FileIO.names(in: sitesDirectory))
         for name in partials.names {
             let path = partialDirectory + "/" + name
             if name.hasSuffix(".lock") {
@@ -23,7 +24,7 @@ extension Cache {
             } else if name.utf8.count == 64 + 8, name.hasSuffix(".context") {
                 // Kept while its record is there, and while a download writes its first checkpoint.
                 let key = String(name.prefix(64))
-                let kept = partials.contains(key + ".json") || presentations.contains(key) || isBeingWritten(path)
+                let kept = partials.contains(key + ".json") || folders.contains(key) || isBeingWritten(path)
                 if !kept, unlink(path) == 0 { removed += 1 }
             } else if Self.isAbandonedTemporary(name), unlink(path) == 0 {
                 removed += 1

@@ -193,22 +193,24 @@ public final class Cache: Sendable {
             listed.insert(key)
             result.append(entry)
         }
-        for entry in presentationEntries() {
+        for entry in presentationEntries() + siteEntries() {
             let key = Self.key(for: entry.url)
             guard !listed.contains(key) else { continue }
             missing[key] = nil
+            listed.insert(key)
             result.append(entry)
         }
         result += missing.values
         return result.sorted { $0.isListed(before: $1) }
     }
 
-    /// What the cache holds for `url`: finished, partial, or nothing.
+    /// What the cache holds for `url`: finished, partial (a file, a presentation, a download by
+    /// yt-dlp), or nothing.
     public func entry(for url: String) -> LibraryItem? {
         let key = Self.key(for: url)
         let finished = finishedEntry(key: key)
         if let finished, !finished.isMissing { return finished }
-        return partialEntry(key: key) ?? presentationEntry(key: key) ?? finished
+        return partialEntry(key: key) ?? presentationEntry(key: key) ?? siteEntry(key: key) ?? finished
     }
 
     /// Records per batch of `entries(partials:batch:)`.
