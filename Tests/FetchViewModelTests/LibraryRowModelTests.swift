@@ -35,6 +35,17 @@ struct LibraryRowModelTests {
         #expect(row.title == "Harbour at night" && row.detail.hasSuffix(" · news.example.org"), "\(row.detail)")
     }
 
+    /// A page's download not on disk yet is named as the page named it (what the big ring says),
+    /// not after the page's link (it read "watch.html" beside "Harbour at dawn.mp4").
+    @Test func aPagesDownloadNotListedYetShowsThePagesName() {
+        var entry = DownloadQueue.Entry(url: "https://example.org/watch.html", state: .downloading,
+                                        progress: DownloadProgress(bytesDone: 1_000, total: 3_000), isWaiting: false)
+        entry.name = "Harbour at dawn.mp4"
+        #expect(shown(items: [], entries: [entry], now: now).map(\.title) == ["Harbour at dawn.mp4"])
+        entry.name = nil
+        #expect(shown(items: [], entries: [entry], now: now).map(\.title) == ["watch.html"])
+    }
+
     @Test func partialFromDiskIsPausedWithItsAmount() {
         let rows = shown(items: [item("p.webm", complete: false, bytes: 500_000)], entries: [], now: now)
         #expect(rows[0].activity == .paused)

@@ -31,7 +31,8 @@ public struct StoredVideo: Sendable, Equatable {
     /// The two sources of one URL made one: `entry` (the queue's) wins for state and progress.
     public init(item: LibraryItem?, entry: DownloadQueue.Entry?) {
         url = item?.url ?? entry?.url ?? ""
-        title = item?.displayName ?? LinkTitle.of(url)
+        // Not on disk yet: the name its page gave, which the download page shows too.
+        title = item?.displayName ?? entry?.name ?? LinkTitle.of(url)
         duration = item?.duration
         date = item?.date
         if let entry, case .completed(let path) = entry.state {
