@@ -99,22 +99,7 @@ import TestSupport
         let body = TestData.bytes(count: 2 << 20, seed: 61)
         let source = try harness.folder.write(body, to: "served.bin")
         let starts = harness.folder.file("starts")
-        let options = try options("""
-            for a in "$@"; do [ "$a" = "-J" ] && json=1; done
-            if [ -n "$json" ]; then
-              echo '{"id": "v1", "title": "Only yt-dlp", "extractor": "fake", "formats": [{"format_id": "imp", "url": "https://127.0.0.1:9/never", "protocol": "https", "impersonate": true, "ext": "mp4"}]}'
-              exit 0
-            fi
-            while [ $# -gt 0 ]; do [ "$1" = "--paths" ] && folder="$2"; shift; done
-            part="$folder/video.mp4.part"; total=\(body.count)
-            done=0; [ -f "$part" ] && done=$(stat -c %s "$part")
-            echo "$done" >> \(starts)
-            while [ "$done" -lt "$total" ]; do
-              dd if=\(source) of="$part" bs=65536 skip=$((done / 65536)) seek=$((done / 65536)) count=1 conv=notrunc status=none
-              done=$(stat -c %s "$part"); echo "fetchplay-progress $done $total NA"; sleep 0.05
-            done
-            mv "$part" "$folder/video.mp4"; echo "$folder/video.mp4"
-            """)
+        let options = try options(FakeYtDlp.script(title: "Only yt-dlp", source: source, total: body.count, starts: starts))
         let task = try harness.task(server.url("/watch"), options: options)
         task.start()
         #expect(waitUntil(timeout: .seconds(20)) { task.progress.bytesDone >= 300_000 })
@@ -126,6 +111,7 @@ import TestSupport
         // tidying keeps its context, and none of its files is a stray.
         let listed = try #require(Library(cache: harness.cache).reload().first { $0.url == task.url }, "not listed")
         #expect(!listed.isComplete && listed.displayName == "Only yt-dlp.mp4" && listed.bytesDone >= 300_000, "\(listed)")
+        #expect(listed.total == Int64(body.count), "its total from yt-dlp's progress lines")
         harness.cache.tidyLeftovers()
         #expect(FileIO.size(of: harness.cache.contextPath(for: task.url)) != nil, "its context was tidied away")
         #expect(harness.cache.strayFiles(known: [listed]).isEmpty, "\(harness.cache.strayFiles(known: [listed]))")

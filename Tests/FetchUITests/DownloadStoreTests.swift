@@ -195,4 +195,49 @@ struct DownloadStoreTests {
         #expect(!FileManager.default.fileExists(atPath: firstItem.path), "the evicted video's file is still there")
         #expect(session.generation == readings, "the folder was read again")
     }
+
+    /// A download yt-dlp's own downloader makes, left by a quit, is the next run's partial: its
+    /// store lists it paused, named after the page, with its bytes and total, and Continue
+    /// finishes it from its `.part` (a fake yt-dlp found on PATH, as the window finds one).
+    @Test func aYtDlpDownloadLeftByAQuitIsListedAndContinues() throws {
+        let body = TestData.bytes(count: 2 << 20, seed: 63)
+        let source = try folder.write(body, to: "served.bin")
+        let starts = folder.file("starts")
+        try FileManager.default.createDirectory(atPath: folder.file("bin"), withIntermediateDirectories: true)
+        let program = try folder.write(Array(("#!/bin/sh\n" + FakeYtDlp.script(title: "Harbour at dawn", source: source,
+                                                                            total: body.count, starts: starts)).utf8),
+                                       to: "bin/yt-dlp")
+        chmod(program, 0o755)
+        // Only this yt-dlp: none managed in the data folder, this one first on PATH.
+        let saved = ["PATH", "XDG_DATA_HOME"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        defer { for (name, value) in saved { if let value { setenv(name, value, 1) } else { unsetenv(name) } } }
+        setenv("PATH", folder.file("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), 1)
+        setenv("XDG_DATA_HOME", folder.file("data"), 1)
+        server.serve("/watch", body: Array("<html><head><title>A site</title></head><body></body></html>".utf8),
+                     headers: [HTTPHeader("Content-Type", "text/html")])
+        let page = server.url("/watch")
+
+        let first = try session(Locked([]))
+        try first.load(page)
+        first.start()
+        #expect(runMainLoop(timeout: .seconds(20), until: { (first.progress?.bytesDone ?? 0) >= 300_000 }),
+                "\(String(describing: first.progress))")
+        var stopped = false
+        first.stop { stopped = true }
+        #expect(runMainLoop(timeout: .seconds(10), until: { stopped }))
+
+        let next = try session(Locked([]))
+        next.reload()
+        #expect(runMainLoop(timeout: .seconds(5), until: { next.videos.contains { $0.url == page } }), "not listed")
+        let listed = try #require(next.videos.first { $0.url == page })
+        #expect(listed.activity == .paused && listed.title == "Harbour at dawn.mp4", "\(listed)")
+        #expect(listed.progress.bytesDone >= 300_000 && listed.progress.total == Int64(body.count), "\(listed.progress)")
+        next.start(url: page)
+        #expect(runMainLoop(timeout: .seconds(30), until: { next.item(url: page)?.isComplete == true }),
+                "\(String(describing: next.entries[page]?.state))")
+        let video = try #require(next.item(url: page))
+        #expect(try sha256Hex(ofFile: video.path) == sha256Hex(of: body))
+        let runs = try String(contentsOfFile: starts, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(runs.count == 2 && runs[0] == 0 && runs[1] >= 300_000, "went on from its .part: \(runs)")
+    }
 }

@@ -114,19 +114,26 @@ extension DownloadWorker {
             let folder = cache.siteDownloadFolder(key: key)
             let name = context.suggestedName ?? found.title ?? StreamLink.title(of: url)
             // Listed as a partial from now on, after a quit too: Continue runs yt-dlp again here.
+            let recordPath = cache.siteRecordPath(key: key)
+            var partial = cache.loadRecord(at: recordPath, key: key) ?? DownloadRecord(url: url, displayName: name)
             try RunHalt.failing { () throws(DownloadError) in
                 try FileIO.makePrivateFolder(folder)
-                if FileIO.size(of: cache.siteRecordPath(key: key)) == nil {
-                    try cache.saveRecord(DownloadRecord(url: url, displayName: name), at: cache.siteRecordPath(key: key))
-                }
+                if FileIO.size(of: recordPath) == nil { try cache.saveRecord(partial, at: recordPath) }
             }
             let download = SiteDownload(extraction: extraction, folder: folder, page: site.page, formatIDs: chosen.map(\.id),
                                         context: context, stop: stopSignal)
             // Heard on this thread, as yt-dlp prints its lines.
             let meter = SpeedMeter()
-            let file = try download.run { [report] done, total in
+            let file = try download.run { [report, cache] done, total in
                 meter.add(bytes: done, at: monotonicSeconds())
                 report(.progress(DownloadProgress(bytesDone: done, total: total, bytesPerSecond: meter.bytesPerSecond)))
+                // The total as it becomes known (each format adds its own; an estimate moves), so
+                // the row says how far it is after a quit: a write when it moves by 1 % or more.
+                // A write that fails costs the row its fraction, not the download.
+                if let total, total > 0, abs(total - (partial.total ?? 0)) * 100 >= total {
+                    partial.total = total
+                    try? cache.saveRecord(partial, at: recordPath)
+                }
             }
             guard let size = FileIO.size(of: file) else { throw RunHalt.failed(.fileSystem("yt-dlp's file vanished")) }
             var record = DownloadRecord(url: url, displayName: name)
