@@ -205,7 +205,7 @@ public enum CommandLineOptions {
     }
 
     /// `--update-site-support [--site-support-channel stable|nightly]`: the channel given is
-    /// kept in the settings, as Preferences keeps it.
+    /// kept in the settings, as Preferences keeps it; request options as for `--download`.
     private static func updateSiteSupport(_ parsed: ParsedOptions) -> Int32 {
         let store = SettingsStore()
         var settings = store.load()
@@ -222,7 +222,15 @@ public enum CommandLineOptions {
                 }
             }
         }
-        return Headless.updateSiteSupport(channel: settings.siteSupportChannel)
+        // The same proxy and certificate authorities as a download's (`--proxy`, `--proxy-file`,
+        // FETCHPLAY_PROXY, `--ca-certificate`) for pip's requests.
+        switch requestOptions(parsed) {
+        case .failure(let exit):
+            return exit.code
+        case .success(let (options, context)):
+            return Headless.updateSiteSupport(channel: settings.siteSupportChannel, proxy: context?.proxy ?? options.proxy.setting,
+                                              certificateAuthorities: options.certificateAuthorities)
+        }
     }
 
     /// `--list-videos PAGE`, with the same request options as `--download`.

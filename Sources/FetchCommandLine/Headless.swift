@@ -138,10 +138,10 @@ enum Headless {
     /// `--update-site-support`: the managed yt-dlp installed or updated, a line per step on
     /// stdout (pip's own output never shows), then one line naming it and its version; or one
     /// sentence on stderr and exit 1.
-    static func updateSiteSupport(channel: SiteSupport.Channel) -> Int32 {
+    static func updateSiteSupport(channel: SiteSupport.Channel, proxy: ProxySetting, certificateAuthorities: String?) -> Int32 {
         let status: SiteSupport.Status
         do throws(SiteSupportError) {
-            status = try SiteSupport.install(channel: channel) { line in
+            status = try SiteSupport.install(channel: channel, proxy: proxy, certificateAuthorities: certificateAuthorities) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
         } catch {

@@ -74,6 +74,31 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("data") + "/fetchplay/site-support/bin/yt-dlp"))
     }
 
+    /// pip goes the way downloads go: through the proxy given (`--proxy`, a real tinyproxy marks
+    /// what it forwards), its password in no output and no file left behind.
+    @Test func theProxyGivenCarriesPipsRequestsAndItsPasswordIsNeverShown() throws {
+        let server = try FaultServer()
+        let proxy = try LocalProxy.http()
+        var environment = SiteSupportFixture.environment(dataHome: folder.file("data"), pipCache: folder.file("pip"),
+                                                         config: folder.file("config"))
+        // Only the proxy given: none of the machine's, and nothing bypassed.
+        for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+                     "FETCHPLAY_PROXY", "PIP_PROXY", "PIP_CONFIG_FILE"] { environment[name] = nil }
+        environment["PIP_INDEX_URL"] = server.url("/simple")
+        environment["PIP_RETRIES"] = "0"
+        environment["PIP_NO_CACHE_DIR"] = "1"
+        let given = "http://fetchplay:pr0xy-s3cret@127.0.0.1:\(proxy.port)"
+        let run = try Command.run(FetchplayBinary.path, ["--update-site-support", "--proxy", given], environment: environment,
+                                  timeout: .seconds(120))
+        #expect(run.status == 1, "no package there: \(run.standardError)")
+        let asked = server.requests.filter { $0.target.hasPrefix("/simple/yt-dlp") }
+        #expect(!asked.isEmpty, "pip asked \(server.requests.map(\.target))")
+        #expect(asked.allSatisfy { $0["via"]?.contains("tinyproxy") == true }, "not through the proxy: \(asked.map { $0["via"] ?? "-" })")
+        #expect(!(run.output + run.standardError).contains("pr0xy-s3cret"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.file("data") + "/fetchplay")
+        #expect(left == ["site-support"], "\(left)")
+    }
+
     @Test func aChannelOtherThanStableOrNightlyIsRefused() throws {
         let environment = SiteSupportFixture.environment(dataHome: folder.file("data"), pipCache: folder.file("pip"),
                                                          config: folder.file("config"))

@@ -93,12 +93,15 @@ public enum SiteSupport {
 
     /// Installs the managed copy, or updates it, following `channel`: a venv made with
     /// `python3 -m venv` when there is none, then `pip install --upgrade` (with `--pre` for
-    /// nightly builds). `progress` hears one sentence per step and per package pip fetches.
-    /// Blocks for as long as pip takes: never on the main thread.
+    /// nightly builds), through `proxy` (`.environment`: pip reads `https_proxy` and kin itself)
+    /// and trusting `certificateAuthorities` when given. `progress` hears one sentence per step
+    /// and per package pip fetches. Blocks for as long as pip takes (and a desktop proxy's
+    /// lookup): never on the main thread.
     ///
     /// - Returns: the managed yt-dlp and its version.
     /// - Throws: one sentence (pip's last error line quoted when there is one).
     public static func install(channel: Channel, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               proxy: ProxySetting = .environment, certificateAuthorities: String? = nil,
                                timeLimit: Double = installTimeLimit, stop: StopSignal? = nil,
                                progress: @escaping (String) -> Void = { _ in }) throws(SiteSupportError) -> Status {
         let folder = managedFolder(environment: environment)
@@ -108,6 +111,29 @@ public enum SiteSupport {
         childEnvironment["PIP_USER"] = "0"
         childEnvironment["VIRTUAL_ENV"] = nil
         childEnvironment["PYTHONHOME"] = nil
+        // The app's proxy and certificate authorities reach pip as they reach yt-dlp: in a
+        // configuration file of the user's alone (a proxy's password never in pip's arguments
+        // or environment), read after the machine's own, whose package index stays.
+        let index = environment["PIP_INDEX_URL"] ?? packageIndex
+        let resolved = proxy.proxy(for: index)
+        if resolved == "" {
+            // None, whatever the environment says.
+            for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { childEnvironment[name] = nil }
+            childEnvironment["no_proxy"] = "*"
+        }
+        var pipConfiguration: String?
+        if let text = pipConfigurationFile(proxy: resolved, certificateAuthorities: certificateAuthorities) {
+            let path = (folder as NSString).deletingLastPathComponent + "/pip-\(getpid()).conf"
+            do {
+                try FileIO.makePrivateFolder((folder as NSString).deletingLastPathComponent)
+                try FileIO.replaceAtomically(path: path, contents: Data(text.utf8))
+            } catch {
+                throw .failed(error.message)
+            }
+            childEnvironment["PIP_CONFIG_FILE"] = path
+            pipConfiguration = path
+        }
+        defer { if let pipConfiguration { unlink(pipConfiguration) } }
         if access(python, X_OK) != 0 {
             guard let system = executable("python3", environment: environment) else { throw .noPython }
             do {
@@ -164,6 +190,19 @@ public enum SiteSupport {
         let managed = Installation(kind: .managed, program: folder + "/bin/yt-dlp")
         guard let version = version(of: managed, environment: environment) else { throw .notRunnable }
         return Status(installation: managed, version: version)
+    }
+
+    /// The package index pip asks when the environment names none.
+    static let packageIndex = "https://pypi.org/simple/"
+
+    /// pip's configuration for `proxy` (nil or empty: none of its own) and a file of
+    /// certificate authorities; nil when neither is given. A value on more than one line would
+    /// be read as more settings: it is left out.
+    static func pipConfigurationFile(proxy: String?, certificateAuthorities: String?) -> String? {
+        let settings = [("proxy", proxy), ("cert", certificateAuthorities)].compactMap { name, value in
+            value.flatMap { $0.isEmpty || $0.contains(where: \.isNewline) ? nil : name + " = " + $0 }
+        }
+        return settings.isEmpty ? nil : (["[global]"] + settings).joined(separator: "\n") + "\n"
     }
 
     /// Whether `version` is one of yt-dlp's nightly builds (`2026.11.23.123456`, `….dev0`).

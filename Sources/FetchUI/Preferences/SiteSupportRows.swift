@@ -96,11 +96,13 @@ final class SiteSupportRows {
         failure = nil
         stop.lower()
         let environment = environment, channel = preferences.settings.siteSupportChannel, stop = stop
+        // pip goes the way downloads go: the proxy chosen in Network (the desktop's by default).
+        let proxy = preferences.settings.proxy
         setSubtitle(tr("Starting…"))
         worker = Worker.run(name: "fetchplay sites", stage: .media) {
             let result: Result<SiteSupport.Status, SiteSupportError>
             do throws(SiteSupportError) {
-                result = .success(try SiteSupport.install(channel: channel, environment: environment, stop: stop) { line in
+                result = .success(try SiteSupport.install(channel: channel, environment: environment, proxy: proxy, stop: stop) { line in
                     MainContext.post { [weak self] in self?.setSubtitle(line) }
                 })
             } catch {
