@@ -83,7 +83,9 @@ import TestSupport
                                                          config: folder.file("config"))
         // Only the proxy given: none of the machine's, and nothing bypassed.
         for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-                     "FETCHPLAY_PROXY", "PIP_PROXY", "PIP_CONFIG_FILE"] { environment[name] = nil }
+                     "FETCHPLAY_PROXY", "PIP_CONFIG_FILE"] { environment[name] = nil }
+        // pip reads its environment over its files: one there must not win over the proxy given.
+        environment["PIP_PROXY"] = "http://127.0.0.1:9"
         environment["PIP_INDEX_URL"] = server.url("/simple")
         environment["PIP_RETRIES"] = "0"
         environment["PIP_NO_CACHE_DIR"] = "1"
@@ -97,6 +99,33 @@ import TestSupport
         #expect(!(run.output + run.standardError).contains("pr0xy-s3cret"))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.file("data") + "/fetchplay")
         #expect(left == ["site-support"], "\(left)")
+    }
+
+    /// pip trusts the certificate authorities given (`--ca-certificate`): an https package index
+    /// on nginx with a test certificate answers its request (a 404: no package there), where
+    /// without them pip gives up in the handshake and nginx answers nothing.
+    @Test(arguments: [true, false])
+    func theCertificateAuthoritiesGivenArePipsToo(given: Bool) throws {
+        let certificate = try TestCertificate()
+        let site = try TemporaryDirectory(prefix: "fetchplay-index-https")
+        chmod(site.path, 0o755)
+        let nginx = try Nginx(serving: site.path, certificate: certificate)
+        defer { withExtendedLifetime(site) { nginx.stop() } }
+        var environment = SiteSupportFixture.environment(dataHome: folder.file("data"), pipCache: folder.file("pip"),
+                                                         config: folder.file("config"))
+        // A machine's own authorities in the environment (as this one has): the ones given win.
+        environment["PIP_CERT"] = "/etc/ssl/certs/ca-certificates.crt"
+        environment["REQUESTS_CA_BUNDLE"] = "/etc/ssl/certs/ca-certificates.crt"
+        environment["CURL_CA_BUNDLE"] = "/etc/ssl/certs/ca-certificates.crt"
+        for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "FETCHPLAY_PROXY",
+                     "PIP_PROXY", "PIP_CONFIG_FILE"] { environment[name] = nil }
+        environment["PIP_INDEX_URL"] = nginx.url("/simple")
+        environment["PIP_RETRIES"] = "0"
+        environment["PIP_NO_CACHE_DIR"] = "1"
+        let arguments = ["--update-site-support"] + (given ? ["--ca-certificate", certificate.certificatePath] : [])
+        let run = try Command.run(FetchplayBinary.path, arguments, environment: environment, timeout: .seconds(120))
+        #expect(run.status == 1, "no package there: \(run.standardError)")
+        #expect(nginx.accessLog.contains("GET /simple/yt-dlp/") == given, "access log: \(nginx.accessLog)")
     }
 
     @Test func aChannelOtherThanStableOrNightlyIsRefused() throws {

@@ -105,6 +105,12 @@ public final class Nginx: Sendable {
         (try? String(contentsOfFile: prefix.file("error.log"), encoding: .utf8)) ?? ""
     }
 
+    /// nginx's access log so far: one line per request it answered (none for a client that
+    /// gave up during the TLS handshake).
+    public var accessLog: String {
+        (try? String(contentsOfFile: prefix.file("access.log"), encoding: .utf8)) ?? ""
+    }
+
     /// Stops nginx (SIGTERM, then SIGKILL if it lingers), waits for it, removes its prefix
     /// folder. Safe to call more than once.
     public func stop() {

@@ -111,9 +111,10 @@ public enum SiteSupport {
         childEnvironment["PIP_USER"] = "0"
         childEnvironment["VIRTUAL_ENV"] = nil
         childEnvironment["PYTHONHOME"] = nil
-        // The app's proxy and certificate authorities reach pip as they reach yt-dlp: in a
-        // configuration file of the user's alone (a proxy's password never in pip's arguments
-        // or environment), read after the machine's own, whose package index stays.
+        // The app's proxy and certificate authorities reach pip as they reach yt-dlp. The proxy
+        // in a configuration file of the user's alone (its password never in pip's arguments or
+        // environment), read after the machine's own, whose package index stays; the
+        // authorities' file (no secret) in the variables pip and requests read before any file.
         let index = environment["PIP_INDEX_URL"] ?? packageIndex
         let resolved = proxy.proxy(for: index)
         if resolved == "" {
@@ -121,8 +122,13 @@ public enum SiteSupport {
             for name in ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"] { childEnvironment[name] = nil }
             childEnvironment["no_proxy"] = "*"
         }
+        if let certificateAuthorities {
+            for name in ["PIP_CERT", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE"] { childEnvironment[name] = certificateAuthorities }
+        }
         var pipConfiguration: String?
-        if let text = pipConfigurationFile(proxy: resolved, certificateAuthorities: certificateAuthorities) {
+        if let text = pipConfigurationFile(proxy: resolved) {
+            // pip reads its environment over its files.
+            childEnvironment["PIP_PROXY"] = nil
             let path = (folder as NSString).deletingLastPathComponent + "/pip-\(getpid()).conf"
             do {
                 try FileIO.makePrivateFolder((folder as NSString).deletingLastPathComponent)
@@ -195,14 +201,11 @@ public enum SiteSupport {
     /// The package index pip asks when the environment names none.
     static let packageIndex = "https://pypi.org/simple/"
 
-    /// pip's configuration for `proxy` (nil or empty: none of its own) and a file of
-    /// certificate authorities; nil when neither is given. A value on more than one line would
-    /// be read as more settings: it is left out.
-    static func pipConfigurationFile(proxy: String?, certificateAuthorities: String?) -> String? {
-        let settings = [("proxy", proxy), ("cert", certificateAuthorities)].compactMap { name, value in
-            value.flatMap { $0.isEmpty || $0.contains(where: \.isNewline) ? nil : name + " = " + $0 }
-        }
-        return settings.isEmpty ? nil : (["[global]"] + settings).joined(separator: "\n") + "\n"
+    /// pip's configuration for `proxy`; nil for none of its own (nil or empty). A proxy on more
+    /// than one line would be read as more settings: it is left out.
+    static func pipConfigurationFile(proxy: String?) -> String? {
+        guard let proxy, !proxy.isEmpty, !proxy.contains(where: \.isNewline) else { return nil }
+        return "[global]\nproxy = \(proxy)\n"
     }
 
     /// Whether `version` is one of yt-dlp's nightly builds (`2026.11.23.123456`, `….dev0`).
