@@ -4,9 +4,9 @@ import ThreadKit
 /// Formats Fetchplay's engine cannot fetch (another protocol, a browser's TLS fingerprint, a
 /// request body) downloaded by yt-dlp's own downloader, honestly the slower way.
 ///
-/// It works in a folder of the cache of the download's own (`folder`), where its `.part` files
-/// stay: a pause kills it (and what it started), a continue runs it again on them (yt-dlp goes on
-/// from a `.part`). Its progress is read from `--progress-template` lines into the same figure
+/// It works in a folder of the cache of the download's own (`folder`, made by the caller with the
+/// record that lists it as a partial), where its `.part` files stay: a pause kills it (and what
+/// it started), a continue runs it again on them (yt-dlp goes on from a `.part`). Its progress is read from `--progress-template` lines into the same figure
 /// as any download's; the finished file is the path it prints after its last move.
 struct SiteDownload {
     let extraction: SiteExtraction
@@ -26,7 +26,6 @@ struct SiteDownload {
     ///
     /// - Returns: the finished file, inside `folder`.
     func run(progress: @escaping (Int64, Int64?) -> Void) throws(RunHalt) -> String {
-        try RunHalt.failing { () throws(DownloadError) in try FileIO.makePrivateFolder(folder) }
         let arguments = ["-f", formatIDs.joined(separator: "+"), "--no-playlist", "--no-warnings", "--newline", "--quiet",
                          // Two lines a second at most: a day of them stays under its output limit.
                          "--progress", "--progress-delta", "0.5", "--progress-template",
